@@ -1,0 +1,368 @@
+//! Typed decisions: what the harness must do at each seam, derived from a merged result.
+//!
+//! Each seam has its decision type; [`SeamDecision::from_merged`] reads it off a [`Merged`]. The
+//! reading is the same for every dialect: deny is the seam's block, and everything a hook
+//! injects keeps its [`Source`].
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::{Attributed, Decision, Merged, Source};
+
+/// Text a hook injected into the model's context, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Injected {
+    /// The text.
+    pub text: String,
+    /// Which dialect (and plugin, file) it came from; never the user.
+    pub source: Source,
+    /// The hook that injected it.
+    pub hook_id: String,
+}
+
+/// What every decision carries besides its seam's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[non_exhaustive]
+pub struct Control {
+    /// Stop processing altogether, with the reason to show the user, when a hook halted.
+    pub halt: Option<Option<String>>,
+    /// Messages for the user, in configuration order.
+    pub messages: Vec<String>,
+}
+
+/// A decision type of one seam.
+pub trait SeamDecision: Sized {
+    /// Reads the decision off a merged result.
+    fn from_merged(merged: &Merged) -> Self;
+}
+
+fn injected(items: &[Attributed<String>]) -> Vec<Injected> {
+    items
+        .iter()
+        .map(|a| Injected {
+            text: a.value.clone(),
+            source: a.from.source.clone(),
+            hook_id: a.from.hook_id.clone(),
+        })
+        .collect()
+}
+
+fn control(merged: &Merged) -> Control {
+    Control {
+        halt: merged.halt.as_ref().map(|h| h.value.reason.clone()),
+        messages: merged.messages.iter().map(|m| m.value.clone()).collect(),
+    }
+}
+
+/// Session start, sub-agent start, tool failure: hooks can only add context.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[non_exhaustive]
+pub struct ContextDecision {
+    /// Context to add, in configuration order.
+    pub context: Vec<Injected>,
+    /// Halt and messages.
+    pub control: Control,
+}
+
+impl SeamDecision for ContextDecision {
+    fn from_merged(merged: &Merged) -> Self {
+        Self { context: injected(&merged.context), control: control(merged) }
+    }
+}
+
+/// Prompt submit: go on (with context) or block the prompt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PromptVerdict {
+    /// The prompt goes to the model.
+    Proceed,
+    /// The prompt is blocked; the reason is for the user.
+    Block {
+        /// Why.
+        reason: Option<String>,
+    },
+}
+
+/// Prompt submit's decision.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct PromptDecision {
+    /// Proceed or block.
+    pub verdict: PromptVerdict,
+    /// Context to add to the prompt.
+    pub context: Vec<Injected>,
+    /// Halt and messages.
+    pub control: Control,
+}
+
+impl SeamDecision for PromptDecision {
+    fn from_merged(merged: &Merged) -> Self {
+        let verdict = match merged.decision {
+            Some(Decision::Deny) => PromptVerdict::Block { reason: merged.reason() },
+            _ => PromptVerdict::Proceed,
+        };
+        Self { verdict, context: injected(&merged.context), control: control(merged) }
+    }
+}
+
+/// Pre-tool's answer about the call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolPermission {
+    /// No hook had an opinion: the harness's own permission rules decide.
+    NoOpinion,
+    /// Run it without asking.
+    Allow {
+        /// Why (for logs).
+        reason: Option<String>,
+    },
+    /// Ask the user.
+    Ask {
+        /// What to show in the prompt.
+        reason: Option<String>,
+    },
+    /// Hand the call to whoever drives the harness.
+    Defer {
+        /// Why.
+        reason: Option<String>,
+    },
+    /// Refuse it; the reason is for the model.
+    Deny {
+        /// Why.
+        reason: Option<String>,
+    },
+}
+
+/// Pre-tool's decision.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct PreToolDecision {
+    /// The answer about the call.
+    pub permission: ToolPermission,
+    /// A replacement for the whole tool input (never with a deny).
+    pub updated_input: Option<Value>,
+    /// Context to add next to the tool result.
+    pub context: Vec<Injected>,
+    /// Halt and messages.
+    pub control: Control,
+}
+
+impl SeamDecision for PreToolDecision {
+    fn from_merged(merged: &Merged) -> Self {
+        let reason = merged.reason();
+        let permission = match merged.decision {
+            None => ToolPermission::NoOpinion,
+            Some(Decision::Allow) => ToolPermission::Allow { reason },
+            Some(Decision::Ask) => ToolPermission::Ask { reason },
+            Some(Decision::Defer) => ToolPermission::Defer { reason },
+            Some(Decision::Deny) => ToolPermission::Deny { reason },
+        };
+        Self {
+            permission,
+            updated_input: merged.updated_input.as_ref().map(|u| u.value.clone()),
+            context: injected(&merged.context),
+            control: control(merged),
+        }
+    }
+}
+
+/// Permission request's answer on the user's behalf.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PermissionAnswer {
+    /// No hook answered (or one asked/deferred): show the prompt.
+    Prompt,
+    /// Grant it, possibly with a rewritten input.
+    Allow {
+        /// A replacement for the whole tool input.
+        updated_input: Option<Value>,
+    },
+    /// Refuse it.
+    Deny {
+        /// Why.
+        reason: Option<String>,
+    },
+}
+
+/// Permission request's decision.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct PermissionDecision {
+    /// The answer.
+    pub answer: PermissionAnswer,
+    /// Halt and messages.
+    pub control: Control,
+}
+
+impl SeamDecision for PermissionDecision {
+    fn from_merged(merged: &Merged) -> Self {
+        let answer = match merged.decision {
+            Some(Decision::Deny) => PermissionAnswer::Deny { reason: merged.reason() },
+            Some(Decision::Allow) => PermissionAnswer::Allow {
+                updated_input: merged.updated_input.as_ref().map(|u| u.value.clone()),
+            },
+            _ => PermissionAnswer::Prompt,
+        };
+        Self { answer, control: control(merged) }
+    }
+}
+
+/// Post-tool's decision: the tool already ran; hooks can give the model feedback.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct PostToolDecision {
+    /// Blocking feedback for the model (a hook denied), when any.
+    pub feedback: Option<String>,
+    /// Context to add next to the tool result.
+    pub context: Vec<Injected>,
+    /// Halt and messages.
+    pub control: Control,
+}
+
+impl SeamDecision for PostToolDecision {
+    fn from_merged(merged: &Merged) -> Self {
+        let feedback = match merged.decision {
+            Some(Decision::Deny) => Some(merged.reason().unwrap_or_default()),
+            _ => None,
+        };
+        Self { feedback, context: injected(&merged.context), control: control(merged) }
+    }
+}
+
+/// Turn end or sub-agent end: stop, or keep going.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Continuation {
+    /// Let it end.
+    Stop,
+    /// Keep going; the reason is the next instruction for the model.
+    Continue {
+        /// Why.
+        reason: Option<String>,
+    },
+}
+
+/// Turn end's decision.
+///
+/// A deny keeps the agent going; so does injected context, which the model can only read if
+/// the turn continues.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct TurnEndDecision {
+    /// Stop or continue.
+    pub continuation: Continuation,
+    /// Context for the model's next step.
+    pub context: Vec<Injected>,
+    /// Halt and messages.
+    pub control: Control,
+}
+
+impl SeamDecision for TurnEndDecision {
+    fn from_merged(merged: &Merged) -> Self {
+        let continuation = if merged.decision == Some(Decision::Deny) || !merged.context.is_empty()
+        {
+            Continuation::Continue { reason: merged.reason() }
+        } else {
+            Continuation::Stop
+        };
+        Self { continuation, context: injected(&merged.context), control: control(merged) }
+    }
+}
+
+/// Pre-compact (and any seam whose only power is to block): blocked or not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct BlockDecision {
+    /// `Some(reason)` when a hook blocked.
+    pub blocked: Option<Option<String>>,
+    /// Halt and messages.
+    pub control: Control,
+}
+
+impl SeamDecision for BlockDecision {
+    fn from_merged(merged: &Merged) -> Self {
+        let blocked = (merged.decision == Some(Decision::Deny)).then(|| merged.reason());
+        Self { blocked, control: control(merged) }
+    }
+}
+
+/// Notification and session end: hooks observe; only halt and messages remain.
+impl SeamDecision for Control {
+    fn from_merged(merged: &Merged) -> Self {
+        control(merged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Attribution, Halt, Verdict, merge};
+    use serde_json::json;
+
+    fn fold(vs: Vec<Verdict>) -> Merged {
+        merge(vs.into_iter().enumerate().map(|(i, v)| {
+            (Attribution::new(i, format!("h{i}"), Source::new("t", Some(format!("p{i}")))), v)
+        }))
+    }
+
+    #[test]
+    fn pre_tool_reads_permission_rewrite_and_context() {
+        let mut a = Verdict::allow();
+        a.updated_input = Some(json!({"command": "ls -la"}));
+        a.context.push("ctx".into());
+        let d = PreToolDecision::from_merged(&fold(vec![a]));
+        assert_eq!(d.permission, ToolPermission::Allow { reason: None });
+        assert_eq!(d.updated_input, Some(json!({"command": "ls -la"})));
+        assert_eq!(d.context[0].source, Source::new("t", Some("p0".into())));
+        assert_eq!(
+            PreToolDecision::from_merged(&fold(vec![])).permission,
+            ToolPermission::NoOpinion
+        );
+    }
+
+    #[test]
+    fn turn_end_continues_on_deny_or_context() {
+        let stop = TurnEndDecision::from_merged(&fold(vec![Verdict::allow()]));
+        assert_eq!(stop.continuation, Continuation::Stop);
+        let deny = TurnEndDecision::from_merged(&fold(vec![Verdict::deny("tests fail")]));
+        assert_eq!(deny.continuation, Continuation::Continue { reason: Some("tests fail".into()) });
+        let ctx = TurnEndDecision::from_merged(&fold(vec![Verdict::context("note")]));
+        assert_eq!(ctx.continuation, Continuation::Continue { reason: None });
+    }
+
+    #[test]
+    fn prompt_block_and_halt() {
+        let mut v = Verdict::deny("secret in prompt");
+        v.halt = Some(Halt::new(Some("stop".into())));
+        let d = PromptDecision::from_merged(&fold(vec![Verdict::context("c"), v]));
+        assert_eq!(d.verdict, PromptVerdict::Block { reason: Some("secret in prompt".into()) });
+        assert_eq!(d.control.halt, Some(Some("stop".into())));
+        assert_eq!(d.context.len(), 1);
+    }
+
+    #[test]
+    fn permission_answers() {
+        assert_eq!(
+            PermissionDecision::from_merged(&fold(vec![Verdict::allow()])).answer,
+            PermissionAnswer::Allow { updated_input: None }
+        );
+        assert_eq!(
+            PermissionDecision::from_merged(&fold(vec![Verdict::decide(Decision::Ask, None)]))
+                .answer,
+            PermissionAnswer::Prompt
+        );
+        assert_eq!(
+            PostToolDecision::from_merged(&fold(vec![Verdict::deny("bad")])).feedback.as_deref(),
+            Some("bad")
+        );
+        assert_eq!(
+            BlockDecision::from_merged(&fold(vec![Verdict::deny("no")])).blocked,
+            Some(Some("no".into()))
+        );
+    }
+}

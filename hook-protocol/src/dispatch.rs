@@ -1,0 +1,445 @@
+//! Dispatch: run the hooks that match an event and fold their verdicts.
+//!
+//! A [`Dispatcher`] holds hooks of every kind, sorted into configuration order (priority, lower
+//! first, then registration order). For an event it selects the hooks registered for the event's
+//! seam whose matcher accepts the event's subject (one [`MatcherSet`] pass), runs them
+//! concurrently up to a bound ([`Mode::Parallel`]) or one after another with each seeing the
+//! previous rewrite ([`Mode::Pipeline`]), applies each hook's failure policy, folds the verdicts
+//! in configuration order and returns a [`Report`] with one [`HookRecord`] per hook.
+//!
+//! # Observability
+//!
+//! Every hook yields a `hook/invoked` and a `hook/result` event, emitted as adjacent pairs in
+//! configuration order even when hooks run in parallel (a pair is emitted as soon as every hook
+//! before it has finished). They go to `tracing` (target `hooks`) and to the [`Observer`], if
+//! one is set.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use serde::Serialize;
+
+use crate::{
+    Attribution, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus,
+    MatcherError, MatcherSet, Merged, Merger, On, Seam, Verdict,
+};
+
+/// How the matching hooks of one event run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mode {
+    /// All at once, at most `limit` at a time (a limit of 0 counts as 1).
+    Parallel {
+        /// How many hooks may run at the same time.
+        limit: usize,
+    },
+    /// One after another in configuration order; a hook sees the input as rewritten by the
+    /// hooks before it, and a hook that ends the chain stops the rest from starting.
+    Pipeline,
+}
+
+impl Default for Mode {
+    fn default() -> Self {
+        Mode::Parallel { limit: Dispatcher::DEFAULT_PARALLELISM }
+    }
+}
+
+/// One observability event about one hook.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(tag = "name")]
+#[non_exhaustive]
+pub enum HookEvent<'a> {
+    /// `hook/invoked`: the hook was run on the event.
+    #[serde(rename = "hook/invoked")]
+    Invoked {
+        /// The seam.
+        seam: Seam,
+        /// The hook's position in configuration order.
+        position: usize,
+        /// The hook's identifier.
+        id: &'a str,
+        /// What it runs.
+        label: &'a str,
+    },
+    /// `hook/result`: how it went.
+    #[serde(rename = "hook/result")]
+    Result {
+        /// The seam.
+        seam: Seam,
+        /// The hook's record.
+        record: &'a HookRecord,
+    },
+}
+
+/// Receives `hook/invoked` and `hook/result` events (see the module docs for their order).
+pub trait Observer: Send + Sync {
+    /// Called once per event, in order; must not block for long.
+    fn observe(&self, event: &HookEvent<'_>);
+}
+
+impl<F: Fn(&HookEvent<'_>) + Send + Sync> Observer for F {
+    fn observe(&self, event: &HookEvent<'_>) {
+        self(event);
+    }
+}
+
+/// The result of dispatching one event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Report {
+    /// The seam of the event.
+    pub seam: Seam,
+    /// The fold of every hook's verdict.
+    pub merged: Merged,
+    /// One record per hook that matched, in configuration order.
+    pub records: Vec<HookRecord>,
+}
+
+impl Report {
+    /// The seam's typed decision (e.g. [`crate::PreToolDecision`]).
+    pub fn decision<D: crate::SeamDecision>(&self) -> D {
+        D::from_merged(&self.merged)
+    }
+}
+
+struct Route {
+    hooks: Vec<usize>,
+    matchers: MatcherSet,
+}
+
+/// Runs hooks of every kind on events and folds their verdicts.
+pub struct Dispatcher {
+    hooks: Vec<Arc<dyn Hook>>,
+    seams: Vec<Route>,
+    custom: HashMap<String, Route>,
+    custom_fallback: Route,
+    mode: Mode,
+    observer: Option<Arc<dyn Observer>>,
+}
+
+impl fmt::Debug for Dispatcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Dispatcher")
+            .field("hooks", &self.hooks.iter().map(|h| &h.info().id).collect::<Vec<_>>())
+            .field("mode", &self.mode)
+            .field("observer", &self.observer.is_some())
+            .finish()
+    }
+}
+
+/// Builds a [`Dispatcher`].
+#[derive(Default)]
+pub struct DispatcherBuilder {
+    hooks: Vec<Arc<dyn Hook>>,
+    mode: Mode,
+    observer: Option<Arc<dyn Observer>>,
+}
+
+impl fmt::Debug for DispatcherBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DispatcherBuilder").field("hooks", &self.hooks.len()).finish()
+    }
+}
+
+impl DispatcherBuilder {
+    /// Registers a hook; registration order breaks priority ties.
+    pub fn hook(mut self, hook: impl Hook + 'static) -> Self {
+        self.hooks.push(Arc::new(hook));
+        self
+    }
+
+    /// Registers a shared hook.
+    pub fn shared(mut self, hook: Arc<dyn Hook>) -> Self {
+        self.hooks.push(hook);
+        self
+    }
+
+    /// Registers several shared hooks, in order.
+    pub fn hooks(mut self, hooks: impl IntoIterator<Item = Arc<dyn Hook>>) -> Self {
+        self.hooks.extend(hooks);
+        self
+    }
+
+    /// Sets how hooks run (default: parallel, [`Dispatcher::DEFAULT_PARALLELISM`] at a time).
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Sets the observer of `hook/invoked` and `hook/result` events.
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// Sorts the hooks into configuration order and indexes them by seam.
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] when the matchers of one seam cannot be compiled together.
+    pub fn build(self) -> Result<Dispatcher, MatcherError> {
+        let mut hooks = self.hooks;
+        // Stable: equal priorities keep registration order.
+        hooks.sort_by_key(|h| h.info().priority);
+        let route = |select: &dyn Fn(&HookInfo) -> bool| -> Result<Route, MatcherError> {
+            let indices: Vec<usize> = hooks
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| select(h.info()))
+                .map(|(i, _)| i)
+                .collect();
+            let matchers = MatcherSet::new(indices.iter().map(|&i| &hooks[i].info().matcher))?;
+            Ok(Route { hooks: indices, matchers })
+        };
+        let mut seams = Vec::with_capacity(Seam::ALL.len());
+        for seam in Seam::ALL {
+            seams.push(route(&|info| match &info.on {
+                On::Every => true,
+                On::Seams(s) => s.contains(&seam),
+                On::Custom(_) => false,
+            })?);
+        }
+        let mut custom = HashMap::new();
+        for hook in &hooks {
+            if let On::Custom(name) = &hook.info().on
+                && !custom.contains_key(name)
+            {
+                let r = route(&|info| match &info.on {
+                    On::Every => true,
+                    On::Custom(n) => n == name,
+                    On::Seams(_) => false,
+                })?;
+                custom.insert(name.clone(), r);
+            }
+        }
+        let custom_fallback = route(&|info| matches!(info.on, On::Every))?;
+        Ok(Dispatcher {
+            hooks,
+            seams,
+            custom,
+            custom_fallback,
+            mode: self.mode,
+            observer: self.observer,
+        })
+    }
+}
+
+impl Dispatcher {
+    /// How many hooks run at the same time by default.
+    pub const DEFAULT_PARALLELISM: usize = 32;
+
+    /// A builder with no hooks.
+    pub fn builder() -> DispatcherBuilder {
+        DispatcherBuilder::default()
+    }
+
+    /// Every hook, in configuration order.
+    pub fn hooks(&self) -> &[Arc<dyn Hook>] {
+        &self.hooks
+    }
+
+    /// How hooks run.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    fn route(&self, event: &Event) -> &Route {
+        match event.custom_name() {
+            Some(name) => self.custom.get(name).unwrap_or(&self.custom_fallback),
+            None => &self.seams[event.seam().index()],
+        }
+    }
+
+    /// The hooks that would run on `event`, in configuration order.
+    pub fn matching(&self, event: &Event) -> Vec<&Arc<dyn Hook>> {
+        let route = self.route(event);
+        route
+            .matchers
+            .matching(event.subject())
+            .into_iter()
+            .map(|i| &self.hooks[route.hooks[i]])
+            .collect()
+    }
+
+    /// Runs every hook that matches `event` and folds their verdicts.
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping the future drops the hooks' runs, which stop what they started (see
+    /// [`Hook::run`]); no verdict is returned.
+    pub async fn dispatch(&self, event: &Event) -> Report {
+        let selected = self.matching(event);
+        let seam = event.seam();
+        let mut emitter = Emitter::new(seam, self.observer.as_deref(), selected.len());
+        let outcomes = match self.mode {
+            Mode::Parallel { limit } => {
+                run_parallel(&selected, event, limit.max(1), &mut emitter).await
+            }
+            Mode::Pipeline => run_pipeline(&selected, event, &mut emitter).await,
+        };
+        let mut merger = Merger::new(selected.len());
+        for record in &outcomes {
+            merger.insert(
+                Attribution::new(record.position, record.id.clone(), record.source.clone()),
+                record.verdict.clone(),
+            );
+        }
+        let mut merged = merger.finish();
+        let mut records = outcomes;
+        if let Some(end) = &merged.chain_ended_by {
+            for r in records.iter_mut().filter(|r| r.position > end.position) {
+                if r.status != HookStatus::Skipped {
+                    r.warnings
+                        .push(format!("verdict ignored: hook `{}` ended the chain", end.hook_id));
+                }
+            }
+        }
+        if merged.rewrite_conflict() {
+            let ids: Vec<&str> = merged.rewriters.iter().map(|a| a.hook_id.as_str()).collect();
+            tracing::warn!(target: "hooks", seam = %seam, hooks = ?ids, "several hooks rewrote the input; the last in configuration order wins");
+        }
+        merged.rewriters.shrink_to_fit();
+        Report { seam, merged, records }
+    }
+}
+
+/// Turns an outcome into a record, applying the failure policy.
+fn record(position: usize, info: &HookInfo, outcome: HookOutcome, started: Instant) -> HookRecord {
+    let HookOutcome { status, mut verdict, failure, warnings, process, metadata } = outcome;
+    if status.is_failure() && info.failure_policy == FailurePolicy::FailClosed {
+        let why = failure.clone().unwrap_or_else(|| format!("hook {status}"));
+        let mut closed =
+            Verdict::deny(format!("hook `{}` failed and fails closed: {why}", info.id));
+        closed.context = verdict.context;
+        closed.messages = verdict.messages;
+        verdict = closed;
+    }
+    HookRecord {
+        position,
+        id: info.id.clone(),
+        label: info.label.clone(),
+        source: info.source.clone(),
+        status,
+        process,
+        duration: started.elapsed(),
+        failure,
+        warnings,
+        verdict,
+        metadata,
+    }
+}
+
+async fn run_one(position: usize, hook: &Arc<dyn Hook>, event: &Event) -> HookRecord {
+    let started = Instant::now();
+    let outcome = hook.run(event).await;
+    record(position, hook.info(), outcome, started)
+}
+
+async fn run_parallel(
+    selected: &[&Arc<dyn Hook>],
+    event: &Event,
+    limit: usize,
+    emitter: &mut Emitter<'_>,
+) -> Vec<HookRecord> {
+    let mut pending = selected.iter().enumerate();
+    let mut running = FuturesUnordered::new();
+    for (position, hook) in pending.by_ref().take(limit) {
+        running.push(run_one(position, hook, event));
+    }
+    let mut done: Vec<Option<HookRecord>> = (0..selected.len()).map(|_| None).collect();
+    while let Some(rec) = running.next().await {
+        if let Some((position, hook)) = pending.next() {
+            running.push(run_one(position, hook, event));
+        }
+        let position = rec.position;
+        done[position] = Some(rec);
+        emitter.ready(&done);
+    }
+    done.into_iter().flatten().collect()
+}
+
+async fn run_pipeline(
+    selected: &[&Arc<dyn Hook>],
+    event: &Event,
+    emitter: &mut Emitter<'_>,
+) -> Vec<HookRecord> {
+    let mut current: Option<Event> = None;
+    let mut done: Vec<Option<HookRecord>> = (0..selected.len()).map(|_| None).collect();
+    let mut ended_by: Option<String> = None;
+    for (position, hook) in selected.iter().enumerate() {
+        let rec = match &ended_by {
+            Some(id) => {
+                let started = Instant::now();
+                let outcome = HookOutcome::skipped(format!("hook `{id}` ended the chain"));
+                record(position, hook.info(), outcome, started)
+            }
+            None => run_one(position, hook, current.as_ref().unwrap_or(event)).await,
+        };
+        if ended_by.is_none() {
+            if rec.verdict.end_chain {
+                ended_by = Some(rec.id.clone());
+            }
+            if let Some(input) = &rec.verdict.updated_input
+                && rec.verdict.decision != Some(crate::Decision::Deny)
+            {
+                let next = current.get_or_insert_with(|| event.clone());
+                if let Some(slot) = next.payload.rewritable_input_mut() {
+                    *slot = input.clone();
+                }
+            }
+        }
+        done[position] = Some(rec);
+        emitter.ready(&done);
+    }
+    done.into_iter().flatten().collect()
+}
+
+/// Emits `hook/invoked` + `hook/result` pairs in configuration order as the prefix completes.
+struct Emitter<'a> {
+    seam: Seam,
+    observer: Option<&'a dyn Observer>,
+    next: usize,
+    total: usize,
+}
+
+impl<'a> Emitter<'a> {
+    fn new(seam: Seam, observer: Option<&'a dyn Observer>, total: usize) -> Self {
+        Self { seam, observer, next: 0, total }
+    }
+
+    fn ready(&mut self, done: &[Option<HookRecord>]) {
+        while self.next < self.total {
+            let Some(rec) = &done[self.next] else { break };
+            let invoked = HookEvent::Invoked {
+                seam: self.seam,
+                position: rec.position,
+                id: &rec.id,
+                label: &rec.label,
+            };
+            tracing::debug!(target: "hooks", name = "hook/invoked", seam = %self.seam, position = rec.position, id = %rec.id, label = %rec.label);
+            let result = HookEvent::Result { seam: self.seam, record: rec };
+            tracing::debug!(
+                target: "hooks",
+                name = "hook/result",
+                seam = %self.seam,
+                position = rec.position,
+                id = %rec.id,
+                status = %rec.status,
+                duration_ms = rec.duration.as_millis() as u64,
+                decision = ?rec.verdict.decision,
+            );
+            if let Some(observer) = self.observer {
+                observer.observe(&invoked);
+                observer.observe(&result);
+            }
+            self.next += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

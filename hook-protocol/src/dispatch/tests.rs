@@ -1,0 +1,206 @@
+use std::sync::Mutex;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::json;
+
+use super::*;
+use crate::{
+    Common, Decision, Matcher, Payload, PreToolDecision, PromptSubmit, Source, ToolCall,
+    ToolPermission,
+};
+
+#[derive(Debug)]
+struct Fake {
+    info: HookInfo,
+    delay_ms: u64,
+    outcome: HookOutcome,
+    seen: Mutex<Vec<serde_json::Value>>,
+}
+
+fn fake(id: &str, delay_ms: u64, outcome: HookOutcome) -> Fake {
+    let mut info = HookInfo::new(id, Source::new("fake", None));
+    info.on = On::seam(Seam::PreTool);
+    Fake { info, delay_ms, outcome, seen: Mutex::new(Vec::new()) }
+}
+
+#[async_trait]
+impl Hook for Fake {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        if let Some(call) = event.payload.tool_call() {
+            self.seen.lock().unwrap().push(call.tool_input.clone());
+        }
+        tokio::time::sleep(Duration::from_millis(self.delay_ms)).await;
+        self.outcome.clone()
+    }
+}
+
+fn bash(command: &str) -> Event {
+    Event::new(
+        Common::new("s1", "/tmp"),
+        Payload::PreTool(ToolCall::new("Bash", json!({"command": command}))),
+    )
+}
+
+fn ok(v: Verdict) -> HookOutcome {
+    HookOutcome::success(v)
+}
+
+#[tokio::test]
+async fn parallel_fold_is_in_configuration_order_whatever_finishes_first() {
+    // The first hook finishes last.
+    let d = Dispatcher::builder()
+        .hook(fake("slow", 60, ok(Verdict::deny("slow says no"))))
+        .hook(fake("fast", 0, ok(Verdict::deny("fast says no"))))
+        .hook(fake("ctx", 10, ok(Verdict::context("c"))))
+        .build()
+        .unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    assert_eq!(report.merged.decision, Some(Decision::Deny));
+    assert_eq!(report.merged.reason().as_deref(), Some("slow says no\n\nfast says no"));
+    let ids: Vec<_> = report.records.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["slow", "fast", "ctx"]);
+}
+
+#[tokio::test]
+async fn hooks_run_concurrently_up_to_the_limit() {
+    let mut b = Dispatcher::builder();
+    for i in 0..4 {
+        b = b.hook(fake(&format!("h{i}"), 100, ok(Verdict::none())));
+    }
+    let parallel = b.build().unwrap();
+    let started = Instant::now();
+    parallel.dispatch(&bash("ls")).await;
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_millis(350), "4 × 100 ms hooks took {elapsed:?}");
+
+    let mut b = Dispatcher::builder().mode(Mode::Parallel { limit: 1 });
+    for i in 0..3 {
+        b = b.hook(fake(&format!("h{i}"), 50, ok(Verdict::none())));
+    }
+    let started = Instant::now();
+    b.build().unwrap().dispatch(&bash("ls")).await;
+    assert!(started.elapsed() >= Duration::from_millis(150), "limit 1 runs one at a time");
+}
+
+#[tokio::test]
+async fn priority_orders_before_registration() {
+    let mut late = fake("registered-last", 0, ok(Verdict::context("first by priority")));
+    late.info.priority = -10;
+    let d = Dispatcher::builder()
+        .hook(fake("a", 0, ok(Verdict::context("a"))))
+        .hook(fake("b", 0, ok(Verdict::context("b"))))
+        .hook(late)
+        .build()
+        .unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    let ctx: Vec<_> = report.merged.context.iter().map(|c| c.value.as_str()).collect();
+    assert_eq!(ctx, ["first by priority", "a", "b"]);
+}
+
+#[tokio::test]
+async fn matchers_and_seams_select_hooks() {
+    let mut only_write = fake("write", 0, ok(Verdict::deny("no writes")));
+    only_write.info.matcher = Matcher::exact(["Write"]);
+    let mut prompt = fake("prompt", 0, ok(Verdict::deny("no prompts")));
+    prompt.info.on = On::seam(Seam::PromptSubmit);
+    let mut every = fake("every", 0, ok(Verdict::none()));
+    every.info.on = On::Every;
+    let d = Dispatcher::builder().hook(only_write).hook(prompt).hook(every).build().unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    assert_eq!(report.records.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["every"]);
+    assert_eq!(report.merged.decision, None);
+    let p = Event::new(Common::new("s", "/"), PromptSubmit::new("hi"));
+    let report = d.dispatch(&p).await;
+    assert_eq!(report.records.len(), 2);
+    assert_eq!(report.merged.decision, Some(Decision::Deny));
+}
+
+#[tokio::test]
+async fn failure_policy_applies_to_failures_only() {
+    let mut closed =
+        fake("closed", 0, HookOutcome::failure(HookStatus::TimedOut, "timed out after 1s"));
+    closed.info.failure_policy = FailurePolicy::FailClosed;
+    let open = fake("open", 0, HookOutcome::failure(HookStatus::SpawnFailed, "no such file"));
+    let mut closed_ok = fake("closed-ok", 0, ok(Verdict::allow()));
+    closed_ok.info.failure_policy = FailurePolicy::FailClosed;
+    let d = Dispatcher::builder().hook(open).hook(closed_ok).build().unwrap();
+    assert_eq!(d.dispatch(&bash("ls")).await.merged.decision, Some(Decision::Allow));
+    let d = Dispatcher::builder().hook(closed).build().unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    assert_eq!(report.merged.decision, Some(Decision::Deny));
+    let reason = report.merged.reason().unwrap();
+    assert!(reason.contains("`closed`") && reason.contains("timed out after 1s"), "{reason}");
+    assert_eq!(report.records[0].status, HookStatus::TimedOut);
+}
+
+#[tokio::test]
+async fn pipeline_chains_rewrites_and_honours_end_chain() {
+    let rewrite = |cmd: &str| {
+        let mut v = Verdict::allow();
+        v.updated_input = Some(json!({"command": cmd}));
+        ok(v)
+    };
+    let first = fake("first", 0, rewrite("ls -a"));
+    let second = fake("second", 0, rewrite("ls -la"));
+    let mut stopper = Verdict::none();
+    stopper.end_chain = true;
+    let third = fake("third", 0, ok(stopper));
+    let fourth = fake("fourth", 0, ok(Verdict::deny("never consulted")));
+    let d = Dispatcher::builder()
+        .mode(Mode::Pipeline)
+        .hook(first)
+        .hook(second)
+        .hook(third)
+        .hook(fourth)
+        .build()
+        .unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    let seen = |i: usize| {
+        let h = &d.hooks()[i];
+        format!("{h:?}")
+    };
+    assert!(seen(1).contains("ls -a"), "second saw the first rewrite: {}", seen(1));
+    assert!(seen(2).contains("ls -la"), "third saw the second rewrite");
+    assert_eq!(report.records[3].status, HookStatus::Skipped);
+    let decision: PreToolDecision = report.decision();
+    assert_eq!(decision.permission, ToolPermission::Allow { reason: None });
+    assert_eq!(decision.updated_input, Some(json!({"command": "ls -la"})));
+}
+
+#[tokio::test]
+async fn observer_gets_adjacent_pairs_in_configuration_order() {
+    let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = log.clone();
+    let observer = move |e: &HookEvent<'_>| {
+        let line = match e {
+            HookEvent::Invoked { id, .. } => format!("invoked {id}"),
+            HookEvent::Result { record, .. } => format!("result {}", record.id),
+        };
+        sink.lock().unwrap().push(line);
+    };
+    let d = Dispatcher::builder()
+        .hook(fake("a", 50, ok(Verdict::none())))
+        .hook(fake("b", 0, ok(Verdict::none())))
+        .hook(fake("c", 20, ok(Verdict::none())))
+        .observer(Arc::new(observer))
+        .build()
+        .unwrap();
+    d.dispatch(&bash("ls")).await;
+    assert_eq!(
+        *log.lock().unwrap(),
+        ["invoked a", "result a", "invoked b", "result b", "invoked c", "result c"]
+    );
+}
+
+#[tokio::test]
+async fn no_hooks_is_no_opinion() {
+    let d = Dispatcher::builder().build().unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    assert!(report.records.is_empty());
+    assert_eq!(report.merged, Merged::default());
+}

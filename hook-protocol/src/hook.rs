@@ -1,0 +1,278 @@
+//! The one trait every kind of hook implements.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::{Event, Exit, Matcher, RawOutcome, Seam, Source, Verdict};
+
+/// What the dispatcher does with a hook that failed (could not start, timed out, crashed, or
+/// answered something its dialect cannot read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailurePolicy {
+    /// The failure counts as no opinion: the action proceeds (the default, as in Claude Code).
+    #[default]
+    FailOpen,
+    /// The failure counts as a deny whose reason names the hook and the failure.
+    FailClosed,
+}
+
+/// Which events a hook is registered for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum On {
+    /// Every event at every seam.
+    Every,
+    /// Events at these seams.
+    Seams(Vec<Seam>),
+    /// Custom events with this name.
+    Custom(String),
+}
+
+impl On {
+    /// Registered for one seam.
+    pub fn seam(seam: Seam) -> Self {
+        On::Seams(vec![seam])
+    }
+
+    /// Whether the hook is registered for `event`.
+    pub fn applies_to(&self, event: &Event) -> bool {
+        match self {
+            On::Every => true,
+            On::Seams(seams) => seams.contains(&event.seam()),
+            On::Custom(name) => event.custom_name() == Some(name.as_str()),
+        }
+    }
+}
+
+/// A hook's identity and registration: everything the dispatcher needs before running it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct HookInfo {
+    /// A short stable identifier for logs and audit records.
+    pub id: String,
+    /// What the hook runs, for records (a command line, a URL, a function name).
+    pub label: String,
+    /// Where the hook comes from; attached to what it injects.
+    pub source: Source,
+    /// Lower runs first; negative before zero. Ties keep registration order.
+    pub priority: i32,
+    /// What a failure of this hook counts as.
+    pub failure_policy: FailurePolicy,
+    /// Which events it is registered for.
+    pub on: On,
+    /// Which subjects it cares about.
+    pub matcher: Matcher,
+}
+
+impl HookInfo {
+    /// A hook identity with priority 0, fail-open, registered for every event, matching every
+    /// subject; the label is the id.
+    pub fn new(id: impl Into<String>, source: Source) -> Self {
+        let id = id.into();
+        Self {
+            label: id.clone(),
+            id,
+            source,
+            priority: 0,
+            failure_policy: FailurePolicy::FailOpen,
+            on: On::Every,
+            matcher: Matcher::any(),
+        }
+    }
+}
+
+/// How one hook's run went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum HookStatus {
+    /// It ran and answered (possibly with no opinion).
+    Success,
+    /// It ran and blocked the action by its dialect's block signal (exit code 2, ...).
+    Blocked,
+    /// It ran but failed: a failure exit, a crash, output its dialect cannot read.
+    Failed,
+    /// It ran past its timeout and was killed.
+    TimedOut,
+    /// It could not be started.
+    SpawnFailed,
+    /// It was not run (a filter of its dialect excluded it, or an earlier hook ended the chain).
+    Skipped,
+}
+
+impl HookStatus {
+    /// Whether the status is a failure the failure policy applies to.
+    pub fn is_failure(self) -> bool {
+        matches!(self, HookStatus::Failed | HookStatus::TimedOut | HookStatus::SpawnFailed)
+    }
+
+    /// The status's stable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookStatus::Success => "success",
+            HookStatus::Blocked => "blocked",
+            HookStatus::Failed => "failed",
+            HookStatus::TimedOut => "timed_out",
+            HookStatus::SpawnFailed => "spawn_failed",
+            HookStatus::Skipped => "skipped",
+        }
+    }
+}
+
+impl fmt::Display for HookStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What running a hook produced: its verdict, how the run went, and the process facts.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct HookOutcome {
+    /// How the run went.
+    pub status: HookStatus,
+    /// What the hook said (for a failure: what its dialect makes of it when failing open).
+    pub verdict: Verdict,
+    /// Why it failed, when it did; becomes the deny reason under [`FailurePolicy::FailClosed`].
+    pub failure: Option<String>,
+    /// Problems with the hook's answer worth a warning even when it did not fail (unknown
+    /// fields, a conflict it caused, ...).
+    pub warnings: Vec<String>,
+    /// The process facts, for hooks that run a process.
+    pub process: Option<ProcessFacts>,
+    /// Free-form data the hook returned for the record, not acted on.
+    pub metadata: Option<Value>,
+}
+
+impl HookOutcome {
+    /// A successful run with a verdict.
+    pub fn success(verdict: Verdict) -> Self {
+        Self::with_status(HookStatus::Success, verdict)
+    }
+
+    /// A failed run with a status that is a failure and its reason; the verdict is no opinion.
+    pub fn failure(status: HookStatus, reason: impl Into<String>) -> Self {
+        let mut outcome = Self::with_status(status, Verdict::none());
+        outcome.failure = Some(reason.into());
+        outcome
+    }
+
+    /// A hook that did not run.
+    pub fn skipped(why: impl Into<String>) -> Self {
+        let mut outcome = Self::with_status(HookStatus::Skipped, Verdict::none());
+        outcome.warnings.push(why.into());
+        outcome
+    }
+
+    /// A run with a status and a verdict.
+    pub fn with_status(status: HookStatus, verdict: Verdict) -> Self {
+        Self { status, verdict, failure: None, warnings: Vec::new(), process: None, metadata: None }
+    }
+}
+
+/// What the record keeps of a hook process's run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ProcessFacts {
+    /// How it ended.
+    pub exit: Exit,
+    /// The end of its stderr (at most [`ProcessFacts::STDERR_TAIL`] characters).
+    pub stderr_tail: String,
+    /// Whether stdout or stderr went past its cap.
+    pub truncated: bool,
+    /// Whether leftover processes held its pipes after it exited.
+    pub leaked: bool,
+    /// Its process id.
+    pub pid: u32,
+}
+
+impl ProcessFacts {
+    /// How many characters of stderr a record keeps.
+    pub const STDERR_TAIL: usize = 2000;
+
+    /// The facts of a raw outcome.
+    pub fn from_outcome(outcome: &RawOutcome) -> Self {
+        Self {
+            exit: outcome.exit,
+            stderr_tail: outcome.stderr_tail(Self::STDERR_TAIL),
+            truncated: outcome.stdout_truncated || outcome.stderr_truncated,
+            leaked: outcome.leaked,
+            pid: outcome.pid,
+        }
+    }
+}
+
+/// One hook on the harness's seams: a Claude Code command, a TNSAI script, a native function.
+///
+/// The trait is object-safe; the dispatcher holds `Arc<dyn Hook>`. Implementations never panic
+/// and never return an error: every failure is an outcome with a failure status, so that the
+/// dispatcher can apply the hook's failure policy and keep a record.
+#[async_trait]
+pub trait Hook: Send + Sync + fmt::Debug {
+    /// The hook's identity and registration.
+    fn info(&self) -> &HookInfo;
+
+    /// Runs the hook on an event the dispatcher matched it to.
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping the future must not leak resources; process hooks rely on
+    /// `exec::run`, which kills what it started when dropped.
+    async fn run(&self, event: &Event) -> HookOutcome;
+}
+
+#[async_trait]
+impl<T: Hook + ?Sized> Hook for Arc<T> {
+    fn info(&self) -> &HookInfo {
+        (**self).info()
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        (**self).run(event).await
+    }
+}
+
+#[async_trait]
+impl<T: Hook + ?Sized> Hook for Box<T> {
+    fn info(&self) -> &HookInfo {
+        (**self).info()
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        (**self).run(event).await
+    }
+}
+
+/// A hook's record in a dispatch report: what ran, how it went, what it said.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct HookRecord {
+    /// Position in configuration order.
+    pub position: usize,
+    /// The hook's identifier.
+    pub id: String,
+    /// What it runs (command line, URL, function name).
+    pub label: String,
+    /// Where it comes from.
+    pub source: Source,
+    /// How the run went.
+    pub status: HookStatus,
+    /// The process facts, for hooks that run a process.
+    pub process: Option<ProcessFacts>,
+    /// Wall-clock time of the run.
+    pub duration: Duration,
+    /// Why it failed, when it did.
+    pub failure: Option<String>,
+    /// Warnings about its answer.
+    pub warnings: Vec<String>,
+    /// The verdict that entered the merge (after the failure policy).
+    pub verdict: Verdict,
+    /// Free-form data it returned, kept for audit.
+    pub metadata: Option<Value>,
+}

@@ -1,0 +1,255 @@
+//! Matchers: which events' subjects a hook cares about.
+//!
+//! A [`Matcher`] is match-all, a list of exact strings, or an unanchored regular expression,
+//! compiled once. Which configuration string becomes which kind is a dialect's rule; the core
+//! only evaluates. A [`MatcherSet`] tests many matchers against one subject at once: exact
+//! strings through a hash lookup and every pattern through one [`regex::RegexSet`] pass.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use regex::{Regex, RegexSet};
+use thiserror::Error;
+
+/// A pattern the regular-expression engine rejected.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("invalid matcher pattern `{pattern}`: {message}")]
+#[non_exhaustive]
+pub struct MatcherError {
+    /// The pattern as written.
+    pub pattern: String,
+    /// The engine's explanation.
+    pub message: String,
+}
+
+/// One hook's filter on an event's subject.
+#[derive(Clone)]
+pub struct Matcher {
+    kind: Kind,
+}
+
+#[derive(Clone)]
+enum Kind {
+    Any,
+    Exact(Box<[String]>),
+    Pattern(Regex),
+}
+
+impl Matcher {
+    /// Matches every subject.
+    pub fn any() -> Self {
+        Self { kind: Kind::Any }
+    }
+
+    /// Matches a subject equal to one of `names` (case-sensitive).
+    pub fn exact<I, S>(names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self { kind: Kind::Exact(names.into_iter().map(Into::into).collect()) }
+    }
+
+    /// Matches a subject in which `pattern` finds a match anywhere (unanchored, case-sensitive).
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] naming the pattern when the engine rejects it (e.g. lookaround or
+    /// backreferences, which the linear-time engine does not support).
+    pub fn pattern(pattern: &str) -> Result<Self, MatcherError> {
+        Regex::new(pattern)
+            .map(|re| Self { kind: Kind::Pattern(re) })
+            .map_err(|e| MatcherError { pattern: pattern.to_owned(), message: flatten(&e) })
+    }
+
+    /// Whether this matcher matches every subject.
+    pub fn is_any(&self) -> bool {
+        matches!(self.kind, Kind::Any)
+    }
+
+    /// The exact names, when this is an exact list.
+    pub fn exact_names(&self) -> Option<&[String]> {
+        match &self.kind {
+            Kind::Exact(names) => Some(names),
+            _ => None,
+        }
+    }
+
+    /// The pattern's source, when this is a pattern.
+    pub fn pattern_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Pattern(re) => Some(re.as_str()),
+            _ => None,
+        }
+    }
+
+    /// Whether the matcher accepts `subject`.
+    pub fn is_match(&self, subject: &str) -> bool {
+        match &self.kind {
+            Kind::Any => true,
+            Kind::Exact(names) => names.iter().any(|n| n == subject),
+            Kind::Pattern(re) => re.is_match(subject),
+        }
+    }
+}
+
+impl Default for Matcher {
+    fn default() -> Self {
+        Self::any()
+    }
+}
+
+impl fmt::Debug for Matcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            Kind::Any => f.write_str("Matcher::Any"),
+            Kind::Exact(names) => f.debug_tuple("Matcher::Exact").field(names).finish(),
+            Kind::Pattern(re) => f.debug_tuple("Matcher::Pattern").field(&re.as_str()).finish(),
+        }
+    }
+}
+
+impl PartialEq for Matcher {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.kind, &other.kind) {
+            (Kind::Any, Kind::Any) => true,
+            (Kind::Exact(a), Kind::Exact(b)) => a == b,
+            (Kind::Pattern(a), Kind::Pattern(b)) => a.as_str() == b.as_str(),
+            _ => false,
+        }
+    }
+}
+
+/// Many matchers compiled together, answering "which of them match this subject" in one pass.
+#[derive(Debug, Clone, Default)]
+pub struct MatcherSet {
+    len: usize,
+    any: Vec<usize>,
+    exact: HashMap<String, Vec<usize>>,
+    patterns: Option<RegexSet>,
+    pattern_owner: Vec<usize>,
+}
+
+impl MatcherSet {
+    /// Compiles a set from matchers; indices in answers are positions in `matchers`.
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] when the combined set exceeds the engine's size limit (each pattern on
+    /// its own already compiled).
+    pub fn new<'a>(matchers: impl IntoIterator<Item = &'a Matcher>) -> Result<Self, MatcherError> {
+        let mut set = Self::default();
+        let mut sources = Vec::new();
+        for (i, m) in matchers.into_iter().enumerate() {
+            set.len = i + 1;
+            match &m.kind {
+                Kind::Any => set.any.push(i),
+                Kind::Exact(names) => {
+                    for name in names.iter() {
+                        let owners = set.exact.entry(name.clone()).or_default();
+                        if owners.last() != Some(&i) {
+                            owners.push(i);
+                        }
+                    }
+                }
+                Kind::Pattern(re) => {
+                    sources.push(re.as_str().to_owned());
+                    set.pattern_owner.push(i);
+                }
+            }
+        }
+        if !sources.is_empty() {
+            let compiled = RegexSet::new(&sources)
+                .map_err(|e| MatcherError { pattern: sources.join(" | "), message: flatten(&e) })?;
+            set.patterns = Some(compiled);
+        }
+        Ok(set)
+    }
+
+    /// How many matchers the set holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the set holds no matcher.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The indices of the matchers that accept `subject`, ascending.
+    ///
+    /// A `None` subject (an event whose hooks ignore matchers) is accepted by every matcher.
+    pub fn matching(&self, subject: Option<&str>) -> Vec<usize> {
+        let Some(subject) = subject else {
+            return (0..self.len).collect();
+        };
+        let mut out = self.any.clone();
+        if let Some(owners) = self.exact.get(subject) {
+            out.extend_from_slice(owners);
+        }
+        if let Some(patterns) = &self.patterns {
+            out.extend(patterns.matches(subject).into_iter().map(|i| self.pattern_owner[i]));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// The engine's message on one line, so that `file:line:col: message` diagnostics stay one line.
+fn flatten(error: &regex::Error) -> String {
+    let text = error.to_string();
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    // The regex crate renders the pattern and a caret before its explanation; keep the
+    // explanation, which is the last line.
+    lines.last().map_or(text.clone(), |l| (*l).to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_match_as_documented() {
+        assert!(Matcher::any().is_match("anything"));
+        let exact = Matcher::exact(["Write", "Edit"]);
+        assert!(exact.is_match("Edit"));
+        assert!(!exact.is_match("NotebookEdit"));
+        assert!(!exact.is_match("edit"));
+        let pattern = Matcher::pattern("Edit.*").unwrap();
+        assert!(pattern.is_match("NotebookEdit"), "unanchored");
+        assert!(!Matcher::pattern("^Edit$").unwrap().is_match("NotebookEdit"));
+    }
+
+    #[test]
+    fn rejected_pattern_names_itself() {
+        let err = Matcher::pattern("(?=x)").unwrap_err();
+        assert_eq!(err.pattern, "(?=x)");
+        assert!(err.to_string().starts_with("invalid matcher pattern `(?=x)`: "), "{err}");
+        assert!(!err.to_string().contains('\n'), "{err}");
+        assert!(Matcher::pattern(r"(a)\1").is_err());
+    }
+
+    #[test]
+    fn set_answers_like_each_matcher() {
+        let ms = vec![
+            Matcher::exact(["Bash"]),
+            Matcher::pattern("^mcp__memory__.*").unwrap(),
+            Matcher::any(),
+            Matcher::pattern("Edit|Write").unwrap(),
+            Matcher::exact(["Write", "Read"]),
+        ];
+        let set = MatcherSet::new(&ms).unwrap();
+        for subject in ["Bash", "Write", "mcp__memory__get", "Read", "Other", ""] {
+            let expected: Vec<usize> = ms
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.is_match(subject))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(set.matching(Some(subject)), expected, "{subject}");
+        }
+        assert_eq!(set.matching(None), vec![0, 1, 2, 3, 4]);
+        assert!(MatcherSet::new([]).unwrap().matching(Some("x")).is_empty());
+    }
+}

@@ -1,0 +1,188 @@
+//! The most-restrictive merge of several hooks' verdicts.
+//!
+//! The merge is a fold over verdicts *in configuration order*, whatever order the hooks finished
+//! in: [`Merger`] keeps one slot per hook and folds the slots in order when every hook has
+//! answered. The rules:
+//!
+//! - the decision is the most restrictive one: deny > defer > ask > allow > no opinion;
+//! - the reasons kept are those of the hooks that gave the winning decision, in configuration
+//!   order;
+//! - contexts and user messages are all kept, in configuration order;
+//! - a halt (`continue: false`) is sticky: one hook halting halts the merged result, with the
+//!   first halting hook's reason;
+//! - the input rewrite of the hook that comes last in configuration order wins; every hook that
+//!   rewrote is listed, so a conflict can be reported; no rewrite applies when the merged
+//!   decision is deny;
+//! - a hook that ends the chain ([`Verdict::end_chain`]) makes every later hook's verdict ignored.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::{Decision, Halt, Source, Verdict};
+
+/// Which hook something in a merged result came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Attribution {
+    /// The hook's position in configuration order (0-based).
+    pub position: usize,
+    /// The hook's identifier.
+    pub hook_id: String,
+    /// Where the hook comes from.
+    pub source: Source,
+}
+
+impl Attribution {
+    /// An attribution to the hook at `position`.
+    pub fn new(position: usize, hook_id: impl Into<String>, source: Source) -> Self {
+        Self { position, hook_id: hook_id.into(), source }
+    }
+}
+
+/// A value in a merged result, with the hook it came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Attributed<T> {
+    /// The hook that gave it.
+    pub from: Attribution,
+    /// The value.
+    pub value: T,
+}
+
+/// The fold of every hook's verdict on one event.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[non_exhaustive]
+pub struct Merged {
+    /// The most restrictive decision, or `None` when no hook gave one.
+    pub decision: Option<Decision>,
+    /// The reasons of the hooks that gave the winning decision, in configuration order.
+    pub reasons: Vec<Attributed<String>>,
+    /// Every context, in configuration order.
+    pub context: Vec<Attributed<String>>,
+    /// The rewrite that applies: the last in configuration order, none when the result is deny.
+    pub updated_input: Option<Attributed<Value>>,
+    /// Every hook that returned a rewrite, in configuration order (more than one is a conflict).
+    pub rewriters: Vec<Attribution>,
+    /// The first halt in configuration order, if any hook halted.
+    pub halt: Option<Attributed<Halt>>,
+    /// Every user message, in configuration order.
+    pub messages: Vec<Attributed<String>>,
+    /// The hook that ended the chain, if one did; later verdicts were ignored.
+    pub chain_ended_by: Option<Attribution>,
+}
+
+impl Merged {
+    /// The winning reasons joined by a blank line, if there are any.
+    pub fn reason(&self) -> Option<String> {
+        join(&self.reasons)
+    }
+
+    /// Whether more than one hook rewrote the input.
+    pub fn rewrite_conflict(&self) -> bool {
+        self.rewriters.len() > 1
+    }
+
+    /// Whether the harness must stop processing.
+    pub fn halted(&self) -> bool {
+        self.halt.is_some()
+    }
+
+    /// Folds one more verdict into the result; `verdict` comes after everything folded so far in
+    /// configuration order.
+    pub fn push(&mut self, from: Attribution, verdict: Verdict) {
+        if self.chain_ended_by.is_some() {
+            return;
+        }
+        let Verdict { decision, reason, context, updated_input, halt, messages, end_chain } =
+            verdict;
+        if decision > self.decision {
+            self.decision = decision;
+            self.reasons.clear();
+        }
+        if decision.is_some()
+            && decision == self.decision
+            && let Some(reason) = reason
+        {
+            self.reasons.push(Attributed { from: from.clone(), value: reason });
+        }
+        for text in context {
+            self.context.push(Attributed { from: from.clone(), value: text });
+        }
+        for text in messages {
+            self.messages.push(Attributed { from: from.clone(), value: text });
+        }
+        if let Some(input) = updated_input {
+            self.rewriters.push(from.clone());
+            self.updated_input = Some(Attributed { from: from.clone(), value: input });
+        }
+        if self.decision == Some(Decision::Deny) {
+            self.updated_input = None;
+        }
+        if let (None, Some(halt)) = (&self.halt, halt) {
+            self.halt = Some(Attributed { from: from.clone(), value: halt });
+        }
+        if end_chain {
+            self.chain_ended_by = Some(from);
+        }
+    }
+}
+
+fn join(items: &[Attributed<String>]) -> Option<String> {
+    if items.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        out.push_str(&item.value);
+    }
+    Some(out)
+}
+
+/// Collects verdicts in completion order and folds them in configuration order.
+///
+/// # Order
+///
+/// [`Merger::insert`] may be called in any order; [`Merger::finish`] folds the verdicts by
+/// position, so the result never depends on which hook finished first.
+#[derive(Debug, Default)]
+pub struct Merger {
+    slots: Vec<Option<(Attribution, Verdict)>>,
+}
+
+impl Merger {
+    /// A merger for `hooks` verdicts.
+    pub fn new(hooks: usize) -> Self {
+        Self { slots: (0..hooks).map(|_| None).collect() }
+    }
+
+    /// Records the verdict of the hook at `from.position`; a position beyond the size given to
+    /// [`Merger::new`] grows the merger.
+    pub fn insert(&mut self, from: Attribution, verdict: Verdict) {
+        let position = from.position;
+        if position >= self.slots.len() {
+            self.slots.resize_with(position + 1, || None);
+        }
+        self.slots[position] = Some((from, verdict));
+    }
+
+    /// Folds every recorded verdict in configuration order; positions never filled count as no
+    /// opinion.
+    pub fn finish(self) -> Merged {
+        merge(self.slots.into_iter().flatten())
+    }
+}
+
+/// Folds verdicts given in configuration order.
+pub fn merge(verdicts: impl IntoIterator<Item = (Attribution, Verdict)>) -> Merged {
+    let mut merged = Merged::default();
+    for (from, verdict) in verdicts {
+        merged.push(from, verdict);
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests;

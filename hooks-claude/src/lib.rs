@@ -1,0 +1,1 @@
+//! Runs unmodified Claude Code hooks on the harness's seams.

@@ -1,0 +1,1 @@
+//! Typed in-process hooks on the harness's seams.

@@ -1,0 +1,3 @@
+//! Repository tasks, run as `cargo xtask <task>`.
+
+fn main() {}
