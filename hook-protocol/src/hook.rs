@@ -223,7 +223,7 @@ pub trait Hook: Send + Sync + fmt::Debug {
     /// # Cancel safety
     ///
     /// Dropping the future must not leak resources; process hooks rely on
-    /// `exec::run`, which kills what it started when dropped.
+    /// [`crate::exec::run`], which kills what it started when dropped.
     async fn run(&self, event: &Event) -> HookOutcome;
 }
 

@@ -13,7 +13,7 @@
 //!   of completion order); [`SeamDecision`] types read the seam's decision off it.
 //! - [`Matcher`] and [`MatcherSet`]: which subjects a hook cares about, compiled once.
 //! - [`codec`]: exit classification and stdout sniffing, shared by the dialects.
-//! - `exec` (coming with the execution module): the only place in the workspace that starts a process.
+//! - [`exec`]: the only place in the workspace that starts a process.
 //! - [`Hook`]: the one trait every kind of hook implements; [`Dispatcher`] runs the hooks that
 //!   match an event and returns a [`Report`].
 //!
@@ -41,6 +41,7 @@ pub mod codec;
 mod decide;
 mod dispatch;
 mod event;
+pub mod exec;
 mod hook;
 mod matcher;
 mod merge;

@@ -1,3 +1,42 @@
 //! Repository tasks, run as `cargo xtask <task>`.
+//!
+//! - `ci`: everything CI checks (format, lints, tests, docs); `.ci/run` calls it.
+//! - `bench [exec|native]`: the benchmarks, printing ratios measured side by side in one run.
 
-fn main() {}
+#![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask is a command-line tool")]
+
+mod bench;
+mod ci;
+mod util;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci::run(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
+        Some("help" | "--help" | "-h") | None => {
+            print_help();
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown task `{other}`; run `cargo xtask help`").into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn print_help() {
+    println!(
+        "cargo xtask <task>
+
+tasks:
+  ci                 format check, clippy -D warnings, every test, docs with warnings denied
+  bench [NAME...]    benchmarks (exec, native); all when none is named"
+    );
+}

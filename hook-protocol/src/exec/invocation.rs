@@ -1,0 +1,318 @@
+//! What to run: the command, its environment, its limits.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// The two forms a hook command takes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CommandSpec {
+    /// A line run by `/bin/sh -c LINE`: the shell expands variables, pipes, globs.
+    Shell {
+        /// The command line.
+        line: String,
+    },
+    /// A program run directly with arguments, no shell; a program without `/` is looked up on
+    /// the `PATH` of the invocation's environment.
+    Exec {
+        /// The program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+}
+
+impl CommandSpec {
+    /// Shell form.
+    pub fn shell(line: impl Into<String>) -> Self {
+        CommandSpec::Shell { line: line.into() }
+    }
+
+    /// Exec form.
+    pub fn exec<I, S>(program: impl Into<String>, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        CommandSpec::Exec {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+        }
+    }
+
+    /// The program that is started (`/bin/sh` for the shell form).
+    pub fn program(&self) -> &str {
+        match self {
+            CommandSpec::Shell { .. } => "/bin/sh",
+            CommandSpec::Exec { program, .. } => program,
+        }
+    }
+}
+
+impl fmt::Display for CommandSpec {
+    /// The command as a user would write it: the line, or the program and its arguments.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandSpec::Shell { line } => f.write_str(line),
+            CommandSpec::Exec { program, args } => {
+                f.write_str(program)?;
+                for arg in args {
+                    write!(f, " {arg}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The environment a hook process gets: explicit, never read implicitly by [`crate::exec::run`]
+/// except when the invocation says to inherit.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Env {
+    inherit: bool,
+    changes: BTreeMap<OsString, Option<OsString>>,
+}
+
+impl Env {
+    /// Inherit the harness process's environment (as Claude Code does), then apply changes.
+    pub fn inherit() -> Self {
+        Self { inherit: true, changes: BTreeMap::new() }
+    }
+
+    /// Start from an empty environment.
+    pub fn empty() -> Self {
+        Self::default()
+    }
+
+    /// Sets a variable.
+    pub fn set(&mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> &mut Self {
+        self.changes.insert(key.into(), Some(value.into()));
+        self
+    }
+
+    /// Removes a variable (from the inherited environment or from earlier changes).
+    pub fn remove(&mut self, key: impl Into<OsString>) -> &mut Self {
+        self.changes.insert(key.into(), None);
+        self
+    }
+
+    /// Whether the harness's environment is inherited.
+    pub fn inherits(&self) -> bool {
+        self.inherit
+    }
+
+    /// The explicit changes: `Some(value)` sets, `None` removes.
+    pub fn changes(&self) -> impl Iterator<Item = (&OsStr, Option<&OsStr>)> {
+        self.changes.iter().map(|(k, v)| (k.as_os_str(), v.as_deref()))
+    }
+
+    /// The value the hook will see for `key`, reading the harness's environment when inherited.
+    pub fn get(&self, key: impl AsRef<OsStr>) -> Option<OsString> {
+        let key = key.as_ref();
+        match self.changes.get(key) {
+            Some(v) => v.clone(),
+            None if self.inherit => std::env::var_os(key),
+            None => None,
+        }
+    }
+
+    /// The full environment the hook will see, as pairs.
+    pub fn resolve(&self) -> Vec<(OsString, OsString)> {
+        let mut out: BTreeMap<OsString, OsString> =
+            if self.inherit { std::env::vars_os().collect() } else { BTreeMap::new() };
+        for (k, v) in &self.changes {
+            match v {
+                Some(v) => {
+                    out.insert(k.clone(), v.clone());
+                }
+                None => {
+                    out.remove(k);
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// Bounds on one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The most bytes of stdout kept; the rest is read and discarded.
+    pub stdout_max: usize,
+    /// The most bytes of stderr kept; the rest is read and discarded.
+    pub stderr_max: usize,
+    /// How long a timed-out hook's tree has between SIGTERM and SIGKILL.
+    pub grace: Duration,
+    /// How long to wait for end-of-file on stdout and stderr after the hook exits normally
+    /// before giving up on processes it left holding them.
+    pub leak_window: Duration,
+}
+
+impl Limits {
+    /// 1 MiB of stdout and of stderr, a grace of 1.5 s (Claude Code's), a leak window of 100 ms.
+    pub const DEFAULT: Limits = Limits {
+        stdout_max: 1 << 20,
+        stderr_max: 1 << 20,
+        grace: Duration::from_millis(1500),
+        leak_window: Duration::from_millis(100),
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// What to do with processes a hook leaves behind after it exits normally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Leftovers {
+    /// Leave them running (hooks start daemons on purpose; Claude Code lets them live).
+    #[default]
+    Leave,
+    /// Kill them, whether or not they hold the hook's output.
+    Kill,
+}
+
+/// One run of one hook process.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Invocation {
+    /// What to run.
+    pub command: CommandSpec,
+    /// Its environment.
+    pub env: Env,
+    /// Its working directory.
+    pub cwd: PathBuf,
+    /// The bytes written to its stdin, which is then closed.
+    pub stdin: Arc<[u8]>,
+    /// How long it may run, on the wall clock.
+    pub timeout: Duration,
+    /// Output caps, grace and leak window.
+    pub limits: Limits,
+    /// What happens to what it leaves behind.
+    pub leftovers: Leftovers,
+}
+
+impl Invocation {
+    /// An invocation with an inherited environment, empty stdin and default limits.
+    pub fn new(command: CommandSpec, cwd: impl Into<PathBuf>, timeout: Duration) -> Self {
+        Self {
+            command,
+            env: Env::inherit(),
+            cwd: cwd.into(),
+            stdin: Arc::from(&[][..]),
+            timeout,
+            limits: Limits::DEFAULT,
+            leftovers: Leftovers::Leave,
+        }
+    }
+}
+
+/// Why an invocation could not run.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ExecError {
+    /// The program does not exist (exec form; in shell form the shell reports it as exit 127).
+    #[error("command not found: `{program}`")]
+    NotFound {
+        /// The program as given.
+        program: String,
+    },
+    /// The program exists but cannot be executed.
+    #[error("permission denied: `{program}` is not executable")]
+    PermissionDenied {
+        /// The program as given.
+        program: String,
+    },
+    /// The working directory does not exist or is not a directory.
+    #[error("working directory `{}` does not exist", path.display())]
+    MissingCwd {
+        /// The directory as given.
+        path: PathBuf,
+    },
+    /// The timeout is zero.
+    #[error("timeout must be positive, got {timeout:?}")]
+    ZeroTimeout {
+        /// The timeout given.
+        timeout: Duration,
+    },
+    /// Starting the process failed for another reason.
+    #[error("failed to start `{program}`")]
+    Spawn {
+        /// The program as given.
+        program: String,
+        /// The system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// An I/O error with the process's pipes.
+    #[error("i/o error while {stage}")]
+    Io {
+        /// What was being done.
+        stage: &'static str,
+        /// The system's error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// A timeout given in seconds that is not a usable duration.
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+#[error("timeout must be a positive number of seconds, got {seconds}")]
+#[non_exhaustive]
+pub struct TimeoutError {
+    /// The value given.
+    pub seconds: f64,
+}
+
+/// A timeout from a number of seconds (fractions allowed).
+///
+/// # Errors
+///
+/// [`TimeoutError`] for zero, negative, NaN, infinite or absurdly large values.
+pub fn timeout_from_secs(seconds: f64) -> Result<Duration, TimeoutError> {
+    if seconds.is_finite() && seconds > 0.0 {
+        Duration::try_from_secs_f64(seconds).map_err(|_| TimeoutError { seconds })
+    } else {
+        Err(TimeoutError { seconds })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_in_seconds() {
+        assert_eq!(timeout_from_secs(1.5), Ok(Duration::from_millis(1500)));
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e300] {
+            let err = timeout_from_secs(bad).unwrap_err();
+            assert!(err.to_string().contains("positive"), "{err}");
+        }
+    }
+
+    #[test]
+    fn env_changes_apply_in_order() {
+        let mut env = Env::empty();
+        env.set("A", "1").set("B", "2").remove("A");
+        assert_eq!(env.resolve(), vec![(OsString::from("B"), OsString::from("2"))]);
+        assert_eq!(env.get("B"), Some(OsString::from("2")));
+        assert_eq!(env.get("A"), None);
+    }
+
+    #[test]
+    fn command_displays_as_written() {
+        assert_eq!(CommandSpec::shell("echo hi | cat").to_string(), "echo hi | cat");
+        assert_eq!(CommandSpec::exec("jq", ["-r", ".a"]).to_string(), "jq -r .a");
+    }
+}

@@ -1,0 +1,3 @@
+//! Integration tests of `hook-protocol`, one module per area.
+
+mod exec;

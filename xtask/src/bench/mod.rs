@@ -1,0 +1,35 @@
+//! `cargo xtask bench [NAME...]`: benchmarks that print ratios measured side by side in one run.
+//!
+//! Each benchmark is a `harness = false` bench target of the crate it measures; this task only
+//! builds and runs it in release mode.
+
+use crate::util::{Result, cargo, run as run_cmd};
+
+/// (name, package, bench target, what it measures)
+const BENCHES: &[(&str, &str, &str, &str)] = &[
+    ("exec", "hook-protocol", "exec", "exec::run versus a raw spawn"),
+    ("native", "hooks-native", "native", "native around chains versus the bare body"),
+];
+
+/// `cargo xtask bench` entry point.
+pub(crate) fn run(args: &[String]) -> Result {
+    let selected: Vec<&(&str, &str, &str, &str)> = if args.is_empty() {
+        BENCHES.iter().collect()
+    } else {
+        args.iter()
+            .map(|a| {
+                BENCHES.iter().find(|b| b.0 == a).ok_or_else(|| {
+                    let names: Vec<&str> = BENCHES.iter().map(|b| b.0).collect();
+                    format!("unknown benchmark `{a}`; known: {}", names.join(", "))
+                })
+            })
+            .collect::<std::result::Result<_, _>>()?
+    };
+    for (name, package, target, what) in selected {
+        run_cmd(
+            &format!("bench {name}: {what}"),
+            cargo().args(["bench", "--locked", "-p", package, "--bench", target]),
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! Helpers shared by the tasks.
+
+use std::error::Error;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The result type of every task.
+pub(crate) type Result<T = ()> = std::result::Result<T, Box<dyn Error>>;
+
+/// The workspace root.
+pub(crate) fn root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+}
+
+/// `cargo` as the one running this task.
+pub(crate) fn cargo() -> Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    #[expect(clippy::disallowed_methods, reason = "xtask drives cargo; it runs no hook")]
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root());
+    cmd
+}
+
+/// Runs a command, failing with its description when it fails.
+pub(crate) fn run(what: &str, cmd: &mut Command) -> Result {
+    eprintln!("xtask: {what}");
+    let status = cmd.status().map_err(|e| format!("{what}: cannot start: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{what}: failed ({status})").into()) }
+}
+
+/// Whether `cargo <sub> --version` works (a cargo subcommand is installed).
+pub(crate) fn has_cargo_subcommand(sub: &str) -> bool {
+    cargo()
+        .args([sub, "--version"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
