@@ -7,6 +7,8 @@
 
 mod bench;
 mod ci;
+#[cfg(test)]
+mod tidy;
 mod util;
 
 use std::process::ExitCode;
