@@ -2,6 +2,8 @@
 
 use clap::Parser;
 
+mod document;
+
 /// Run, check, list and replay agent hooks without an agent.
 #[derive(Debug, Parser)]
 #[command(name = "hooks", version)]
