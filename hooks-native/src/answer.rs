@@ -25,6 +25,15 @@ use crate::seam::{Allows, Asks, Blocks, Continues, Denies, Informs, Rewrites, Se
 /// let more: Answer<TurnEnd> = Answer::continue_with("the tests still fail");
 /// assert_eq!(more.verdict().reason.as_deref(), Some("the tests still fail"));
 /// ```
+///
+/// An answer the seam cannot act on does not compile:
+///
+/// ```compile_fail
+/// use hooks_native::Answer;
+/// use hooks_native::seam::TurnEnd;
+///
+/// let _: Answer<TurnEnd> = Answer::with_input(Answer::none(), serde_json::json!({}));
+/// ```
 pub struct Answer<K> {
     verdict: Verdict,
     kind: PhantomData<fn() -> K>,

@@ -34,6 +34,22 @@ use crate::{Agent, Chain, Half, Pair, PairName, Prompt, RegisterError, Stages, T
 /// assert_eq!(hooks.around(Tool, "  ls  ".to_owned(), |cmd| Ok(cmd.len())), Ok(2));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// A hook of the wrong type for its pair does not compile:
+///
+/// ```compile_fail
+/// # use hooks_native::{Hooks, Stages, Tool};
+/// # struct Harness;
+/// # impl Stages for Harness {
+/// #     type Error = String;
+/// #     type TaskSubject = (); type TaskResult = ();
+/// #     type PromptSubject = (); type PromptResult = ();
+/// #     type AgentSubject = (); type AgentResult = ();
+/// #     type ToolSubject = String; type ToolResult = usize;
+/// # }
+/// let mut hooks = Hooks::<Harness>::new();
+/// hooks.before(Tool, |n: usize| Ok(n));
+/// ```
 pub struct Hooks<S: Stages> {
     pub(crate) task: Chain<S::TaskSubject, S::TaskResult, S::Error>,
     pub(crate) prompt: Chain<S::PromptSubject, S::PromptResult, S::Error>,
@@ -48,17 +64,15 @@ impl<S: Stages> Hooks<S> {
     }
 
     /// The chain of `pair`.
-    pub fn chain<P: Pair<S>>(&self, pair: P) -> &Chain<P::Subject, P::Result, S::Error> {
-        let _ = pair;
+    pub fn chain<P: Pair<S>>(&self, _pair: P) -> &Chain<P::Subject, P::Result, S::Error> {
         P::chain(self)
     }
 
     /// The chain of `pair`, to register on.
     pub fn chain_mut<P: Pair<S>>(
         &mut self,
-        pair: P,
+        _pair: P,
     ) -> &mut Chain<P::Subject, P::Result, S::Error> {
-        let _ = pair;
         P::chain_mut(self)
     }
 
