@@ -99,6 +99,17 @@ pub fn compile_matcher(matcher: Option<&str>) -> Result<Matcher, MatcherError> {
     })
 }
 
+/// What is wrong with an env variable name a hook configures, if anything.
+pub(crate) fn env_name_problem(key: &str) -> Option<&'static str> {
+    if key.is_empty() || key.contains(['=', '\0']) {
+        Some("is not a valid name")
+    } else if FRAMEWORK_ENV.contains(&key) {
+        Some("is set by the framework")
+    } else {
+        None
+    }
+}
+
 /// A TNSAI external-script hook: the envelope on stdin, the decision on stdout.
 ///
 /// Built with [`TnsaiHook::builder`]; implements [`Hook`], so it sits on a
@@ -360,14 +371,7 @@ impl TnsaiHookBuilder {
         let matcher = compile_matcher(self.matcher.as_deref())
             .map_err(|error| BuildError::Matcher { id: id.clone(), error })?;
         for key in self.env.keys() {
-            let why = if key.is_empty() || key.contains(['=', '\0']) {
-                Some("is not a valid name")
-            } else if FRAMEWORK_ENV.contains(&key.as_str()) {
-                Some("is set by the framework")
-            } else {
-                None
-            };
-            if let Some(why) = why {
+            if let Some(why) = env_name_problem(key) {
                 return Err(BuildError::Env { id, key: key.clone(), why });
             }
         }

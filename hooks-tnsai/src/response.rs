@@ -292,10 +292,10 @@ impl Response {
             warnings: Vec::new(),
         };
         match decision {
-            DecisionKind::Block => {
-                if response.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
-                    return Err(ProtocolError::BlockWithoutReason);
-                }
+            DecisionKind::Block
+                if response.reason.as_deref().is_none_or(|r| r.trim().is_empty()) =>
+            {
+                return Err(ProtocolError::BlockWithoutReason);
             }
             DecisionKind::Modify if response.modified_payload.is_none() => {
                 return Err(ProtocolError::ModifyWithoutPayload);
