@@ -11,86 +11,84 @@
 //! - [`TnsaiHook`], built with [`TnsaiHook::builder`]: one script (id, name, event type,
 //!   matcher, priority, executable, timeout, failure policy, env). It implements the core's
 //!   [`Hook`](hook_protocol::Hook), so it sits on a [`Dispatcher`](hook_protocol::Dispatcher)
-//!   next to Claude Code and native hooks.
+//!   next to Claude Code and native hooks, ordered by priority (lower first, negative before
+//!   zero).
 //! - [`EventType`] and [`EventSelector`]: TNSAI's event names and their seams (`PreToolUse` is
 //!   [`Seam::PreTool`](hook_protocol::Seam::PreTool), `Stop` is
-//!   [`Seam::TurnEnd`](hook_protocol::Seam::TurnEnd), other names are custom events).
-//! - [`Request`]: the envelope on stdin; [`Stamp`] gives an event its `event_id` and
+//!   [`Seam::TurnEnd`](hook_protocol::Seam::TurnEnd), any other name is a custom event).
+//! - [`Request`]: the envelope on stdin; a [`Stamp`] gives an event its `event_id` and
 //!   `timestamp`. [`Response`]: the decision on stdout, read strictly ([`ProtocolError`]).
-//! - Exit codes (0 = JSON expected, 2 = block, anything else, a timeout or a spawn failure =
-//!   the hook's failure policy) and the mapping of decisions onto the core's verdict: see the
-//!   `decode` rules on [`RecordMeta`]'s module, summarised below.
+//! - [`TrustRoots`]: where executables may live; checked when a hook is built ([`TrustError`]).
 //! - [`event_from_parts`]: a neutral event from `(event_type, payload, context)` objects,
-//!   validated against the event's shape ([`ShapeError`] names the field).
+//!   validated against the event's shape ([`ShapeError`] names the field);
+//!   [`validate_modified`] applies the same shapes to a `modified_payload`.
 //! - [`HookList`]: the declarative hook list (YAML or JSON), read with every problem reported
-//!   ([`ConfigErrors`]); it runs its hooks as a pipeline. [`Summary`]: the `allow` / `block`
-//!   answer with reason, severity and rewritten input, as the `hooks` command prints it.
+//!   ([`ConfigErrors`]); it runs its hooks as a pipeline ([`HookList::MODE`]).
+//! - [`RecordMeta`]: what a hook's record keeps (decision, severity, metadata);
+//!   [`Summary`]: the `allow` / `block` answer with reason, severity and rewritten input, as the
+//!   `hooks` command prints it.
 //!
-//! # Decisions
+//! # Exit codes and decisions
 //!
-//! | response | core verdict |
+//! | the hook | the core's verdict |
 //! |---|---|
-//! | `allow`, `skip` | no opinion (TNSAI's allow lets the chain go on; it grants nothing) |
-//! | `block` | deny with the reason; the severity is kept in the record |
-//! | `modify` | no opinion with the validated rewrite as `updated_input` |
-//! | `continue_chain: false` | end of chain: no later hook of this event runs |
-//! | exit 2 | deny (status `blocked`) |
-//! | other exit, timeout, spawn failure, protocol error | failure; fail open (default) or closed |
+//! | exit 0, `allow` or `skip` | no opinion: a TNSAI allow lets the chain go on and grants nothing, so the harness's own permission rules still decide |
+//! | exit 0, `block` | deny with the reason; the severity (default `HIGH`) is kept in the record |
+//! | exit 0, `modify` | no opinion with the validated rewrite as `updated_input`: the new tool input for `PreToolUse` / `PermissionRequest` (only `tool_input` may change), the whole validated payload for other events |
+//! | `continue_chain: false` | end of chain: in a pipeline no later hook of the event starts; in parallel their verdicts are ignored |
+//! | exit 2 | deny, status `blocked`; the reason is stdout's JSON `reason`, else stderr, else stdout's text |
+//! | other exit, signal, timeout, spawn failure, protocol error | a failure with a precise message; the hook's failure policy makes it a pass (fail open, the default) or a deny (fail closed) |
+//!
+//! `metadata` is kept in the record, never acted on. A `modified_payload` is laid over the
+//! payload the hook was sent (keys it omits keep their values) and must fit the event's shape;
+//! what does not fit is a protocol error naming the field.
 //!
 //! # Environment
 //!
 //! A hook runs with the harness's environment, its configured variables, and
 //! `TNSAI_HOOK_EVENT_TYPE`, `TNSAI_HOOK_EVENT_ID` and `TNSAI_HOOK_PROTOCOL_VERSION=1`. It is
-//! executed directly with no arguments (no shell); the event travels on stdin only.
+//! executed directly, with no arguments and no shell; the event travels on stdin only, in the
+//! event's `cwd` unless the hook sets a working directory.
 //!
 //! # Example
 //!
-//! ```no_run
-//! use hooks_tnsai::{EventType, HookList, Summary, event_from_parts};
+//! A hook list with one guard script, run on a tool call:
+//!
+//! ```
+//! use std::os::unix::fs::PermissionsExt;
+//! use hooks_tnsai::{ChainDecision, EventType, HookList, Summary, event_from_parts};
 //! use serde_json::json;
 //!
-//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! let list = HookList::load("hooks.yaml")?;
+//! let dir = tempfile::tempdir()?;
+//! std::fs::create_dir(dir.path().join("hooks"))?;
+//! let guard = dir.path().join("hooks/guard.sh");
+//! std::fs::write(&guard, r#"#!/bin/sh
+//! if grep -q '"rm '; then
+//!   echo '{"hook_protocol_version": "1", "decision": "block", "reason": "no rm", "severity": "HIGH"}'
+//! else
+//!   echo '{"hook_protocol_version": "1", "decision": "allow"}'
+//! fi
+//! "#)?;
+//! std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755))?;
+//! std::fs::write(dir.path().join("hooks.yaml"), r#"
+//! trusted_roots: [./hooks]
+//! hooks:
+//!   - id: guard
+//!     event_type: PreToolUse
+//!     matcher: Bash
+//!     executable: ./hooks/guard.sh
+//!     on_failure: block
+//! "#)?;
+//! let list = HookList::load(dir.path().join("hooks.yaml"))?;
+//!
 //! let payload = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
-//! let event = event_from_parts(
-//!     &EventType::PreToolUse,
-//!     payload.as_object().cloned().unwrap_or_default(),
-//!     None,
-//!     std::path::Path::new("."),
-//! )?;
-//! let summary = Summary::from_report(&list.run(&event).await);
-//! assert_eq!(summary.exit_code(), if summary.reason.is_some() { 2 } else { 0 });
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! Building one hook in code:
-//!
-//! ```
-//! use std::time::Duration;
-//! use hook_protocol::{FailurePolicy, Hook};
-//! use hooks_tnsai::{BuildError, EventType, TnsaiHook, TrustError};
-//!
-//! let refused = TnsaiHook::builder("guard")
-//!     .event_type(EventType::PreToolUse)
-//!     .matcher("Bash|Write")
-//!     .priority(-10)
-//!     .executable("/bin/sh")
-//!     .timeout(Duration::from_secs(5))
-//!     .on_failure(FailurePolicy::FailClosed)
-//!     .trusted_root("/opt/company-hooks-that-do-not-exist")
-//!     .build();
-//! assert!(matches!(refused, Err(BuildError::Trust { error: TrustError::Root { .. }, .. })));
-//!
-//! let hook = TnsaiHook::builder("guard")
-//!     .event_type(EventType::PreToolUse)
-//!     .executable("/bin/sh")
-//!     .trusted_root("/bin")
-//!     .build();
-//! // `/bin/sh` resolves under `/bin` on most systems (or `/usr/bin` where `/bin` is a link).
-//! if let Ok(hook) = hook {
-//!     assert_eq!(hook.info().priority, 0);
-//! }
+//! let payload = payload.as_object().cloned().unwrap_or_default();
+//! let event = event_from_parts(&EventType::PreToolUse, payload, None, dir.path())?;
+//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+//! let summary = Summary::from_report(&runtime.block_on(list.run(&event)));
+//! assert_eq!(summary.decision, ChainDecision::Block);
+//! assert_eq!(summary.reason.as_deref(), Some("no rm"));
+//! assert_eq!(summary.exit_code(), 2);
 //! Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
