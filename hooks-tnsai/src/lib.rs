@@ -20,7 +20,8 @@
 //!   `timestamp`. [`Response`]: the decision on stdout, read strictly ([`ProtocolError`]).
 //! - [`TrustRoots`]: where executables may live; checked when a hook is built ([`TrustError`]).
 //! - [`event_from_parts`]: a neutral event from `(event_type, payload, context)` objects,
-//!   validated against the event's shape ([`ShapeError`] names the field);
+//!   validated against the event's shape ([`ShapeError`] names the field); [`event_from_input`]
+//!   does the same from one input object whose `context` key is the context;
 //!   [`validate_modified`] applies the same shapes to a `modified_payload`.
 //! - [`HookList`]: the declarative hook list (YAML or JSON), read with every problem reported
 //!   ([`ConfigErrors`]); it runs its hooks as a pipeline ([`HookList::MODE`]).
@@ -41,7 +42,9 @@
 //!
 //! `metadata` is kept in the record, never acted on. A `modified_payload` is laid over the
 //! payload the hook was sent (keys it omits keep their values) and must fit the event's shape;
-//! what does not fit is a protocol error naming the field.
+//! what does not fit is a protocol error naming the field. In a pipeline, the hooks after a
+//! `modify` see the rewritten tool input; a rewrite of another event's payload reaches the
+//! harness (`updated_input`) but not the later hooks, since the core rewrites tool inputs only.
 //!
 //! # Environment
 //!
@@ -114,8 +117,8 @@ pub use hook::{
 };
 pub use response::{DecisionKind, ProtocolError, Response, Severity};
 pub use shape::{
-    ShapeError, ShapeProblem, common_from_context, event_from_parts, known_fields,
-    payload_from_object, validate_modified,
+    ShapeError, ShapeProblem, common_from_context, event_from_input, event_from_parts,
+    known_fields, payload_from_object, validate_modified,
 };
 pub use summary::{ChainDecision, Summary};
 pub use trust::{TrustError, TrustRoots};

@@ -237,6 +237,31 @@ pub fn event_from_parts(
     Ok(event)
 }
 
+/// Builds a neutral event from one input object, as the `hooks` command reads it: the object is
+/// the payload, except its optional `context` key, which is the context (see
+/// [`event_from_parts`]).
+///
+/// # Errors
+///
+/// [`ShapeError`] when `context` is not an object, or as [`event_from_parts`].
+pub fn event_from_input(
+    event_type: &EventType,
+    mut input: Map<String, Value>,
+    fallback_cwd: &Path,
+) -> Result<Event, ShapeError> {
+    let context = match input.remove("context") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(c)) => Some(c),
+        Some(other) => {
+            return Err(ShapeError {
+                field: "context".to_owned(),
+                problem: ShapeProblem::WrongType { expected: "an object", found: kind_of(&other) },
+            });
+        }
+    };
+    event_from_parts(event_type, input, context, fallback_cwd)
+}
+
 /// Validates a hook's `modified_payload` against the payload it was sent and returns what the
 /// harness applies.
 ///

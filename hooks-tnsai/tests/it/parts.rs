@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use hook_protocol::Seam;
-use hooks_tnsai::{EventType, HookList, Request, Summary, event_from_parts};
+use hooks_tnsai::{EventType, HookList, Request, Summary, event_from_input, event_from_parts};
 use serde_json::{Map, Value, json};
 
 use crate::support::Sandbox;
@@ -52,6 +52,18 @@ fn parts_become_a_neutral_event_with_their_wire_form() {
     )
     .unwrap_err();
     assert_eq!(err.to_string(), "`payload.prompt` must be a string, found number");
+}
+
+#[test]
+fn one_input_object_splits_into_payload_and_context() {
+    let input = obj(json!({"prompt": "hi", "context": {"session_id": "s-1", "team": "a"}}));
+    let e = event_from_input(&EventType::UserPromptSubmit, input, Path::new("/")).unwrap();
+    let r = Request::new(&e, "0.5.0");
+    assert_eq!(Value::Object(r.payload), json!({"prompt": "hi"}));
+    assert_eq!(r.context, json!({"session_id": "s-1", "team": "a"}));
+    assert_eq!(e.common.session_id, "s-1");
+    let bad = event_from_input(&EventType::Stop, obj(json!({"context": "x"})), Path::new("/"));
+    assert_eq!(bad.unwrap_err().to_string(), "`context` must be an object, found string");
 }
 
 async fn summary(s: &Sandbox, reply: &str, event_type: &str, payload: Value) -> Summary {

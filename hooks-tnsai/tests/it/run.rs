@@ -221,6 +221,22 @@ async fn failure_policies_open_and_closed() {
             }
         }
     }
+    let bad = s.root().join("no-interpreter");
+    fs::write(&bad, "#!/nonexistent/interpreter\n").unwrap();
+    fs::set_permissions(&bad, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    for policy in [OPEN, CLOSED] {
+        let hook = TnsaiHook::builder("unstartable")
+            .event_type(EventType::PreToolUse)
+            .executable(&bad)
+            .trusted_root(s.root())
+            .on_failure(policy)
+            .build()
+            .unwrap();
+        let report = Dispatcher::builder().hook(hook).build().unwrap().dispatch(&bash("ls")).await;
+        assert_eq!(report.records[0].status, HookStatus::SpawnFailed);
+        let denied = report.merged.decision == Some(Decision::Deny);
+        assert_eq!(denied, policy == CLOSED, "{policy:?}");
+    }
     let exe = s.script("sleepy", "sleep 30");
     for policy in [OPEN, CLOSED] {
         let hook = TnsaiHook::builder("sleepy")
