@@ -1,0 +1,172 @@
+//! Errors of a hook list: each names the file, the hook and the key, with a position.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use hook_protocol::MatcherError;
+
+use super::Position;
+use crate::TrustError;
+
+/// Which hook of a list an error is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HookRef {
+    /// Its index in `hooks`, from 0.
+    pub index: usize,
+    /// Its id, when it has a usable one.
+    pub id: Option<String>,
+}
+
+impl fmt::Display for HookRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.id {
+            Some(id) => write!(f, "hook `{id}`"),
+            None => write!(f, "hook `hooks[{}]`", self.index),
+        }
+    }
+}
+
+/// What is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigErrorKind {
+    /// The file cannot be read.
+    Read {
+        /// The system's explanation.
+        message: String,
+    },
+    /// The file is not valid YAML (or JSON).
+    Syntax {
+        /// The parser's explanation.
+        message: String,
+    },
+    /// The document, or a hook, is not a mapping.
+    NotAMapping {
+        /// What was found instead.
+        found: &'static str,
+    },
+    /// A key the format does not have.
+    UnknownKey,
+    /// A required key is absent.
+    MissingKey,
+    /// A value of the wrong type.
+    WrongType {
+        /// What the key takes.
+        expected: &'static str,
+        /// What was found.
+        found: &'static str,
+    },
+    /// A value of the right type that is not allowed.
+    InvalidValue {
+        /// Why.
+        message: String,
+    },
+    /// A second hook with an id already used.
+    DuplicateId {
+        /// Where the id was first used.
+        first: Position,
+    },
+    /// The matcher does not compile.
+    Matcher(MatcherError),
+    /// The executable, or a trusted root, is refused.
+    Trust(TrustError),
+}
+
+/// One problem in a hook list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ConfigError {
+    /// The file.
+    pub file: PathBuf,
+    /// Where in it, when known.
+    pub position: Option<Position>,
+    /// The hook it is about, if any.
+    pub hook: Option<HookRef>,
+    /// The key it is about (`timeout_ms`, `env.MODE`, `trusted_roots[0]`), if any.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub kind: ConfigErrorKind,
+}
+
+impl ConfigError {
+    pub(crate) fn new(file: &Path, position: Option<Position>, kind: ConfigErrorKind) -> Self {
+        Self { file: file.to_owned(), position, hook: None, key: None, kind }
+    }
+
+    /// The message without the file and position (`hook `guard`: unknown key `timeout``).
+    pub fn message(&self) -> String {
+        let key = self.key.as_deref().unwrap_or("");
+        let what = match &self.kind {
+            ConfigErrorKind::Read { message } => format!("cannot read the hook list: {message}"),
+            ConfigErrorKind::Syntax { message } => format!("invalid YAML: {message}"),
+            ConfigErrorKind::NotAMapping { found } if self.hook.is_some() => {
+                format!("must be a mapping, found {found}")
+            }
+            ConfigErrorKind::NotAMapping { found } => {
+                format!("expected a mapping with `trusted_roots` and `hooks`, found {found}")
+            }
+            ConfigErrorKind::UnknownKey => format!("unknown key `{key}`"),
+            ConfigErrorKind::MissingKey => format!("missing required key `{key}`"),
+            ConfigErrorKind::WrongType { expected, found } => {
+                format!("`{key}` must be {expected}, found {found}")
+            }
+            ConfigErrorKind::InvalidValue { message } => format!("`{key}` {message}"),
+            ConfigErrorKind::DuplicateId { first } => {
+                format!("duplicate id (first used at line {}, column {})", first.line, first.column)
+            }
+            ConfigErrorKind::Matcher(e) => format!("`{key}`: {e}"),
+            ConfigErrorKind::Trust(e) => e.to_string(),
+        };
+        match &self.hook {
+            Some(hook) => format!("{hook}: {what}"),
+            None => what,
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some(p) => {
+                write!(f, "{}:{}:{}: {}", self.file.display(), p.line, p.column, self.message())
+            }
+            None => write!(f, "{}: {}", self.file.display(), self.message()),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Every problem found in a hook list, in file order (never empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigErrors {
+    errors: Vec<ConfigError>,
+}
+
+impl ConfigErrors {
+    pub(crate) fn new(mut errors: Vec<ConfigError>) -> Self {
+        errors.sort_by_key(|e| e.position);
+        Self { errors }
+    }
+
+    /// The problems.
+    pub fn errors(&self) -> &[ConfigError] {
+        &self.errors
+    }
+}
+
+impl fmt::Display for ConfigErrors {
+    /// One problem per line, `FILE:LINE:COL: message`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigErrors {}

@@ -1,0 +1,170 @@
+//! The declarative hook list: TNSAI hooks from a YAML (or JSON) file.
+//!
+//! ```yaml
+//! trusted_roots: [./hooks]          # required; relative paths resolve against the file's directory
+//! tnsai_version: "0.5.0"            # optional, default "0.5.0"
+//! hooks:                            # required
+//!   - id: guard                     # required, unique
+//!     name: Shell guard             # optional
+//!     event_type: PreToolUse        # required; a TNSAI event type, or "*" for every event
+//!     matcher: "Bash|Write"         # optional; matched against the event's subject
+//!     priority: -10                 # optional, default 0; lower runs first
+//!     executable: ./hooks/guard.py  # required; relative to the file's directory
+//!     timeout_ms: 5000              # optional, default 60000
+//!     on_failure: block             # optional: allow (fail open, the default) | block (fail closed)
+//!     env: {MODE: strict}           # optional; names to strings
+//! ```
+//!
+//! Optional keys may be `null`. Every problem is reported, not only the first: an unknown key,
+//! a missing required key, a value of the wrong type or out of range, a duplicate id, a matcher
+//! that does not compile, a trusted root that is not a directory, an executable that is not
+//! trusted ([`TrustRoots::check`](crate::TrustRoots::check)). Each [`ConfigError`] names the
+//! file, the hook (by id, or `hooks[INDEX]` when it has none) and the key, at the line and
+//! column of the offending key or value.
+//!
+//! The hooks of a list run as a pipeline ([`HookList::MODE`]): one after another in priority
+//! order, each seeing the tool input as rewritten by the hooks before it, and a hook that
+//! answers `continue_chain: false` stops the rest from starting. That is the Java dispatcher's
+//! priority-ordered chain.
+
+mod error;
+mod node;
+mod read;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hook_protocol::{Dispatcher, Event, Hook, Mode, Report};
+use serde_saphyr::{DefaultMessageFormatter, MessageFormatter, Spanned};
+
+pub use error::{ConfigError, ConfigErrorKind, ConfigErrors, HookRef};
+pub use node::Position;
+
+use crate::envelope::{DEFAULT_TNSAI_VERSION, Stamp};
+use crate::{TnsaiHook, TrustRoots};
+use node::Node;
+use read::Reader;
+
+/// TNSAI hooks loaded from a hook list, ready to run.
+#[derive(Debug)]
+pub struct HookList {
+    file: PathBuf,
+    trusted_roots: TrustRoots,
+    tnsai_version: String,
+    hooks: Vec<Arc<TnsaiHook>>,
+    dispatcher: Dispatcher,
+}
+
+impl HookList {
+    /// How a hook list's hooks run: a pipeline, as the Java dispatcher's chain.
+    pub const MODE: Mode = Mode::Pipeline;
+
+    /// Reads and checks a hook list file.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrors`] with every problem found, each naming the file, hook, key and position.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigErrors> {
+        let path = path.as_ref();
+        let source = std::fs::read_to_string(path).map_err(|e| {
+            ConfigErrors::new(vec![ConfigError::new(
+                path,
+                None,
+                ConfigErrorKind::Read { message: e.to_string() },
+            )])
+        })?;
+        Self::parse(&source, path)
+    }
+
+    /// Checks a hook list given as text; `file` names it in errors and its directory is where
+    /// relative paths resolve.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrors`] with every problem found.
+    pub fn parse(source: &str, file: &Path) -> Result<Self, ConfigErrors> {
+        let base = match file.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        let root: Spanned<Node> = serde_saphyr::from_str(source).map_err(|e| {
+            let position = e
+                .location()
+                .filter(|l| l.line() > 0)
+                .map(|l| Position { line: l.line(), column: l.column() });
+            let message = sanitize(&DefaultMessageFormatter.format_message(&e));
+            ConfigErrors::new(vec![ConfigError::new(
+                file,
+                position,
+                ConfigErrorKind::Syntax { message },
+            )])
+        })?;
+        let mut reader = Reader::new(file, &base);
+        let doc = reader.document(&root);
+        let trusted_roots = TrustRoots::new(&doc.roots).unwrap_or_default();
+        let hooks: Vec<Arc<TnsaiHook>> = doc.hooks.into_iter().map(Arc::new).collect();
+        let mut errors = reader.errors;
+        let dispatcher = Dispatcher::builder()
+            .mode(Self::MODE)
+            .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
+            .build()
+            .map_err(|e| {
+                errors.push(ConfigError::new(file, None, ConfigErrorKind::Matcher(e)));
+            });
+        match dispatcher {
+            Ok(dispatcher) if errors.is_empty() => Ok(Self {
+                file: file.to_owned(),
+                trusted_roots,
+                tnsai_version: doc
+                    .tnsai_version
+                    .unwrap_or_else(|| DEFAULT_TNSAI_VERSION.to_owned()),
+                hooks,
+                dispatcher,
+            }),
+            _ => Err(ConfigErrors::new(errors)),
+        }
+    }
+
+    /// The file the list was read from.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The resolved trusted roots.
+    pub fn trusted_roots(&self) -> &TrustRoots {
+        &self.trusted_roots
+    }
+
+    /// The `tnsai_version` the hooks send.
+    pub fn tnsai_version(&self) -> &str {
+        &self.tnsai_version
+    }
+
+    /// The hooks, in file order.
+    pub fn hooks(&self) -> &[Arc<TnsaiHook>] {
+        &self.hooks
+    }
+
+    /// The dispatcher running the hooks (in priority order, [`HookList::MODE`]).
+    pub fn dispatcher(&self) -> &Dispatcher {
+        &self.dispatcher
+    }
+
+    /// Runs the hooks that match `event`, as a pipeline, and folds their verdicts.
+    ///
+    /// The event gets a [`Stamp`] first if it has none, so every hook sees the same
+    /// `event_id` and `timestamp`.
+    pub async fn run(&self, event: &Event) -> Report {
+        if event.extensions.get::<Stamp>().is_some() {
+            return self.dispatcher.dispatch(event).await;
+        }
+        let mut stamped = event.clone();
+        Stamp::attach(&mut stamped);
+        self.dispatcher.dispatch(&stamped).await
+    }
+}
+
+/// The parser's message on one line, without control characters.
+fn sanitize(message: &str) -> String {
+    message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}

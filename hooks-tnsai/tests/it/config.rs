@@ -1,0 +1,177 @@
+//! The declarative hook list: loading a good one, and every kind of problem, by file, hook,
+//! key, line and column.
+
+use std::fs;
+use std::time::Duration;
+
+use hook_protocol::{FailurePolicy, Hook, On, Seam};
+use hooks_tnsai::{ConfigErrorKind, EventSelector, EventType, HookList, Position};
+
+use crate::support::{Sandbox, bash};
+
+const GOOD: &str = r#"trusted_roots: [./hooks]          # relative to this file
+hooks:
+  - id: guard
+    name: Shell guard
+    event_type: PreToolUse
+    matcher: "Bash|Write"
+    priority: -10
+    executable: ./hooks/guard.sh
+    timeout_ms: 5000
+    on_failure: block
+    env: {MODE: strict}
+  - id: audit
+    event_type: "*"
+    executable: hooks/audit.sh
+"#;
+
+fn sandbox() -> Sandbox {
+    let s = Sandbox::new();
+    s.script(
+        "guard.sh",
+        r#"cat >/dev/null
+if [ "$MODE" = strict ]; then
+  printf '{"hook_protocol_version": "1", "decision": "block", "reason": "strict mode", "severity": "MEDIUM"}'
+else
+  printf '{"hook_protocol_version": "1", "decision": "allow"}'
+fi"#,
+    );
+    s.script("audit.sh", r#"printf '{"hook_protocol_version": "1", "decision": "skip"}'"#);
+    let outside = s.path().join("outside.sh");
+    fs::write(&outside, "#!/bin/sh\n").unwrap();
+    fs::set_permissions(&outside, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    s
+}
+
+/// Loads `source` as `hooks.yaml` in a sandbox and returns every error, the sandbox's path
+/// replaced by `[dir]`.
+fn errors(source: &str) -> Vec<String> {
+    let s = sandbox();
+    let file = s.path().join("hooks.yaml");
+    fs::write(&file, source).unwrap();
+    let dir = s.path().canonicalize().unwrap().display().to_string();
+    let raw = s.path().display().to_string();
+    HookList::load(&file)
+        .unwrap_err()
+        .errors()
+        .iter()
+        .map(|e| e.to_string().replace(&dir, "[dir]").replace(&raw, "[dir]"))
+        .collect()
+}
+
+#[test]
+fn a_good_list_loads_with_every_key() {
+    let s = sandbox();
+    let file = s.path().join("hooks.yaml");
+    fs::write(&file, GOOD).unwrap();
+    let list = HookList::load(&file).unwrap();
+    let [guard, audit] = list.hooks() else { panic!("two hooks") };
+    assert_eq!(guard.id(), "guard");
+    assert_eq!(guard.name(), Some("Shell guard"));
+    assert_eq!(guard.event(), &EventSelector::Type(EventType::PreToolUse));
+    assert_eq!(guard.priority(), -10);
+    assert_eq!(guard.timeout(), Duration::from_millis(5000));
+    assert_eq!(guard.failure_policy(), FailurePolicy::FailClosed);
+    assert_eq!(guard.env().get("MODE").map(String::as_str), Some("strict"));
+    assert_eq!(guard.executable(), s.root().join("guard.sh").canonicalize().unwrap());
+    assert_eq!(guard.info().on, On::seam(Seam::PreTool));
+    assert!(guard.info().matcher.is_match("Write") && !guard.info().matcher.is_match("Read"));
+    assert_eq!(guard.info().source.origin.as_deref(), Some(file.to_str().unwrap()));
+    assert_eq!(audit.event(), &EventSelector::Every);
+    assert_eq!(audit.timeout(), Duration::from_secs(60), "default timeout");
+    assert_eq!(audit.failure_policy(), FailurePolicy::FailOpen, "default policy");
+    assert_eq!(audit.priority(), 0);
+    assert_eq!(list.tnsai_version(), "0.5.0");
+}
+
+#[tokio::test]
+async fn a_loaded_list_runs_in_priority_order() {
+    let s = sandbox();
+    let file = s.path().join("hooks.yaml");
+    fs::write(&file, GOOD.replace("- id: guard", "- id: guard\n    # first by priority")).unwrap();
+    let list = HookList::load(&file).unwrap();
+    let report = list.run(&bash("ls")).await;
+    let ids: Vec<&str> = report.records.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["guard", "audit"]);
+    assert_eq!(report.merged.reason().as_deref(), Some("strict mode"));
+}
+
+#[test]
+fn json_files_load_too() {
+    let s = sandbox();
+    let file = s.path().join("hooks.json");
+    let json = r#"{
+  "trusted_roots": ["hooks"],
+  "hooks": [
+    {"id": "guard", "event_type": "PreToolUse", "executable": "hooks/guard.sh", "priority": 5,
+     "env": {"MODE": "lenient"}, "on_failure": "allow", "matcher": null}
+  ]
+}"#;
+    fs::write(&file, json).unwrap();
+    let list = HookList::load(&file).unwrap();
+    assert_eq!(list.hooks()[0].priority(), 5);
+    assert_eq!(list.hooks()[0].failure_policy(), FailurePolicy::FailOpen);
+    assert!(list.hooks()[0].info().matcher.is_any());
+}
+
+#[test]
+fn every_problem_is_reported_with_file_hook_key_and_position() {
+    let bad = r#"trusted_roots: [./hooks, ./missing]
+colour: blue
+hooks:
+  - id: guard
+    event_type: PreToolUse
+    executable: ./hooks/guard.sh
+    timeout: 5000
+  - id: guard
+    event_type: Stop
+    executable: ./hooks/audit.sh
+  - name: no id
+    priority: high
+    timeout_ms: 0
+  - id: typed
+    event_type: PreToolUse
+    executable: ./hooks/guard.sh
+    on_failure: maybe
+    env: {MODE: 1, TNSAI_HOOK_EVENT_ID: x}
+    matcher: "(?=x)"
+  - just a string
+  - id: outside
+    event_type: Stop
+    executable: ./outside.sh
+  - event_type: Stop
+    executable: ./hooks/absent.sh
+"#;
+    insta::assert_snapshot!("config_errors", errors(bad).join("\n"));
+}
+
+#[test]
+fn structural_errors() {
+    insta::assert_snapshot!("config_syntax_error", errors("hooks:\n  - id: [guard\n").join("\n"));
+    insta::assert_snapshot!("config_empty_file", errors("").join("\n"));
+    insta::assert_snapshot!("config_missing_keys", errors("tnsai_version: \"0.6.0\"\n").join("\n"));
+    insta::assert_snapshot!(
+        "config_wrong_top_types",
+        errors("trusted_roots: ./hooks\nhooks: {id: x}\n").join("\n")
+    );
+    insta::assert_snapshot!(
+        "config_duplicate_yaml_key",
+        errors("trusted_roots: [hooks]\nhooks: []\nhooks: []\n").join("\n")
+    );
+}
+
+#[test]
+fn errors_are_typed() {
+    let s = sandbox();
+    let src = "trusted_roots: [hooks]\nhooks:\n  - id: a\n    event_type: Stop\n    executable: hooks/audit.sh\n    retries: 3\n";
+    let err = HookList::parse(src, &s.path().join("x.yaml")).unwrap_err();
+    let [e] = err.errors() else { panic!("{err}") };
+    assert_eq!(e.kind, ConfigErrorKind::UnknownKey);
+    assert_eq!(e.key.as_deref(), Some("retries"));
+    assert_eq!(e.hook.as_ref().and_then(|h| h.id.as_deref()), Some("a"));
+    assert_eq!(e.position, Some(Position { line: 6, column: 5 }));
+    assert_eq!(e.message(), "hook `a`: unknown key `retries`");
+    let missing = HookList::load(s.path().join("absent.yaml")).unwrap_err();
+    assert!(matches!(missing.errors()[0].kind, ConfigErrorKind::Read { .. }));
+    assert!(missing.to_string().contains("absent.yaml: cannot read the hook list: "), "{missing}");
+}
