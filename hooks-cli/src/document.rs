@@ -99,6 +99,9 @@ pub(crate) struct RunDocument {
     /// Not in the JSON document: the subject matchers were tested against, for tables.
     #[serde(skip)]
     pub(crate) subject: Option<String>,
+    /// TNSAI only: how serious a block is (`LOW` ... `CRITICAL`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) severity: Option<String>,
 }
 
 impl RunDocument {
@@ -130,6 +133,9 @@ impl RunDocument {
         let _ = writeln!(out, "{}: {}", self.event, self.decision.as_str());
         if let Some(reason) = &self.reason {
             let _ = writeln!(out, "  reason: {}", indent(reason));
+        }
+        if let Some(severity) = &self.severity {
+            let _ = writeln!(out, "  severity: {severity}");
         }
         for ctx in &self.additional_context {
             let _ = writeln!(out, "  context: {}", indent(ctx));
@@ -188,6 +194,7 @@ mod tests {
             system_messages: vec![],
             hooks: vec![],
             subject: None,
+            severity: None,
         }
     }
 
