@@ -61,10 +61,12 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     let mut leftovers_killed = false;
     let exit = match wait(&mut pipes, &mut leader, timer.as_mut(), Until::Exit).await {
         Woke::Done => {
-            // Exited normally: give whatever it left holding the pipes a short window.
-            timer.as_mut().reset(tokio::time::Instant::now() + limits.leak_window);
-            if wait(&mut pipes, &mut leader, timer.as_mut(), Until::Closed).await == Woke::Timer {
-                leaked = true;
+            // Exited normally: give whatever it left holding the pipes a short window (the
+            // usual case has seen both ends of file already, and does not touch the timer).
+            if !pipes.outputs_closed() {
+                timer.as_mut().reset(tokio::time::Instant::now() + limits.leak_window);
+                leaked = wait(&mut pipes, &mut leader, timer.as_mut(), Until::Closed).await
+                    == Woke::Timer;
             }
             if inv.leftovers == Leftovers::Kill {
                 leftovers_killed = leader.kill_tree().await.others > 0;
