@@ -20,8 +20,7 @@ const DEATH_BOUND: Duration = Duration::from_secs(1);
 
 /// Runs one invocation to its end and returns what it produced.
 ///
-/// See the [module documentation](super) for the algorithm and its guarantees. Must be called
-/// within a Tokio runtime with I/O and time enabled.
+/// See the [module documentation](super) for the algorithm and its guarantees.
 ///
 /// # Errors
 ///
@@ -30,6 +29,10 @@ const DEATH_BOUND: Duration = Duration::from_secs(1);
 /// [`ExecError::MissingCwd`] when the working directory does not exist; [`ExecError::Spawn`]
 /// for other failures to start; [`ExecError::Io`] when the pipes cannot be set up or the exit
 /// status cannot be collected. A timeout, a signal, a leak are outcomes, not errors.
+///
+/// # Panics
+///
+/// Outside a Tokio runtime with its I/O and time drivers enabled (as `tokio::process` would).
 ///
 /// # Cancel safety
 ///
