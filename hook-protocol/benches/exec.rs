@@ -6,11 +6,18 @@
 //! (inherited) environment plus the run marker, and the working directory set. The raw
 //! baseline is `std::process::Command` with null stdio and `.status()`.
 //!
-//! Each cell runs sequentially and 8 at a time (raw: 8 threads; ours: 8 futures polled by one
-//! task, as the dispatcher does, on a multi-thread Tokio runtime with one worker per core, the
-//! `#[tokio::main]` default). Rounds interleave raw and ours, alternating which goes first;
-//! the table shows the median per invocation over rounds and the ratio ours / raw (for 8 at a
-//! time, the throughput ratio ours / raw as well).
+//! Ours runs on a multi-thread Tokio runtime with one worker per core (the `#[tokio::main]`
+//! default), from a spawned task. Each hook runs sequentially and 8 at a time (raw: 8 threads;
+//! ours: 8 spawned tasks). Rounds pair raw and ours under the same load (sequential: run by
+//! run; 8 at a time: batch by batch, alternating which goes first); the table shows medians
+//! per invocation over rounds and the median of the per-round ratios ours / raw (for 8 at a
+//! time, as a throughput ratio too). A last pair of rows polls the 8 futures from
+//! one task instead, as `Dispatcher` does: every spawn blocks its thread until the child has
+//! called `execve` (std's `posix_spawn` is a `vfork`), so one task spawns one hook at a time.
+//!
+//! Knobs, for investigation: `EXEC_BENCH_RUNTIME=current` (a current-thread runtime),
+//! `EXEC_BENCH_WORKERS=N`, and `EXEC_BENCH_PROFILE=<static|shell>:<side>:<rounds>` to run one
+//! side alone under `strace -c` or `perf`.
 
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
 #![expect(
@@ -217,14 +224,21 @@ fn main() -> ExitCode {
     let bench = Arc::new(Bench::new(noop));
     // `EXEC_BENCH_RUNTIME=current` measures on a current-thread runtime instead.
     let current = std::env::var("EXEC_BENCH_RUNTIME").is_ok_and(|v| v == "current");
-    let rt = if current {
+    // `EXEC_BENCH_WORKERS=N` sets the multi-thread runtime's workers (default: one per core).
+    let workers: Option<usize> =
+        std::env::var("EXEC_BENCH_WORKERS").ok().and_then(|v| v.parse().ok());
+    let mut builder = if current {
         tokio::runtime::Builder::new_current_thread()
     } else {
         tokio::runtime::Builder::new_multi_thread()
+    };
+    if let (false, Some(n)) = (current, workers) {
+        builder.worker_threads(n);
     }
-    .enable_all()
-    .build()
-    .unwrap_or_else(|e| fail(&format!("cannot build the runtime: {e}")));
+    let rt = builder
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| fail(&format!("cannot build the runtime: {e}")));
     if let Ok(spec) = std::env::var("EXEC_BENCH_PROFILE") {
         profile(&rt, &bench, &spec);
         return ExitCode::SUCCESS;
