@@ -460,3 +460,6 @@ impl FromRun for MessageDisplayDecision {
         Self { display_content }
     }
 }
+
+#[cfg(test)]
+mod tests;

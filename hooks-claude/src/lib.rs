@@ -1,6 +1,7 @@
 //! Runs unmodified Claude Code hooks on the harness's seams.
 #![allow(missing_docs)]
 
+mod check;
 mod command;
 mod decision;
 mod decode;
@@ -13,10 +14,12 @@ mod load;
 pub mod matcher;
 pub mod output;
 mod permission_rule;
+pub mod samples;
 mod seams;
 mod settings;
 mod stop_guard;
 
+pub use check::check;
 pub use command::{AsyncResult, ClaudeHook, NotRun};
 pub use decision::*;
 pub use decode::{ClaudeMeta, ClaudeStatus};
