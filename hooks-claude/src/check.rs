@@ -42,6 +42,11 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
         };
         let at = h.positions.command;
         let problem = |msg: String| Diagnostic::new(&entry.source.path, at, Severity::Error, msg);
+        let program = if program.contains('/') && !program.starts_with('/') {
+            project_dir.join(program.trim_start_matches("./")).display().to_string()
+        } else {
+            program
+        };
         match find_program(&program, path) {
             Lookup::Found(resolved) => {
                 let name = resolved

@@ -295,7 +295,7 @@ impl Loader {
         let matcher = match compile(matcher_raw.as_deref(), Some(event)) {
             Ok(m) => m,
             Err(e) => {
-                w.sink.error(matcher_pos, format!("{e}; the regular-expression engine rejects it (lookaround and backreferences are not supported), so the group is skipped"));
+                w.sink.error(matcher_pos, format!("{e}; the group is skipped"));
                 return;
             }
         };
@@ -482,7 +482,12 @@ fn handler(w: &mut Walk<'_>, event: EventName, node: &Ast<'_>, matcher: Pos) -> 
         Some((s, _)) if s == "continue" => OnFailure::Continue,
         Some((s, _)) if s == "block" => OnFailure::Block,
         Some((s, p)) => {
-            w.sink.error(p, format!("`onFailure` must be `continue` or `block`, got `{s}`"));
+            w.sink.error(
+                p,
+                format!(
+                    "`onFailure` must be `continue` or `block`, got `{s}`; this handler is skipped"
+                ),
+            );
             ok = false;
             OnFailure::Continue
         }
@@ -492,7 +497,10 @@ fn handler(w: &mut Walk<'_>, event: EventName, node: &Ast<'_>, matcher: Pos) -> 
         && s != "bash"
         && s != "powershell"
     {
-        w.sink.error(*p, format!("`shell` must be `bash` or `powershell`, got `{s}`"));
+        w.sink.error(
+            *p,
+            format!("`shell` must be `bash` or `powershell`, got `{s}`; this handler is skipped"),
+        );
         ok = false;
     }
     let status_message = string(w, "statusMessage", &mut ok).map(|(s, _)| s);
