@@ -65,7 +65,7 @@ fn sdks(dir: &Path) -> Vec<Sdk> {
 }
 
 /// An engine with one hook per event, each running the SDK driver in `mode`.
-fn engine(sdk: &Sdk, mode: &str, records: &Path, project: &Path) -> Engine {
+fn engine(sdk: &Sdk, mode: &str, records: &Path, project: &Path) -> Result<Engine, String> {
     let mut hooks = serde_json::Map::new();
     for event in &sdk.events {
         let record = records.join(format!(
@@ -81,7 +81,7 @@ fn engine(sdk: &Sdk, mode: &str, records: &Path, project: &Path) -> Engine {
     let config = Loader::new()
         .settings_text(project.join(".claude/settings.json"), &text, Scope::Project)
         .finish();
-    Engine::builder(config).host(HostEnv::new(project)).build().unwrap_or_else(|e| panic!("{e}"))
+    Engine::builder(config).host(HostEnv::new(project)).build().map_err(|e| e.to_string())
 }
 
 fn record_of(records: &[ClaudeRecord]) -> String {
@@ -99,12 +99,14 @@ fn record_of(records: &[ClaudeRecord]) -> String {
         .join("; ")
 }
 
-async fn fire<I: ClaudeInput>(engine: &Engine) -> (hooks_claude::Fired<I::Decision>, String) {
+async fn fire<I: ClaudeInput>(
+    engine: &Engine,
+) -> Result<(hooks_claude::Fired<I::Decision>, String), String> {
     let input: I = serde_json::from_value(Value::Object(samples::payload_of(I::EVENT)))
-        .unwrap_or_else(|e| panic!("{e}"));
+        .map_err(|e| format!("the sample of {} does not read back: {e}", I::EVENT))?;
     let fired = engine.fire(&input).await;
     let records = record_of(&fired.records());
-    (fired, records)
+    Ok((fired, records))
 }
 
 /// Checks one answer of one SDK on one event; `Err` says what was wrong.
@@ -113,35 +115,35 @@ async fn decision(engine: &Engine, event: EventName, mode: &str) -> Result<(), S
     let fail = |what: String, records: String| Err(format!("{what} (records: {records})"));
     match (event, mode) {
         (EventName::PreToolUse, "deny" | "block") => {
-            let (f, r) = fire::<PreToolUse>(engine).await;
+            let (f, r) = fire::<PreToolUse>(engine).await?;
             match f.decision.permission {
                 ToolPermission::Deny { .. } => Ok(()),
                 other => fail(format!("expected deny, got {other:?}"), r),
             }
         }
         (EventName::PreToolUse, "ask") => {
-            let (f, r) = fire::<PreToolUse>(engine).await;
+            let (f, r) = fire::<PreToolUse>(engine).await?;
             match f.decision.permission {
                 ToolPermission::Ask { reason: Some(reason) } if reason.contains("ask") => Ok(()),
                 other => fail(format!("expected ask, got {other:?}"), r),
             }
         }
         (EventName::Stop, "block") => {
-            let (f, r) = fire::<Stop>(engine).await;
+            let (f, r) = fire::<Stop>(engine).await?;
             match f.decision.continuation {
                 Continuation::Continue { .. } => Ok(()),
                 other => fail(format!("expected the turn to continue, got {other:?}"), r),
             }
         }
         (EventName::UserPromptSubmit, "block") => {
-            let (f, r) = fire::<UserPromptSubmit>(engine).await;
+            let (f, r) = fire::<UserPromptSubmit>(engine).await?;
             match f.decision.verdict {
                 PromptVerdict::Block { .. } => Ok(()),
                 other => fail(format!("expected the prompt blocked, got {other:?}"), r),
             }
         }
         (EventName::UserPromptSubmit, "context") => {
-            let (f, r) = fire::<UserPromptSubmit>(engine).await;
+            let (f, r) = fire::<UserPromptSubmit>(engine).await?;
             if f.decision
                 .context
                 .iter()
@@ -153,7 +155,7 @@ async fn decision(engine: &Engine, event: EventName, mode: &str) -> Result<(), S
             }
         }
         (EventName::PostToolUse, "block") => {
-            let (f, r) = fire::<PostToolUse>(engine).await;
+            let (f, r) = fire::<PostToolUse>(engine).await?;
             if f.decision.feedback.is_some() {
                 Ok(())
             } else {
@@ -161,7 +163,7 @@ async fn decision(engine: &Engine, event: EventName, mode: &str) -> Result<(), S
             }
         }
         (EventName::PostToolUse, "context") => {
-            let (f, r) = fire::<PostToolUse>(engine).await;
+            let (f, r) = fire::<PostToolUse>(engine).await?;
             if f.decision.context.iter().any(|c| c.text.contains("context")) {
                 Ok(())
             } else {
@@ -169,7 +171,7 @@ async fn decision(engine: &Engine, event: EventName, mode: &str) -> Result<(), S
             }
         }
         (EventName::SessionStart, "context") => {
-            let (f, r) = fire::<SessionStart>(engine).await;
+            let (f, r) = fire::<SessionStart>(engine).await?;
             if f.decision.context.iter().any(|c| c.text.contains("context")) {
                 Ok(())
             } else {
@@ -217,7 +219,13 @@ async fn main() -> ExitCode {
     let mut failures = Vec::new();
     let mut passed = 0;
     for sdk in sdks(&dir) {
-        let accept = engine(&sdk, "accept", &records, &project);
+        let accept = match engine(&sdk, "accept", &records, &project) {
+            Ok(e) => e,
+            Err(e) => {
+                failures.push(format!("{}: {e}", sdk.name));
+                continue;
+            }
+        };
         let mut accepted = 0;
         for &event in &sdk.events {
             let ev = hooks_claude::event_from_payload(event.as_str(), samples::payload_of(event));
@@ -242,8 +250,11 @@ async fn main() -> ExitCode {
         let mut decided = 0;
         let checks = answers(&sdk);
         for &(event, mode) in &checks {
-            let engine = engine(&sdk, mode, &records, &project);
-            match decision(&engine, event, mode).await {
+            let result = match engine(&sdk, mode, &records, &project) {
+                Ok(engine) => decision(&engine, event, mode).await,
+                Err(e) => Err(e),
+            };
+            match result {
                 Ok(()) => decided += 1,
                 Err(e) => failures.push(format!("{}: {event} {mode}: {e}", sdk.name)),
             }

@@ -65,6 +65,10 @@ pub(crate) struct Shared {
     pub(crate) inbox: Inbox,
 }
 
+/// What makes two handlers identical: the plugin (none for settings files), the command and
+/// the args.
+pub(crate) type DedupKey = (Option<String>, String, Option<Vec<String>>);
+
 /// An earlier hook with the same command: when it runs on an event, this one does not.
 #[derive(Debug, Clone)]
 pub(crate) struct Twin {
@@ -181,7 +185,7 @@ impl ClaudeHook {
 
     /// The key under which identical handlers run once per event: the command and args, and
     /// for plugin hooks the plugin, so that a plugin's copy stays separate.
-    pub(crate) fn dedup_key(&self) -> Option<(Option<String>, String, Option<Vec<String>>)> {
+    pub(crate) fn dedup_key(&self) -> Option<DedupKey> {
         let h = &self.entry.handler;
         if h.kind != HandlerType::Command || h.runs_async() {
             return None;

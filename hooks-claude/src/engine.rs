@@ -11,7 +11,7 @@ use hook_protocol::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::command::{AsyncResult, ClaudeHook, Inbox, NotRun, Shared, Twin};
+use crate::command::{AsyncResult, ClaudeHook, DedupKey, Inbox, NotRun, Shared, Twin};
 use crate::decode::{ClaudeMeta, ClaudeStatus};
 use crate::env::HostEnv;
 use crate::input::{ClaudeInput, Stop, SubagentStop, payload};
@@ -211,16 +211,15 @@ impl EngineBuilder {
 /// Turns the active entries of a configuration into hooks, with their duplicate twins.
 fn claude_hooks(config: &Config, shared: &Arc<Shared>) -> Vec<Arc<ClaudeHook>> {
     let mut hooks: Vec<ClaudeHook> = Vec::new();
-    let mut seen: HashMap<(EventName, Option<String>, String, Option<Vec<String>>), Vec<Twin>> =
-        HashMap::new();
+    let mut seen: HashMap<(EventName, DedupKey), Vec<Twin>> = HashMap::new();
     for (i, entry) in config.entries.iter().enumerate() {
         if entry.disabled {
             continue;
         }
         let id = format!("claude:{}:{i}", entry.event);
         let mut hook = ClaudeHook::new(id, entry.clone(), Arc::clone(shared));
-        if let Some((plugin, command, args)) = hook.dedup_key() {
-            let twins = seen.entry((entry.event, plugin, command, args)).or_default();
+        if let Some(key) = hook.dedup_key() {
+            let twins = seen.entry((entry.event, key)).or_default();
             hook.twins = twins.clone();
             twins.push(Twin {
                 id: hook.info().id.clone(),

@@ -9,7 +9,7 @@ use serde_json::Value;
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// A fresh directory under the system's temporary directory.
-pub fn temp_dir(name: &str) -> PathBuf {
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
     let n = COUNTER.fetch_add(1, Ordering::SeqCst);
     let dir =
         std::env::temp_dir().join(format!("hooks-claude-it-{}-{n}-{name}", std::process::id()));
@@ -19,7 +19,7 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// The path of a fixture hook script.
-pub fn hook(name: &str) -> String {
+pub(crate) fn hook(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/hooks")
         .join(name)
@@ -28,21 +28,21 @@ pub fn hook(name: &str) -> String {
 }
 
 /// A settings file's text from a `hooks` object.
-pub fn settings(hooks: Value) -> String {
+pub(crate) fn settings(hooks: Value) -> String {
     serde_json::to_string_pretty(&serde_json::json!({ "hooks": hooks })).unwrap()
 }
 
 /// Loads one settings text at the project level.
-pub fn load(dir: &Path, text: &str) -> Config {
+pub(crate) fn load(dir: &Path, text: &str) -> Config {
     Loader::new().settings_text(dir.join(".claude/settings.json"), text, Scope::Project).finish()
 }
 
 /// An engine over a configuration with `dir` as the project directory.
-pub fn engine(config: Config, dir: &Path) -> Engine {
+pub(crate) fn engine(config: Config, dir: &Path) -> Engine {
     Engine::builder(config).host(HostEnv::new(dir)).build().unwrap()
 }
 
 /// A handler in exec form.
-pub fn exec(script: &str, args: &[&str]) -> Value {
+pub(crate) fn exec(script: &str, args: &[&str]) -> Value {
     serde_json::json!({"type": "command", "command": hook(script), "args": args})
 }
