@@ -107,9 +107,13 @@ impl Loader {
         self
     }
 
-    /// The loaded configuration, with `disableAllHooks` and the `env` blocks applied.
+    /// The loaded configuration, with `disableAllHooks` and the `env` blocks applied. Every
+    /// diagnostic is also logged through `tracing` (target `hooks`) as a warning.
     pub fn finish(&mut self) -> Config {
         let mut config = std::mem::take(&mut self.config);
+        for d in &config.diagnostics {
+            tracing::warn!(target: "hooks", file = %d.file.display(), line = d.line, column = d.column, "{d}");
+        }
         // Highest precedence wins; among equals, the file given last.
         let effective = self.disable.iter().copied().max_by_key(|(_, scope)| *scope);
         if let Some((true, scope)) = effective {
