@@ -344,7 +344,13 @@ impl ClaudeHook {
             (self.entry.handler.on_failure, self.entry.source.plugin().is_some(), self.timeout);
         ctx_owned.0 = OnFailure::Continue;
         let rewake = self.entry.handler.async_rewake;
-        tokio::spawn(async move {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return HookOutcome::failure(
+                hook_protocol::HookStatus::SpawnFailed,
+                "background (`async`) hooks need a Tokio runtime",
+            );
+        };
+        runtime.spawn(async move {
             let ctx = DecodeCtx {
                 event: Some(event),
                 name: event.as_str(),
