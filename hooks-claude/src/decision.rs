@@ -199,7 +199,7 @@ impl FromRun for ToolResultDecision {
 pub struct PromptDecision {
     /// Proceed, or block (the reason is for the user, not the model).
     pub verdict: PromptVerdict,
-    /// Context added with the prompt.
+    /// Context added with the prompt (none when the prompt is blocked).
     pub context: Vec<Injected>,
     /// A new session title (last in configuration order).
     pub session_title: Option<String>,
@@ -220,9 +220,12 @@ impl FromRun for PromptDecision {
                 suppress_original_prompt |= p.suppress_original_prompt == Some(true);
             }
         }
+        // One blocking hook wins over another's context (§11).
+        let context =
+            if matches!(d.verdict, PromptVerdict::Block { .. }) { Vec::new() } else { d.context };
         Self {
             verdict: d.verdict,
-            context: d.context,
+            context,
             session_title,
             suppress_original_prompt,
             control: d.control,
