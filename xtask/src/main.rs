@@ -8,9 +8,9 @@
 
 mod bench;
 mod ci;
+mod conformance;
 #[cfg(test)]
 mod tidy;
-mod conformance;
 mod util;
 
 use std::process::ExitCode;
