@@ -1,1 +1,99 @@
-//! Runs unmodified Claude Code hooks on the harness's seams.
+//! Runs users' unmodified Claude Code hooks on the harness's seams, with the behaviour Claude
+//! Code gives them, event by event.
+//!
+//! A harness loads the user's settings files and plugins ([`Loader`], [`discover`]), builds an
+//! [`Engine`], and at each of its interception points makes one typed call per event
+//! ([`Engine::pre_tool_use`], [`Engine::stop`], ... or the generic [`Engine::fire`]) that
+//! returns the event's typed decision. Every configured command handler becomes a
+//! [`hook_protocol::Hook`] ([`ClaudeHook`]) on the core's seams, so Claude Code hooks mix with
+//! native hooks and other dialects in one most-restrictive fold.
+//!
+//! # Brief overview
+//!
+//! - Configuration: [`Loader`] reads settings files (their `hooks` key, or a bare hooks file)
+//!   and plugin `hooks/hooks.json`, in the order given, keeping the line and column of every
+//!   value; a file that cannot be read or parsed is reported as a [`Diagnostic`] and registers
+//!   nothing. [`check`] adds the checks a `hooks check` command prints.
+//! - Events: [`EventName`] (the 33 events and what each does with an answer), [`input`] (one
+//!   typed stdin input per event), [`output`] (the strict output schema).
+//! - Matching: [`matcher`] (Claude Code's match-all / exact list / regex rule) and
+//!   [`PermissionRule`] (the `if` filter of tool events).
+//! - Outcome rules: exit 0 / 2 / other per event, JSON detection, `onFailure`, timeouts, in
+//!   Claude terms ([`ClaudeStatus`]) and as neutral verdicts.
+//! - Decisions: one type per group of events ([`PreToolUseDecision`], [`StopDecision`], ...),
+//!   read off the core's fold ([`FromRun`]); [`StopGuard`] is the Stop loop guard.
+//! - Seams: [`event_from_payload`] and [`payload_from_event`] translate between the neutral
+//!   events of `hook-protocol` and Claude payloads.
+//!
+//! # Decisions where Claude Code is ambiguous
+//!
+//! Hooks run in parallel and their answers fold in configuration order, not completion order:
+//! between several rewrites of a tool input, the hook last in configuration order wins (the
+//! conflict is reported, and no rewrite applies with a deny); reasons and contexts keep
+//! configuration order. Identical command handlers run once per event across settings files;
+//! each plugin's copy stays separate. Injected context is labelled with this dialect and its
+//! plugin or settings file, never as the user's.
+//!
+//! # Example
+//!
+//! ```
+//! use hook_protocol::ToolPermission;
+//! use hooks_claude::input::{Base, PreToolUse};
+//! use hooks_claude::{Engine, HostEnv, Loader, Scope};
+//!
+//! let settings = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{
+//!     "type": "command",
+//!     "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"no rm\"}}'",
+//!     "if": "Bash(rm *)"
+//! }]}]}}"#;
+//! let config = Loader::new().settings_text(".claude/settings.json", settings, Scope::Project).finish();
+//! assert!(config.diagnostics.is_empty());
+//! let engine = Engine::builder(config).host(HostEnv::new(std::env::temp_dir())).build()?;
+//!
+//! let input = PreToolUse {
+//!     base: Base::new("session-1", "/tmp/transcript.jsonl", std::env::temp_dir().display().to_string()),
+//!     tool_name: "Bash".into(),
+//!     tool_input: serde_json::json!({"command": "rm -rf build"}),
+//!     tool_use_id: "toolu_1".into(),
+//!     mcp_server: None,
+//! };
+//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+//! let fired = runtime.block_on(engine.pre_tool_use(&input));
+//! assert_eq!(fired.decision.permission, ToolPermission::Deny { reason: Some("no rm".into()) });
+//! Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod check;
+mod command;
+mod decision;
+mod decode;
+mod diagnostic;
+mod engine;
+mod env;
+mod event_name;
+pub mod input;
+mod load;
+pub mod matcher;
+pub mod output;
+mod permission_rule;
+pub mod samples;
+mod seams;
+mod settings;
+mod stop_guard;
+
+pub use check::check;
+pub use command::{AsyncResult, ClaudeHook, NotRun};
+pub use decision::*;
+pub use decode::{ClaudeMeta, ClaudeStatus};
+pub use diagnostic::{Diagnostic, Pos, Severity};
+pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
+pub use env::HostEnv;
+pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
+pub use load::Loader;
+pub use permission_rule::{PermissionRule, RuleContext, RuleError};
+pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
+pub use settings::{
+    Config, Entry, Handler, HandlerPositions, OnFailure, Origin, Plugin, Scope, SourceFile,
+    discover, discover_in,
+};
+pub use stop_guard::{GuardOverride, StopGuard};

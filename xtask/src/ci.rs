@@ -36,6 +36,7 @@ pub(crate) fn run_all() -> Result {
         "doc tests",
         cargo().args(["test", "--workspace", "--locked", "--doc"]).env("CI", "true"),
     )?;
+    crate::conformance::run(&[])?;
     step(
         "docs",
         cargo()

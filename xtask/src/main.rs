@@ -1,12 +1,14 @@
 //! Repository tasks, run as `cargo xtask <task>`.
 //!
 //! - `ci`: everything CI checks (format, lints, tests, docs); `.ci/run` calls it.
+//! - `conformance`: `hooks-claude` against third-party Claude Code hook SDKs.
 //! - `bench [exec|native]`: the benchmarks, printing ratios measured side by side in one run.
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask is a command-line tool")]
 
 mod bench;
 mod ci;
+mod conformance;
 #[cfg(test)]
 mod tidy;
 mod util;
@@ -18,6 +20,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("conformance") => conformance::run(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             print_help();
             Ok(())
@@ -39,6 +42,7 @@ fn print_help() {
 
 tasks:
   ci                 format check, clippy -D warnings, every test, docs with warnings denied
+  conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
   bench [NAME...]    benchmarks (exec, native); all when none is named"
     );
 }

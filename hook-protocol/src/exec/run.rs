@@ -1,132 +1,102 @@
-//! Running one invocation.
-//!
-//! Provisional implementation on `tokio::process`: process group, capped concurrent draining,
-//! timeout with SIGTERM then SIGKILL to the group, leak window. To be replaced by the
-//! pidfd-based runner.
+//! Running one invocation: the phases of [`run`].
 
-use std::io;
-use std::process::Stdio;
-use std::time::Instant;
+use std::os::unix::process::ExitStatusExt;
+use std::pin::Pin;
+use std::process::ExitStatus;
+use std::task::Poll;
+use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::time::Sleep;
 
-use super::{CommandSpec, ExecError, Invocation, Leftovers};
-use crate::{Exit, RawOutcome, StdinOutcome};
+use super::leader::Leader;
+use super::pipes::Pipes;
+use super::{ExecError, Invocation, Leftovers, spawn};
+use crate::{Exit, RawOutcome};
+
+/// How often a quiet grace period checks whether the tree is gone.
+const GRACE_TICK: Duration = Duration::from_millis(10);
+/// The longest wait for a SIGKILLed leader to become a zombie before leaving it to a reaper.
+const DEATH_BOUND: Duration = Duration::from_secs(1);
 
 /// Runs one invocation to its end and returns what it produced.
 ///
+/// See the [module documentation](super) for the algorithm and its guarantees.
+///
 /// # Errors
 ///
-/// [`ExecError`] when the process cannot be started; a timeout is an outcome, not an error.
+/// [`ExecError::ZeroTimeout`] for a zero timeout; [`ExecError::NotFound`] or
+/// [`ExecError::PermissionDenied`] when the exec-form program cannot be found or run;
+/// [`ExecError::MissingCwd`] when the working directory does not exist; [`ExecError::Spawn`]
+/// for other failures to start; [`ExecError::Io`] when the pipes cannot be set up or the exit
+/// status cannot be collected. A timeout, a signal, a leak are outcomes, not errors.
+///
+/// # Panics
+///
+/// Outside a Tokio runtime with its I/O and time drivers enabled (as `tokio::process` would).
 ///
 /// # Cancel safety
 ///
-/// Dropping the future kills the hook's process (its leader; the group on a best-effort basis).
+/// Dropping the future kills everything the run started (the hook's whole tree, as on timeout
+/// but with SIGKILL at once) and reaps the hook; the output read so far is lost.
 pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     if inv.timeout.is_zero() {
         return Err(ExecError::ZeroTimeout { timeout: inv.timeout });
     }
-    if !inv.cwd.is_dir() {
-        return Err(ExecError::MissingCwd { path: inv.cwd.clone() });
-    }
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "this module is the one place that starts processes"
-    )]
-    let mut cmd = match &inv.command {
-        CommandSpec::Shell { line } => {
-            let mut c = tokio::process::Command::new("/bin/sh");
-            c.arg("-c").arg(line);
-            c
-        }
-        CommandSpec::Exec { program, args } => {
-            let mut c = tokio::process::Command::new(program);
-            c.args(args);
-            c
-        }
-    };
-    cmd.env_clear().envs(inv.env.resolve()).current_dir(&inv.cwd);
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    cmd.process_group(0).kill_on_drop(true);
     let started = Instant::now();
-    let program = inv.command.program().to_owned();
-    let mut child = cmd.spawn().map_err(|source| match source.kind() {
-        io::ErrorKind::NotFound => ExecError::NotFound { program: program.clone() },
-        io::ErrorKind::PermissionDenied => ExecError::PermissionDenied { program: program.clone() },
-        _ => ExecError::Spawn { program: program.clone(), source },
-    })?;
-    let pid = child.id().unwrap_or(0);
-    let mut stdin = child.stdin.take();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-    let payload = inv.stdin.clone();
-    let writer = tokio::spawn(async move {
-        let Some(mut pipe) = stdin.take() else { return StdinOutcome::Written };
-        match pipe.write_all(&payload).await {
-            Ok(()) => StdinOutcome::Written,
-            Err(_) => StdinOutcome::Unread { written: 0 },
-        }
-    });
-    let mut out = Capture::new(inv.limits.stdout_max);
-    let mut err = Capture::new(inv.limits.stderr_max);
+    let spawned = spawn::spawn(inv)?;
+    // From here on, an early return drops `leader`, which kills the tree.
+    let mut leader = Leader::new(spawned.child, spawned.marker);
+    let limits = &inv.limits;
+    let mut pipes = Pipes::new(
+        spawned.stdin,
+        spawned.stdout,
+        spawned.stderr,
+        &inv.stdin,
+        limits.stdout_max,
+        limits.stderr_max,
+    )
+    .map_err(|source| ExecError::Io { stage: "setting up the hook's pipes", source })?;
     let deadline = tokio::time::Instant::from_std(started + inv.timeout);
-    let mut out_pipe = stdout;
-    let mut err_pipe = stderr;
-    let mut status = None;
-    let mut timed_out = false;
-    // Phase 1: until the leader exits or the deadline passes.
-    while status.is_none() {
-        tokio::select! {
-            r = read_some(&mut out_pipe, &mut out) => { if r { out_pipe = None; } }
-            r = read_some(&mut err_pipe, &mut err) => { if r { err_pipe = None; } }
-            s = child.wait() => { status = Some(s.map_err(|source| ExecError::Io { stage: "waiting for the hook", source })?); }
-            () = tokio::time::sleep_until(deadline) => { timed_out = true; break; }
-        }
-    }
-    let mut escalated = false;
+    let timer = tokio::time::sleep_until(deadline);
+    tokio::pin!(timer);
+
     let mut leaked = false;
     let mut leftovers_killed = false;
-    if timed_out {
-        signal_group(pid, libc::SIGTERM);
-        let grace_end = tokio::time::Instant::now() + inv.limits.grace;
-        loop {
-            if status.is_some() && out_pipe.is_none() && err_pipe.is_none() {
-                break;
+    let exit = match wait(&mut pipes, &mut leader, timer.as_mut(), Until::Exit).await {
+        Woke::Done => {
+            // Exited normally: give whatever it left holding the pipes a short window (the
+            // usual case has seen both ends of file already, and does not touch the timer).
+            if !pipes.outputs_closed() {
+                timer.as_mut().reset(tokio::time::Instant::now() + limits.leak_window);
+                leaked = wait(&mut pipes, &mut leader, timer.as_mut(), Until::Closed).await
+                    == Woke::Timer;
             }
-            tokio::select! {
-                r = read_some(&mut out_pipe, &mut out) => { if r { out_pipe = None; } }
-                r = read_some(&mut err_pipe, &mut err) => { if r { err_pipe = None; } }
-                s = child.wait(), if status.is_none() => { status = s.ok(); }
-                () = tokio::time::sleep_until(grace_end) => { escalated = true; break; }
+            if inv.leftovers == Leftovers::Kill {
+                leftovers_killed = leader.kill_tree().await.others > 0;
             }
+            exit_of(leader.reap().map_err(reap_error)?)
         }
-        signal_group(pid, libc::SIGKILL);
-        leftovers_killed = true;
-        if status.is_none() {
-            let _ = child.wait().await;
-        }
-    } else {
-        let window_end = tokio::time::Instant::now() + inv.limits.leak_window;
-        while out_pipe.is_some() || err_pipe.is_some() {
-            tokio::select! {
-                r = read_some(&mut out_pipe, &mut out) => { if r { out_pipe = None; } }
-                r = read_some(&mut err_pipe, &mut err) => { if r { err_pipe = None; } }
-                () = tokio::time::sleep_until(window_end) => { leaked = true; break; }
+        Woke::Timer => {
+            let (escalated, killed_others, still_open) =
+                terminate(&mut pipes, &mut leader, timer.as_mut(), inv).await;
+            leaked = still_open;
+            leftovers_killed = killed_others;
+            if tokio::time::timeout(DEATH_BOUND, leader.exited()).await.is_ok() {
+                leader.reap().map_err(reap_error)?;
             }
+            Exit::TimedOut { escalated }
         }
-        if inv.leftovers == Leftovers::Kill {
-            signal_group(pid, libc::SIGKILL);
-            leftovers_killed = leaked;
-        }
-    }
-    writer.abort();
-    let stdin = writer.await.unwrap_or(StdinOutcome::Unread { written: 0 });
-    let exit = if timed_out { Exit::TimedOut { escalated } } else { exit_of(status) };
-    let mut outcome = RawOutcome::new(exit, out.kept, err.kept);
-    outcome.stdout_len = out.total;
-    outcome.stderr_len = err.total;
-    outcome.stdout_truncated = out.truncated;
-    outcome.stderr_truncated = err.truncated;
+    };
+    let stdin = pipes.stdin_outcome();
+    let pid = leader.pid();
+    drop(leader);
+    let (stdout, stdout_len, stdout_truncated) = pipes.out.finish();
+    let (stderr, stderr_len, stderr_truncated) = pipes.err.finish();
+    let mut outcome = RawOutcome::new(exit, stdout, stderr);
+    outcome.stdout_len = stdout_len;
+    outcome.stderr_len = stderr_len;
+    outcome.stdout_truncated = stdout_truncated;
+    outcome.stderr_truncated = stderr_truncated;
     outcome.leaked = leaked;
     outcome.leftovers_killed = leftovers_killed;
     outcome.stdin = stdin;
@@ -135,64 +105,101 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     Ok(outcome)
 }
 
-fn exit_of(status: Option<std::process::ExitStatus>) -> Exit {
-    use std::os::unix::process::ExitStatusExt;
-    match status {
-        Some(s) => match (s.code(), s.signal()) {
-            (Some(code), _) => Exit::Code { code },
-            (None, Some(signal)) => Exit::Signal { signal },
-            (None, None) => Exit::Code { code: -1 },
-        },
-        None => Exit::Code { code: -1 },
-    }
-}
-
-struct Capture {
-    kept: Vec<u8>,
-    max: usize,
-    total: u64,
-    truncated: bool,
-    buf: Box<[u8]>,
-}
-
-impl Capture {
-    fn new(max: usize) -> Self {
-        Self {
-            kept: Vec::new(),
-            max,
-            total: 0,
-            truncated: false,
-            buf: vec![0; 64 * 1024].into_boxed_slice(),
-        }
-    }
-}
-
-/// Reads one chunk; true at end of file (or error).
-async fn read_some<R: AsyncRead + Unpin>(pipe: &mut Option<R>, cap: &mut Capture) -> bool {
-    let Some(p) = pipe.as_mut() else { return std::future::pending().await };
-    match p.read(&mut cap.buf).await {
-        Ok(0) | Err(_) => true,
-        Ok(n) => {
-            cap.total += n as u64;
-            let room = cap.max.saturating_sub(cap.kept.len());
-            if n > room {
-                cap.truncated = true;
+/// The timeout path: SIGTERM to the tree, the grace (still draining), SIGKILL to what is left,
+/// then a leak window for the pipes. Returns (escalated, whether processes besides the leader
+/// were signalled, whether a pipe was still open at the end).
+async fn terminate(
+    pipes: &mut Pipes,
+    leader: &mut Leader,
+    mut timer: Pin<&mut Sleep>,
+    inv: &Invocation,
+) -> (bool, bool, bool) {
+    let term = leader.signal_tree(libc::SIGTERM);
+    let grace_end = tokio::time::Instant::now() + inv.limits.grace;
+    timer.as_mut().reset(grace_end);
+    let mut gone = false;
+    if wait(pipes, leader, timer.as_mut(), Until::ExitAndClosed).await == Woke::Done {
+        // The leader is gone and the pipes are closed; descendants that hold neither may
+        // still be running: check until they are gone or the grace is over.
+        loop {
+            if !leader.tree_alive() {
+                gone = true;
+                break;
             }
-            cap.kept.extend_from_slice(&cap.buf[..n.min(room)]);
-            false
+            let now = tokio::time::Instant::now();
+            if now >= grace_end {
+                break;
+            }
+            tokio::time::sleep_until(grace_end.min(now + GRACE_TICK)).await;
         }
+    }
+    let mut escalated = false;
+    let mut others = term.others > 0;
+    if !gone {
+        let kill = leader.kill_tree().await;
+        escalated = kill.any();
+        others |= kill.others > 0;
+    }
+    timer.as_mut().reset(tokio::time::Instant::now() + inv.limits.leak_window);
+    let still_open = wait(pipes, leader, timer, Until::Closed).await == Woke::Timer;
+    (escalated, others, still_open)
+}
+
+/// What ends a wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Until {
+    /// The leader exits.
+    Exit,
+    /// Stdout and stderr reach end of file.
+    Closed,
+    /// Both.
+    ExitAndClosed,
+}
+
+/// How a wait ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Woke {
+    /// The condition was met.
+    Done,
+    /// The timer fired first.
+    Timer,
+}
+
+/// Pumps the pipes until `until` holds or the timer fires, whichever comes first; a condition
+/// met in the same wake-up as the timer wins.
+async fn wait(
+    pipes: &mut Pipes,
+    leader: &mut Leader,
+    mut timer: Pin<&mut Sleep>,
+    until: Until,
+) -> Woke {
+    std::future::poll_fn(|cx| {
+        let closed = pipes.pump(cx);
+        let done = match until {
+            Until::Exit => leader.poll_exited(cx).is_ready(),
+            Until::Closed => closed,
+            Until::ExitAndClosed => leader.poll_exited(cx).is_ready() && closed,
+        };
+        if done {
+            Poll::Ready(Woke::Done)
+        } else if timer.as_mut().poll(cx).is_ready() {
+            Poll::Ready(Woke::Timer)
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
+}
+
+fn exit_of(status: ExitStatus) -> Exit {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Exit::Code { code },
+        (None, Some(signal)) => Exit::Signal { signal },
+        // Stopped or continued: not an end; reaping never reports those.
+        (None, None) => Exit::Code { code: -1 },
     }
 }
 
-fn signal_group(pid: u32, signal: i32) {
-    let Ok(pid) = i32::try_from(pid) else { return };
-    if pid <= 0 {
-        return;
-    }
-    #[expect(unsafe_code, reason = "kill(2) on the hook's own process group")]
-    // SAFETY: kill has no memory-safety preconditions; a negative pid addresses the group we
-    // created for this hook with process_group(0).
-    unsafe {
-        libc::kill(-pid, signal);
-    }
+fn reap_error(source: std::io::Error) -> ExecError {
+    ExecError::Io { stage: "collecting the hook's exit status", source }
 }

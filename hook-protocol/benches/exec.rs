@@ -1,0 +1,429 @@
+//! `exec::run` versus a raw spawn, side by side in one process.
+//!
+//! Hooks: (a) a static no-op built here with `gcc -static -O2`; (b) `sh -c '<the no-op>'` with
+//! a 2 KB payload on stdin (ours writes it; the raw baseline has null stdin). Ours runs with
+//! its timeout armed, its own process group, piped and captured stdio, the explicit
+//! (inherited) environment plus the run marker, and the working directory set. The raw
+//! baseline is `std::process::Command` with null stdio and `.status()`.
+//!
+//! Ours runs on a multi-thread Tokio runtime with one worker per core (the `#[tokio::main]`
+//! default), from a spawned task. Each hook runs sequentially and 8 at a time (raw: 8 threads;
+//! ours: 8 spawned tasks). Rounds pair raw and ours under the same load (sequential: run by
+//! run; 8 at a time: batch by batch, alternating which goes first); the table shows medians
+//! per invocation over rounds and the median of the per-round ratios ours / raw (for 8 at a
+//! time, as a throughput ratio too). A last pair of rows polls the 8 futures from
+//! one task instead, as `Dispatcher` does: every spawn blocks its thread until the child has
+//! called `execve` (std's `posix_spawn` is a `vfork`), so one task spawns one hook at a time.
+//!
+//! Knobs, for investigation: `EXEC_BENCH_RUNTIME=current` (a current-thread runtime),
+//! `EXEC_BENCH_WORKERS=N`, and `EXEC_BENCH_PROFILE=<static|shell>:<side>:<rounds>` to run one
+//! side alone under `strace -c` or `perf`.
+
+#![expect(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the raw baseline and the gcc build start processes without exec::run on purpose"
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use hook_protocol::exec::{CommandSpec, Invocation, run};
+
+/// Rounds per cell; each round runs raw and ours once.
+const ROUNDS: usize = 25;
+/// Concurrency of the parallel cells.
+const WIDTH: usize = 8;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hook {
+    Static,
+    Shell,
+}
+
+impl Hook {
+    fn name(self) -> &'static str {
+        match self {
+            Hook::Static => "static no-op",
+            Hook::Shell => "sh -c no-op, 2 KB stdin",
+        }
+    }
+
+    /// Invocations per round, per side (sequential cells), or per worker (parallel cells).
+    fn count(self, parallel: bool) -> usize {
+        match (self, parallel) {
+            (Hook::Static, false) => 60,
+            (Hook::Shell, false) => 30,
+            (Hook::Static, true) => 12,
+            (Hook::Shell, true) => 6,
+        }
+    }
+}
+
+struct Bench {
+    noop: PathBuf,
+    static_inv: Invocation,
+    shell_inv: Invocation,
+}
+
+impl Bench {
+    fn new(noop: PathBuf) -> Self {
+        let timeout = Duration::from_secs(10);
+        let static_inv = Invocation::new(
+            CommandSpec::exec(noop.to_string_lossy(), Vec::<String>::new()),
+            "/",
+            timeout,
+        );
+        let mut shell_inv =
+            Invocation::new(CommandSpec::shell(noop.to_string_lossy()), "/", timeout);
+        shell_inv.stdin = Arc::from(payload());
+        Self { noop, static_inv, shell_inv }
+    }
+
+    fn invocation(&self, hook: Hook) -> &Invocation {
+        match hook {
+            Hook::Static => &self.static_inv,
+            Hook::Shell => &self.shell_inv,
+        }
+    }
+
+    fn raw_once(&self, hook: Hook) {
+        let mut cmd = match hook {
+            Hook::Static => Command::new(&self.noop),
+            Hook::Shell => {
+                let mut c = Command::new("/bin/sh");
+                c.arg("-c").arg(&self.noop);
+                c
+            }
+        };
+        let status = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap_or_else(|e| fail(&format!("raw spawn failed: {e}")));
+        if !status.success() {
+            fail(&format!("raw {} exited with {status}", hook.name()));
+        }
+    }
+
+    async fn ours_once(&self, hook: Hook) {
+        match run(self.invocation(hook)).await {
+            Ok(out) if out.exit.code() == Some(0) => {}
+            Ok(out) => fail(&format!("{} ended with {}", hook.name(), out.exit)),
+            Err(e) => fail(&format!("{} did not run: {e}", hook.name())),
+        }
+    }
+
+    /// One round of sequential runs, raw and ours alternating run by run (which goes first
+    /// alternates too): the median µs per invocation of each.
+    async fn sequential(&self, hook: Hook) -> (f64, f64) {
+        let n = hook.count(false);
+        let mut raw = Vec::with_capacity(n);
+        let mut ours = Vec::with_capacity(n);
+        for i in 0..n {
+            if i % 2 == 0 {
+                raw.push(time(|| self.raw_once(hook)));
+            }
+            let t = Instant::now();
+            self.ours_once(hook).await;
+            ours.push(micros(t.elapsed()));
+            if i % 2 == 1 {
+                raw.push(time(|| self.raw_once(hook)));
+            }
+        }
+        (median(&mut raw), median(&mut ours))
+    }
+
+    /// Wall µs per invocation of `WIDTH` raw threads, each running `count` invocations.
+    fn raw_parallel(&self, hook: Hook) -> f64 {
+        let n = hook.count(true);
+        let t = Instant::now();
+        std::thread::scope(|s| {
+            for _ in 0..WIDTH {
+                s.spawn(|| {
+                    for _ in 0..n {
+                        self.raw_once(hook);
+                    }
+                });
+            }
+        });
+        micros(t.elapsed()) / (n * WIDTH) as f64
+    }
+
+    /// Wall µs per invocation of `WIDTH` concurrent loops of ours, each running `count`
+    /// invocations: spawned as tasks (spread over the workers), or polled by one task.
+    async fn ours_parallel(self: &Arc<Self>, hook: Hook, spread: Spread) -> f64 {
+        let n = hook.count(true);
+        let t = Instant::now();
+        match spread {
+            Spread::Tasks => {
+                let tasks: Vec<_> = (0..WIDTH)
+                    .map(|_| {
+                        let b = Arc::clone(self);
+                        tokio::spawn(async move {
+                            for _ in 0..n {
+                                b.ours_once(hook).await;
+                            }
+                        })
+                    })
+                    .collect();
+                for task in tasks {
+                    if let Err(e) = task.await {
+                        fail(&format!("benchmark task failed: {e}"));
+                    }
+                }
+            }
+            Spread::OneTask => {
+                join_all((0..WIDTH).map(|_| async move {
+                    for _ in 0..n {
+                        self.ours_once(hook).await;
+                    }
+                }))
+                .await;
+            }
+        }
+        micros(t.elapsed()) / (n * WIDTH) as f64
+    }
+}
+
+/// How ours runs `WIDTH` invocations at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Spread {
+    /// `WIDTH` tasks spawned on the multi-thread runtime.
+    Tasks,
+    /// `WIDTH` futures polled by one task (as `Dispatcher` runs parallel hooks).
+    OneTask,
+}
+
+/// One cell of the table.
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    hook: Hook,
+    spread: Option<Spread>,
+    /// The most ours / raw per invocation may be.
+    target: f64,
+}
+
+impl Cell {
+    fn mode(self) -> &'static str {
+        match self.spread {
+            None => "sequential",
+            Some(Spread::Tasks) => "8 tasks",
+            Some(Spread::OneTask) => "8 in 1 task",
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let dir = std::env::temp_dir().join(format!("hook-protocol-bench-{}", std::process::id()));
+    let noop = build_noop(&dir);
+    let bench = Arc::new(Bench::new(noop));
+    // `EXEC_BENCH_RUNTIME=current` measures on a current-thread runtime instead.
+    let current = std::env::var("EXEC_BENCH_RUNTIME").is_ok_and(|v| v == "current");
+    // `EXEC_BENCH_WORKERS=N` sets the multi-thread runtime's workers (default: one per core).
+    let workers: Option<usize> =
+        std::env::var("EXEC_BENCH_WORKERS").ok().and_then(|v| v.parse().ok());
+    let mut builder = if current {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    if let (false, Some(n)) = (current, workers) {
+        builder.worker_threads(n);
+    }
+    let rt = builder
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| fail(&format!("cannot build the runtime: {e}")));
+    if let Ok(spec) = std::env::var("EXEC_BENCH_PROFILE") {
+        profile(&rt, &bench, &spec);
+        return ExitCode::SUCCESS;
+    }
+    let flavour = if current {
+        "a current-thread Tokio runtime".to_owned()
+    } else {
+        format!("a multi-thread Tokio runtime ({} workers)", rt.metrics().num_workers())
+    };
+    println!(
+        "exec::run versus std::process::Command::status(), {ROUNDS} interleaved rounds; \
+         ours on {flavour}, driven from a spawned task"
+    );
+    println!();
+    println!(
+        "{:<24} {:<12} {:>9} {:>9} {:>7}  target",
+        "hook", "mode", "raw µs", "ours µs", "ratio"
+    );
+    let mut all_met = true;
+    let cells = [
+        Cell { hook: Hook::Static, spread: None, target: 1.20 },
+        Cell { hook: Hook::Shell, spread: None, target: 1.05 },
+        Cell { hook: Hook::Static, spread: Some(Spread::Tasks), target: 1.0 / 0.95 },
+        Cell { hook: Hook::Shell, spread: Some(Spread::Tasks), target: 1.0 / 0.95 },
+        Cell { hook: Hook::Static, spread: Some(Spread::OneTask), target: 1.0 / 0.95 },
+        Cell { hook: Hook::Shell, spread: Some(Spread::OneTask), target: 1.0 / 0.95 },
+    ];
+    for cell in cells {
+        let hook = cell.hook;
+        let b = Arc::clone(&bench);
+        // Warm-up: page cache, allocator, runtime.
+        block(&rt, async move {
+            for _ in 0..20 {
+                b.raw_once(hook);
+                b.ours_once(hook).await;
+            }
+        });
+        let mut raw = Vec::with_capacity(ROUNDS);
+        let mut ours = Vec::with_capacity(ROUNDS);
+        for round in 0..ROUNDS {
+            let b = Arc::clone(&bench);
+            let (r, o) = block(&rt, async move {
+                match cell.spread {
+                    None => b.sequential(hook).await,
+                    Some(spread) if round % 2 == 0 => {
+                        let r = b.raw_parallel(hook);
+                        (r, b.ours_parallel(hook, spread).await)
+                    }
+                    Some(spread) => {
+                        let o = b.ours_parallel(hook, spread).await;
+                        (b.raw_parallel(hook), o)
+                    }
+                }
+            });
+            raw.push(r);
+            ours.push(o);
+        }
+        // Rounds pair raw and ours measured under the same load: the ratio is the median of
+        // the per-round ratios.
+        let mut ratios: Vec<f64> = ours.iter().zip(&raw).map(|(o, r)| o / r).collect();
+        let ratio = median(&mut ratios);
+        let (raw, ours) = (median(&mut raw), median(&mut ours));
+        let met = ratio <= cell.target;
+        all_met &= met;
+        let verdict = if met { "" } else { "missed" };
+        let target = if cell.spread.is_some() {
+            format!("throughput {:.3} (≥ 0.95)", 1.0 / ratio)
+        } else {
+            format!("≤ {:.2}", cell.target)
+        };
+        println!(
+            "{:<24} {:<12} {:>9.1} {:>9.1} {:>7.3}  {target} {verdict}",
+            hook.name(),
+            cell.mode(),
+            raw,
+            ours,
+            ratio,
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    println!();
+    println!(
+        "µs per invocation, median over rounds: sequential = median of single runs in a round; \
+         8 at a time = wall / count; ratio = median of per-round ours / raw"
+    );
+    if !all_met {
+        println!("some targets were missed (a loaded machine inflates the parallel cells)");
+    }
+    ExitCode::SUCCESS
+}
+
+/// `EXEC_BENCH_PROFILE=<static|shell>:<raw|ours|raw-par|ours-tasks|ours-par>:<rounds>` runs
+/// one side alone, for `strace -c` or `perf`.
+fn profile(rt: &tokio::runtime::Runtime, bench: &Arc<Bench>, spec: &str) {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let [hook, side, rounds] = parts[..] else {
+        fail("EXEC_BENCH_PROFILE=<static|shell>:<raw|ours|raw-par|ours-tasks|ours-par>:<rounds>")
+    };
+    let hook = if hook == "shell" { Hook::Shell } else { Hook::Static };
+    let rounds: usize = rounds.parse().unwrap_or(1);
+    let b = Arc::clone(bench);
+    let side = side.to_owned();
+    let mut samples: Vec<f64> = block(rt, async move {
+        let mut samples = Vec::with_capacity(rounds);
+        for _ in 0..rounds {
+            samples.push(match side.as_str() {
+                "raw" => {
+                    (0..hook.count(false)).map(|_| time(|| b.raw_once(hook))).sum::<f64>()
+                        / hook.count(false) as f64
+                }
+                "raw-par" => b.raw_parallel(hook),
+                "ours-tasks" => b.ours_parallel(hook, Spread::Tasks).await,
+                "ours-par" => b.ours_parallel(hook, Spread::OneTask).await,
+                _ => {
+                    let t = Instant::now();
+                    for _ in 0..hook.count(false) {
+                        b.ours_once(hook).await;
+                    }
+                    micros(t.elapsed()) / hook.count(false) as f64
+                }
+            });
+        }
+        samples
+    });
+    println!("{spec}: median {:.1} µs per invocation", median(&mut samples));
+}
+
+/// Runs a future to completion inside a task spawned on the runtime (as a harness would run
+/// its hooks), not on the blocked calling thread.
+fn block<T: Send + 'static>(
+    rt: &tokio::runtime::Runtime,
+    fut: impl std::future::Future<Output = T> + Send + 'static,
+) -> T {
+    rt.block_on(async move { tokio::spawn(fut).await })
+        .unwrap_or_else(|e| fail(&format!("benchmark task failed: {e}")))
+}
+
+fn build_noop(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir)
+        .unwrap_or_else(|e| fail(&format!("cannot create `{}`: {e}", dir.display())));
+    let source = dir.join("noop.c");
+    let binary = dir.join("noop");
+    std::fs::write(&source, "int main(void) { return 0; }\n")
+        .unwrap_or_else(|e| fail(&format!("cannot write `{}`: {e}", source.display())));
+    let status = Command::new("gcc")
+        .args(["-static", "-O2", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .status()
+        .unwrap_or_else(|e| {
+            fail(&format!(
+                "the exec benchmark needs `gcc` (with static libc) to build its no-op hook: {e}"
+            ))
+        });
+    if !status.success() {
+        fail(&format!("`gcc -static -O2` failed ({status}); is the static libc installed?"));
+    }
+    binary
+}
+
+fn payload() -> Vec<u8> {
+    let mut p =
+        br#"{"session_id":"bench","hook_event_name":"PreToolUse","tool_input":{"command":""#
+            .to_vec();
+    p.resize(2047, b'x');
+    p.extend_from_slice(b"\n");
+    p
+}
+
+fn time(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    micros(t.elapsed())
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn median(samples: &mut [f64]) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("bench exec: {message}");
+    std::process::exit(1)
+}

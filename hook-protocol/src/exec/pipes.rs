@@ -1,0 +1,304 @@
+//! The hook's three pipes: stdin written, stdout and stderr drained, all from one task.
+//!
+//! [`Pipes::pump`] moves whatever bytes can move without blocking on every open pipe and
+//! registers for readiness on the rest; the runner calls it on every wake-up. Reads go straight
+//! into the kept capture until its cap, then into one scratch buffer whose bytes are only
+//! counted, so memory stays bounded however much a hook prints, and a pipe is never left full
+//! (which would block the hook).
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use tokio::io::Interest;
+use tokio::io::unix::AsyncFd;
+
+use super::sys;
+use crate::StdinOutcome;
+
+/// The most bytes read or written per call.
+const CHUNK: usize = 64 * 1024;
+/// The first room reserved for a capture; it doubles as output arrives, up to the cap.
+const FIRST_ROOM: usize = 4 * 1024;
+/// Reads per output pipe in one pump, after which the task yields so that a flood cannot
+/// starve the timer or the runtime.
+const READS_PER_PUMP: usize = 32;
+
+/// What one output pipe produced.
+#[derive(Debug)]
+pub(super) struct Capture {
+    /// Bytes kept; `kept[..filled]` is output, the rest initialised room.
+    kept: Vec<u8>,
+    filled: usize,
+    max: usize,
+    total: u64,
+}
+
+impl Capture {
+    fn new(max: usize) -> Self {
+        Self { kept: Vec::new(), filled: 0, max, total: 0 }
+    }
+
+    /// Reads once from `file` into the capture, or into `scratch` past the cap.
+    fn read_from(&mut self, file: &File, scratch: &mut Vec<u8>) -> io::Result<usize> {
+        let room = self.max - self.filled;
+        let n = if room == 0 {
+            if scratch.is_empty() {
+                scratch.resize(CHUNK, 0);
+            }
+            (&*file).read(scratch)?
+        } else {
+            if self.kept.len() == self.filled {
+                let grow = self.filled.max(FIRST_ROOM).min(room);
+                self.kept.reserve_exact(grow);
+                self.kept.resize(self.filled + grow, 0);
+            }
+            let end = self.kept.len().min(self.filled + CHUNK);
+            let n = (&*file).read(&mut self.kept[self.filled..end])?;
+            self.filled += n;
+            n
+        };
+        self.total += n as u64;
+        Ok(n)
+    }
+
+    /// The kept bytes, the total read and whether the total went past the cap.
+    pub(super) fn finish(mut self) -> (Vec<u8>, u64, bool) {
+        self.kept.truncate(self.filled);
+        let truncated = self.total > self.filled as u64;
+        (self.kept, self.total, truncated)
+    }
+}
+
+/// The write end of the hook's stdin and what is left to write.
+#[derive(Debug)]
+struct Stdin {
+    fd: AsyncFd<File>,
+    payload: Arc<[u8]>,
+    written: usize,
+}
+
+/// The hook's pipes, as seen from the runner.
+#[derive(Debug)]
+pub(super) struct Pipes {
+    stdin: Option<Stdin>,
+    stdin_outcome: Option<StdinOutcome>,
+    stdin_written: usize,
+    stdout: Option<AsyncFd<File>>,
+    stderr: Option<AsyncFd<File>>,
+    pub(super) out: Capture,
+    pub(super) err: Capture,
+    scratch: Vec<u8>,
+}
+
+impl Pipes {
+    /// Takes the pipes of a freshly spawned hook and writes what of the payload fits at once
+    /// (the whole of it when it fits the pipe buffer, 64 KiB on Linux), closing stdin when done.
+    ///
+    /// # Errors
+    ///
+    /// When a pipe cannot be made non-blocking or registered with the reactor.
+    pub(super) fn new(
+        stdin: OwnedFd,
+        stdout: OwnedFd,
+        stderr: OwnedFd,
+        payload: &Arc<[u8]>,
+        stdout_max: usize,
+        stderr_max: usize,
+    ) -> io::Result<Self> {
+        let mut pipes = Self {
+            stdin: None,
+            stdin_outcome: None,
+            stdin_written: 0,
+            stdout: Some(register(stdout, Interest::READABLE)?),
+            stderr: Some(register(stderr, Interest::READABLE)?),
+            out: Capture::new(stdout_max),
+            err: Capture::new(stderr_max),
+            scratch: Vec::new(),
+        };
+        if payload.is_empty() {
+            pipes.stdin_outcome = Some(StdinOutcome::Written);
+            return Ok(pipes);
+        }
+        sys::set_nonblocking(stdin.as_fd())?;
+        let file = File::from(stdin);
+        let mut written = 0;
+        loop {
+            match (&file).write(&payload[written..payload.len().min(written + CHUNK)]) {
+                Ok(n) => {
+                    written += n;
+                    if written == payload.len() {
+                        pipes.stdin_outcome = Some(StdinOutcome::Written);
+                        return Ok(pipes);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    pipes.stdin_outcome = Some(StdinOutcome::Unread { written: written as u64 });
+                    return Ok(pipes);
+                }
+            }
+        }
+        pipes.stdin_written = written;
+        pipes.stdin = Some(Stdin {
+            fd: sys::register(OwnedFd::from(file), Interest::WRITABLE)?,
+            payload: Arc::clone(payload),
+            written,
+        });
+        Ok(pipes)
+    }
+
+    /// Moves every byte that can move now, registering for readiness on the pipes that would
+    /// block. Returns true when stdout and stderr are both at end of file.
+    pub(super) fn pump(&mut self, cx: &mut Context<'_>) -> bool {
+        if let Some(stdin) = &mut self.stdin {
+            if let Poll::Ready(outcome) = stdin.poll_write(cx) {
+                self.stdin_written = stdin.written;
+                self.stdin_outcome = Some(outcome);
+                self.stdin = None;
+            } else {
+                self.stdin_written = stdin.written;
+            }
+        }
+        let mut yielded = false;
+        for (pipe, capture) in
+            [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
+        {
+            if let Some(fd) = pipe {
+                match drain(fd, capture, &mut self.scratch, cx) {
+                    Drain::Closed => *pipe = None,
+                    Drain::Pending => {}
+                    Drain::Budget => yielded = true,
+                }
+            }
+        }
+        if yielded {
+            cx.waker().wake_by_ref();
+        }
+        self.outputs_closed()
+    }
+
+    /// Whether stdout and stderr are both at end of file.
+    pub(super) fn outputs_closed(&self) -> bool {
+        self.stdout.is_none() && self.stderr.is_none()
+    }
+
+    /// Stops writing stdin and reports what became of it.
+    pub(super) fn stdin_outcome(&mut self) -> StdinOutcome {
+        self.stdin = None;
+        self.stdin_outcome.unwrap_or(StdinOutcome::Unread { written: self.stdin_written as u64 })
+    }
+}
+
+impl Stdin {
+    /// Writes until done (`Written`), the hook stops reading (`Unread`, on EPIPE or any other
+    /// error), or the pipe is full (`Pending`).
+    fn poll_write(&mut self, cx: &mut Context<'_>) -> Poll<StdinOutcome> {
+        loop {
+            let mut guard = match self.fd.poll_write_ready(cx) {
+                Poll::Ready(Ok(guard)) => guard,
+                Poll::Ready(Err(_)) => {
+                    return Poll::Ready(StdinOutcome::Unread { written: self.written as u64 });
+                }
+                Poll::Pending => return Poll::Pending,
+            };
+            let end = self.payload.len().min(self.written + CHUNK);
+            let chunk = &self.payload[self.written..end];
+            match guard.try_io(|fd| fd.get_ref().write(chunk)) {
+                Ok(Ok(n)) => {
+                    self.written += n;
+                    if self.written == self.payload.len() {
+                        return Poll::Ready(StdinOutcome::Written);
+                    }
+                }
+                Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(Err(_)) => {
+                    return Poll::Ready(StdinOutcome::Unread { written: self.written as u64 });
+                }
+                Err(_would_block) => {}
+            }
+        }
+    }
+}
+
+enum Drain {
+    /// End of file (or a read error, which ends the stream all the same).
+    Closed,
+    /// Nothing more to read now; the waker is registered.
+    Pending,
+    /// Still readable after a pump's worth of reads.
+    Budget,
+}
+
+fn drain(
+    fd: &mut AsyncFd<File>,
+    capture: &mut Capture,
+    scratch: &mut Vec<u8>,
+    cx: &mut Context<'_>,
+) -> Drain {
+    for _ in 0..READS_PER_PUMP {
+        let mut guard = match fd.poll_read_ready(cx) {
+            Poll::Ready(Ok(guard)) => guard,
+            Poll::Ready(Err(_)) => return Drain::Closed,
+            Poll::Pending => return Drain::Pending,
+        };
+        match guard.try_io(|fd| capture.read_from(fd.get_ref(), scratch)) {
+            Ok(Ok(0)) => return Drain::Closed,
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+            Ok(Err(_)) => return Drain::Closed,
+            Err(_would_block) => {}
+        }
+    }
+    Drain::Budget
+}
+
+fn register(fd: OwnedFd, interest: Interest) -> io::Result<AsyncFd<File>> {
+    sys::set_nonblocking(fd.as_fd())?;
+    sys::register(fd, interest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pipe_with(bytes: &[u8]) -> File {
+        let (reader, mut writer) = io::pipe().unwrap();
+        writer.write_all(bytes).unwrap();
+        drop(writer);
+        File::from(OwnedFd::from(reader))
+    }
+
+    fn read_all(capture: &mut Capture, file: &File) {
+        let mut scratch = Vec::new();
+        while capture.read_from(file, &mut scratch).unwrap() > 0 {}
+    }
+
+    #[test]
+    fn capture_keeps_up_to_the_cap_and_counts_the_rest() {
+        let data: Vec<u8> = (0..20_000_u32).map(|i| (i % 251) as u8).collect();
+        let mut capture = Capture::new(10_000);
+        read_all(&mut capture, &pipe_with(&data));
+        let (kept, total, truncated) = capture.finish();
+        assert_eq!(kept, &data[..10_000]);
+        assert_eq!(total, 20_000);
+        assert!(truncated);
+    }
+
+    #[test]
+    fn capture_under_the_cap_is_whole() {
+        let mut capture = Capture::new(1 << 20);
+        read_all(&mut capture, &pipe_with(b"{}\n"));
+        assert_eq!(capture.finish(), (b"{}\n".to_vec(), 3, false));
+    }
+
+    #[test]
+    fn zero_cap_keeps_nothing() {
+        let mut capture = Capture::new(0);
+        read_all(&mut capture, &pipe_with(b"abc"));
+        assert_eq!(capture.finish(), (Vec::new(), 3, true));
+    }
+}

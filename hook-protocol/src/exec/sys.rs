@@ -1,0 +1,130 @@
+//! The system calls std does not wrap; the only file of the crate with `unsafe`.
+//!
+//! Every function here is a thin, safe wrapper: its arguments are integers or borrowed file
+//! descriptors and its results are owned values, so no caller can break memory safety through
+//! it. Errors come back as [`io::Error`] from `errno`.
+
+#![expect(
+    unsafe_code,
+    reason = "thin wrappers over pidfd_open, pidfd_send_signal, kill, waitid, waitpid, ioctl and \
+              geteuid, which std does not offer, and over the reactor registration of a \
+              descriptor we own"
+)]
+
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
+
+use tokio::io::Interest;
+use tokio::io::unix::AsyncFd;
+
+/// Registers a descriptor we own with the Tokio reactor.
+///
+/// # Panics
+///
+/// Outside a Tokio runtime with I/O enabled (Tokio's own rule).
+pub(super) fn register(fd: OwnedFd, interest: Interest) -> io::Result<AsyncFd<File>> {
+    // SAFETY: the `File` owns the descriptor, keeps it open for as long as the `AsyncFd` holds
+    // it and always returns it from `as_raw_fd`; this module's callers never replace it through
+    // `AsyncFd::get_mut`.
+    unsafe { AsyncFd::register_with_interest(File::from(fd), interest) }.map_err(io::Error::from)
+}
+
+/// Opens a pidfd on `pid` (Linux 5.3 and later): readable once the process has exited, which
+/// lets us notice the exit without reaping it.
+#[cfg(target_os = "linux")]
+pub(super) fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: pidfd_open takes two integers and returns a new descriptor or -1; no memory is
+    // passed to the kernel.
+    let ret = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if ret < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let fd = i32::try_from(ret).map_err(|_| io::Error::from(io::ErrorKind::InvalidData))?;
+    // SAFETY: the kernel just returned this descriptor to us and nothing else owns it.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// No pidfds outside Linux.
+#[cfg(not(target_os = "linux"))]
+pub(super) fn pidfd_open(_pid: i32) -> io::Result<OwnedFd> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
+}
+
+/// Sends `signal` to the process a pidfd refers to; it cannot reach a later process that reused
+/// the pid.
+#[cfg(target_os = "linux")]
+pub(super) fn pidfd_send_signal(pidfd: BorrowedFd<'_>, signal: i32) -> io::Result<()> {
+    // SAFETY: integers only; a null siginfo is documented to mean "as kill(2) would fill it".
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_pidfd_send_signal,
+            pidfd.as_raw_fd(),
+            signal,
+            std::ptr::null::<libc::siginfo_t>(),
+            0_u32,
+        )
+    };
+    if ret < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+}
+
+/// No pidfds outside Linux.
+#[cfg(not(target_os = "linux"))]
+pub(super) fn pidfd_send_signal(_pidfd: BorrowedFd<'_>, _signal: i32) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
+}
+
+/// `kill(2)`: a positive `pid` is one process, a negative one the process group `-pid`.
+pub(super) fn kill(pid: i32, signal: i32) -> io::Result<()> {
+    // SAFETY: kill takes two integers and touches no memory of ours.
+    let ret = unsafe { libc::kill(pid, signal) };
+    if ret < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+}
+
+/// Whether our child `pid` has exited, without reaping it (`waitid` with `WNOWAIT`).
+pub(super) fn exited_unreaped(pid: i32) -> io::Result<bool> {
+    let id = libc::id_t::try_from(pid).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+    // SAFETY: siginfo_t is plain old data, for which all zeroes is a valid value.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `info` is a valid, writable siginfo_t that outlives the call.
+    let ret = unsafe {
+        libc::waitid(libc::P_PID, id, &raw mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT)
+    };
+    if ret < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: waitid either filled `info` for a child state change (where si_pid is the valid
+    // member) or, with WNOHANG and nothing to report, left it zeroed.
+    Ok(unsafe { info.si_pid() } != 0)
+}
+
+/// Reaps our child `pid`, blocking until it has exited.
+pub(super) fn wait_blocking(pid: i32) -> io::Result<()> {
+    loop {
+        let mut status = 0;
+        // SAFETY: `status` is a valid, writable int that outlives the call.
+        let ret = unsafe { libc::waitpid(pid, &raw mut status, 0) };
+        if ret >= 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+/// Puts a descriptor we own in non-blocking mode (`ioctl(FIONBIO)`, one system call).
+pub(super) fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
+    let on: libc::c_int = 1;
+    // SAFETY: FIONBIO reads one int through the pointer, which is valid for the call.
+    let ret = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONBIO, &raw const on) };
+    if ret < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+}
+
+/// Our effective user id.
+pub(super) fn euid() -> u32 {
+    // SAFETY: geteuid cannot fail and touches no memory of ours.
+    unsafe { libc::geteuid() }
+}

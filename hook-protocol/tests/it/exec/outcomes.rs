@@ -1,0 +1,167 @@
+//! How a hook ended and what it printed: exit codes, signals, bytes, stdin, env, cwd, argv.
+
+use std::ffi::OsString;
+use std::sync::Arc;
+
+use hook_protocol::exec::{CommandSpec, Env, RUN_MARKER, run};
+use hook_protocol::{Exit, StdinOutcome};
+
+use super::support::{TempDir, shell};
+
+#[tokio::test]
+async fn shell_form_echoes_stdin_and_reports_the_exit_code() {
+    let mut inv = shell("cat; echo err >&2; exit 3");
+    inv.stdin = b"{\"a\":1}\n".to_vec().into();
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 3 });
+    assert_eq!(out.stdout, b"{\"a\":1}\n");
+    assert_eq!(out.stderr, b"err\n");
+    assert_eq!(out.stdin, StdinOutcome::Written);
+    assert!(!out.leaked && !out.stdout_truncated && !out.stderr_truncated);
+    assert!(out.pid > 0);
+}
+
+#[tokio::test]
+async fn exit_two_is_a_code() {
+    let out = run(&shell("echo blocked >&2; exit 2")).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 2 });
+    assert_eq!(out.stderr_text(), "blocked");
+}
+
+#[tokio::test]
+async fn death_by_signal_is_reported_with_the_signal() {
+    let out = run(&shell("kill -SEGV $$")).await.unwrap();
+    assert_eq!(out.exit, Exit::Signal { signal: 11 });
+    let out = run(&shell("kill -9 $$")).await.unwrap();
+    assert_eq!(out.exit, Exit::Signal { signal: 9 });
+}
+
+#[tokio::test]
+async fn a_missing_command_in_shell_form_is_exit_127() {
+    let out = run(&shell("definitely-not-a-command-4242")).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 127 });
+    assert!(out.stderr_text().contains("definitely-not-a-command-4242"), "{}", out.stderr_text());
+}
+
+#[tokio::test]
+async fn stdout_that_is_not_utf8_is_kept_as_bytes() {
+    let out = run(&shell(r"printf '\377\376{}\200'")).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 });
+    assert_eq!(out.stdout, b"\xff\xfe{}\x80");
+}
+
+#[tokio::test]
+async fn a_stderr_flood_with_quiet_stdout_is_drained_and_capped() {
+    let mut inv = shell("head -c 10000000 /dev/zero >&2; echo done");
+    inv.limits.stderr_max = 1 << 20;
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 });
+    assert_eq!(out.stdout, b"done\n");
+    assert_eq!(out.stderr.len(), 1 << 20);
+    assert_eq!(out.stderr_len, 10_000_000);
+    assert!(out.stderr_truncated);
+    assert!(!out.stdout_truncated);
+}
+
+#[tokio::test]
+async fn stdout_past_its_cap_is_counted_and_flagged() {
+    let mut inv = shell("head -c 5000 /dev/zero; printf x");
+    inv.limits.stdout_max = 1000;
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.stdout, vec![0; 1000]);
+    assert_eq!(out.stdout_len, 5001);
+    assert!(out.stdout_truncated);
+}
+
+#[tokio::test]
+async fn a_hook_that_never_reads_sixteen_mebibytes_of_stdin_does_not_deadlock() {
+    let mut inv = shell("echo started; sleep 0.2; echo done");
+    inv.stdin = Arc::from(vec![b'x'; 16 << 20]);
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 });
+    assert_eq!(out.stdout, b"started\ndone\n");
+    let StdinOutcome::Unread { written } = out.stdin else {
+        panic!("expected unread stdin, got {:?}", out.stdin)
+    };
+    assert!(written < 16 << 20, "{written}");
+}
+
+#[tokio::test]
+async fn a_hook_that_reads_a_large_stdin_gets_all_of_it() {
+    let mut inv = shell("wc -c");
+    inv.stdin = Arc::from(vec![b'x'; 16 << 20]);
+    let out = run(&inv).await.unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), (16 << 20).to_string());
+    assert_eq!(out.stdin, StdinOutcome::Written);
+}
+
+#[tokio::test]
+async fn exec_form_runs_without_a_shell_and_keeps_the_payload_off_argv() {
+    let mut inv = shell("");
+    inv.command = CommandSpec::exec("/bin/sh", ["-c", "cat /proc/$$/cmdline; echo; cat", "x"]);
+    inv.stdin = b"{\"secret\":\"payload\"}\n".to_vec().into();
+    let out = run(&inv).await.unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (argv, stdin) = text.split_once('\n').unwrap();
+    assert!(!argv.contains("payload"), "{argv}");
+    assert_eq!(stdin, "{\"secret\":\"payload\"}\n");
+}
+
+#[tokio::test]
+async fn exec_form_searches_the_path_of_the_invocation_environment() {
+    let dir = TempDir::new();
+    let script = dir.path().join("my-hook");
+    std::fs::write(&script, "#!/bin/sh\necho \"hook $1\"\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut inv = shell("");
+    inv.command = CommandSpec::exec("my-hook", ["arg"]);
+    inv.env.set("PATH", format!("/nonexistent:{}:/usr/bin:/bin", dir.path().display()));
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 }, "{}", out.stderr_text());
+    assert_eq!(out.stdout, b"hook arg\n");
+}
+
+#[tokio::test]
+async fn the_environment_is_exactly_the_invocation_one_plus_the_marker() {
+    let mut inv = shell("");
+    inv.command = CommandSpec::exec("env", Vec::<String>::new());
+    inv.env = Env::empty();
+    inv.env.set("A", "1");
+    let out = run(&inv).await.unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0], "A=1");
+    let marker = lines[1].strip_prefix(&format!("{RUN_MARKER}=")).unwrap();
+    assert!(marker.starts_with(&format!("{}.", std::process::id())), "{marker}");
+}
+
+#[tokio::test]
+async fn inherited_environment_applies_changes() {
+    let mut inv = shell("echo \"$HOME|${HOOK_IT_X-unset}|$HOOK_IT_Y\"");
+    inv.env.set("HOOK_IT_Y", "y").remove("HOME");
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.stdout, b"|unset|y\n");
+    assert_eq!(inv.env.get("HOOK_IT_Y"), Some(OsString::from("y")));
+}
+
+#[tokio::test]
+async fn the_hook_runs_in_the_invocation_directory() {
+    let dir = TempDir::new();
+    let mut inv = shell("pwd");
+    inv.cwd = dir.path().to_owned();
+    let out = run(&inv).await.unwrap();
+    let pwd = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        std::fs::canonicalize(pwd.trim()).unwrap(),
+        std::fs::canonicalize(dir.path()).unwrap()
+    );
+}
+
+#[tokio::test]
+async fn the_hook_leads_its_own_process_group() {
+    let out = run(&shell("cut -d' ' -f5 /proc/$$/stat")).await.unwrap();
+    let pgid: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert_eq!(pgid, out.pid);
+}

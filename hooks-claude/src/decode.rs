@@ -1,0 +1,392 @@
+//! The outcome rules (§4): from what a hook process did to a Claude status, a neutral verdict
+//! and the validated output, event by event.
+//!
+//! | stdout | exit 0 | exit 2 | other exit |
+//! |---|---|---|---|
+//! | valid JSON object | success, fields apply | blocking error, stdout ignored | success, JSON decides |
+//! | invalid JSON output | non-blocking error | blocking error | non-blocking error |
+//! | text or nothing | success | blocking error | non-blocking error |
+//!
+//! "Starts with `{` and parses as one object" is JSON; anything else is text (§11). A blocking
+//! error blocks only where the event can block ([`crate::Exit2`]); its message is stderr, or
+//! `No stderr output`. A timeout gives no decision, except on `PreModelSwitch` and with
+//! `onFailure: "block"`.
+
+use std::time::Duration;
+
+use hook_protocol::codec::{parse_object, trim};
+use hook_protocol::exec::ExecError;
+use hook_protocol::{Decision, Exit, HookStatus, RawOutcome, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::output::{HookOutput, Specific, to_verdict};
+use crate::{EventName, Exit2, OnFailure};
+
+/// How one hook's run went, in Claude Code's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ClaudeStatus {
+    /// It ran and answered (exit 0, or a JSON answer with another exit code).
+    Success,
+    /// Exit 2 (or `onFailure: "block"` on a failure).
+    BlockingError,
+    /// A failure exit, invalid JSON output, a crash: the action goes ahead.
+    NonBlockingError,
+    /// It ran past its timeout and was killed.
+    TimedOut,
+    /// It could not be started.
+    SpawnFailed,
+    /// It did not run (`if` did not match, a duplicate, a handler type not run yet).
+    Skipped,
+}
+
+impl ClaudeStatus {
+    /// The status's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaudeStatus::Success => "success",
+            ClaudeStatus::BlockingError => "blocking_error",
+            ClaudeStatus::NonBlockingError => "non_blocking_error",
+            ClaudeStatus::TimedOut => "timed_out",
+            ClaudeStatus::SpawnFailed => "spawn_failed",
+            ClaudeStatus::Skipped => "skipped",
+        }
+    }
+
+    /// The core's status for it.
+    pub fn core(self) -> HookStatus {
+        match self {
+            ClaudeStatus::Success => HookStatus::Success,
+            ClaudeStatus::BlockingError => HookStatus::Blocked,
+            ClaudeStatus::NonBlockingError => HookStatus::Failed,
+            ClaudeStatus::TimedOut => HookStatus::TimedOut,
+            ClaudeStatus::SpawnFailed => HookStatus::SpawnFailed,
+            ClaudeStatus::Skipped => HookStatus::Skipped,
+        }
+    }
+}
+
+/// What the decision builders need of one hook's run, kept in `HookOutcome::metadata`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ClaudeMeta {
+    /// The event's name.
+    pub event: String,
+    /// How it went.
+    pub status: ClaudeStatus,
+    /// The exit code, when it exited with one.
+    pub exit_code: Option<i32>,
+    /// The JSON output as the hook wrote it, when it was valid and read.
+    pub output: Option<Map<String, Value>>,
+    /// Plain stdout (trimmed), when it was not JSON.
+    pub plain_stdout: Option<String>,
+    /// The message Claude Code would show: the blocking reason, or the error notice.
+    pub message: Option<String>,
+    /// Whether `onFailure: "block"` turned a failure into a block.
+    pub blocked_on_failure: bool,
+    /// Whether it was started in the background (`async`), so it answers later.
+    #[serde(default)]
+    pub background: bool,
+}
+
+impl ClaudeMeta {
+    /// The output, validated and with the event's discard rules applied.
+    pub fn parsed_output(&self) -> Option<HookOutput> {
+        let event = EventName::parse(&self.event);
+        let map = self.output.as_ref()?;
+        HookOutput::parse(event, map, &self.event).ok().map(|o| o.discard_for(event))
+    }
+
+    /// Reads the record kept in a hook's metadata.
+    pub fn from_metadata(metadata: Option<&Value>) -> Option<Self> {
+        metadata.and_then(|m| m.get("claude")).and_then(|v| serde_json::from_value(v.clone()).ok())
+    }
+
+    /// The metadata value holding this record.
+    pub fn to_metadata(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("claude".to_owned(), serde_json::to_value(self).unwrap_or(Value::Null));
+        Value::Object(map)
+    }
+}
+
+/// What decoding one run produced.
+#[derive(Debug, Clone)]
+pub(crate) struct Decoded {
+    pub(crate) verdict: Verdict,
+    pub(crate) meta: ClaudeMeta,
+    pub(crate) failure: Option<String>,
+    pub(crate) warnings: Vec<String>,
+}
+
+/// What decoding needs to know about the hook and the event.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DecodeCtx<'a> {
+    pub(crate) event: Option<EventName>,
+    pub(crate) name: &'a str,
+    pub(crate) subject: Option<&'a str>,
+    pub(crate) label: &'a str,
+    pub(crate) on_failure: OnFailure,
+    pub(crate) from_plugin: bool,
+    pub(crate) timeout: Duration,
+}
+
+impl DecodeCtx<'_> {
+    fn prefix(&self) -> String {
+        match self.subject {
+            Some(s) if !s.is_empty() => format!("{}:{s} hook error: [{}]: ", self.name, self.label),
+            _ => format!("{} hook error: [{}]: ", self.name, self.label),
+        }
+    }
+
+    fn exit2(&self) -> Exit2 {
+        self.event.map_or(Exit2::Block, EventName::exit2)
+    }
+
+    fn block_on_failure(&self) -> bool {
+        self.on_failure == OnFailure::Block && self.event.is_none_or(EventName::on_failure_applies)
+    }
+}
+
+/// The verdict exit 2 gives on the event, with `reason` as its message.
+fn blocking_verdict(ctx: &DecodeCtx<'_>, reason: String) -> Verdict {
+    match ctx.exit2() {
+        Exit2::Block | Exit2::Feedback => Verdict::deny(reason),
+        Exit2::UserNotice => {
+            let mut v = Verdict::none();
+            v.messages.push(reason);
+            v
+        }
+        Exit2::Ignored => Verdict::none(),
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim()
+}
+
+fn meta(ctx: &DecodeCtx<'_>, status: ClaudeStatus, exit_code: Option<i32>) -> ClaudeMeta {
+    ClaudeMeta {
+        event: ctx.name.to_owned(),
+        status,
+        exit_code,
+        output: None,
+        plain_stdout: None,
+        message: None,
+        blocked_on_failure: false,
+        background: false,
+    }
+}
+
+/// A failure that `onFailure: "block"` may turn into a block.
+fn failed(ctx: &DecodeCtx<'_>, mut d: Decoded, what: &str, error: String) -> Decoded {
+    if ctx.block_on_failure() {
+        let message =
+            format!("{}{what}; blocking because onFailure is \"block\": {error}", ctx.prefix());
+        d.verdict = if ctx.event == Some(EventName::PermissionRequest) {
+            Verdict::deny(message.clone())
+        } else {
+            blocking_verdict(ctx, message.clone())
+        };
+        d.meta.blocked_on_failure = true;
+        d.meta.message = Some(message);
+        d.failure = Some(error);
+    } else {
+        d.meta.message = Some(error.clone());
+        d.failure = Some(error);
+    }
+    d
+}
+
+/// Decodes a process that could not start.
+pub(crate) fn decode_spawn_error(ctx: &DecodeCtx<'_>, error: &ExecError) -> Decoded {
+    let d = Decoded {
+        verdict: Verdict::none(),
+        meta: meta(ctx, ClaudeStatus::SpawnFailed, None),
+        failure: None,
+        warnings: Vec::new(),
+    };
+    let mut d = failed(ctx, d, "failed", format!("Failed to start: {error}"));
+    if matches!(ctx.event, Some(EventName::WorktreeCreate | EventName::WorktreeRemove)) {
+        d.verdict = Verdict::deny(d.meta.message.clone().unwrap_or_default());
+    }
+    d
+}
+
+/// Decodes a process's raw outcome.
+pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
+    let exit_code = raw.exit.code();
+    let mut d = Decoded {
+        verdict: Verdict::none(),
+        meta: meta(ctx, ClaudeStatus::Success, exit_code),
+        failure: None,
+        warnings: Vec::new(),
+    };
+    if raw.stdout_truncated {
+        d.warnings.push(format!("stdout went past {} bytes and was cut", raw.stdout.len()));
+    }
+    if raw.leaked {
+        d.warnings.push(
+            "processes the hook left behind still held its output; reading stopped".to_owned(),
+        );
+    }
+    let worktree = matches!(ctx.event, Some(EventName::WorktreeCreate | EventName::WorktreeRemove));
+    match raw.exit {
+        Exit::TimedOut { .. } => {
+            d.meta.status = ClaudeStatus::TimedOut;
+            let error = format!("{} hook timed out after {}s", ctx.name, ctx.timeout.as_secs_f64());
+            if ctx.event == Some(EventName::PreModelSwitch) || worktree {
+                d.verdict = Verdict::deny(error.clone());
+                d.meta.message = Some(error.clone());
+                d.failure = Some(error);
+                return d;
+            }
+            return failed(ctx, d, "timed out", error);
+        }
+        Exit::Code { code: 2 } => {
+            let stderr = String::from_utf8_lossy(&raw.stderr).into_owned();
+            let event = ctx.event;
+            let missing_file = trim(&raw.stdout).is_empty()
+                && stderr.contains("No such file or directory")
+                && (matches!(
+                    event,
+                    Some(EventName::Stop | EventName::SubagentStop | EventName::TaskCompleted)
+                ) || (event == Some(EventName::UserPromptSubmit) && ctx.from_plugin));
+            if missing_file {
+                d.meta.status = ClaudeStatus::NonBlockingError;
+                let msg = format!("Failed with non-blocking status code: {}", first_line(&stderr));
+                d.meta.message = Some(msg.clone());
+                d.failure = Some(msg);
+                return d;
+            }
+            let reason =
+                if stderr.trim().is_empty() { "No stderr output".to_owned() } else { stderr };
+            d.meta.status = ClaudeStatus::BlockingError;
+            d.meta.message = Some(reason.clone());
+            d.verdict =
+                if worktree { Verdict::deny(reason) } else { blocking_verdict(ctx, reason) };
+            return d;
+        }
+        _ => {}
+    }
+    let success = exit_code == Some(0);
+    let trimmed = trim(&raw.stdout);
+    let mut json = None;
+    if trimmed.first() == Some(&b'{') {
+        match parse_object(trimmed) {
+            Ok(map) => json = Some(map),
+            Err(e) if trimmed.last() == Some(&b'}') => d.warnings.push(format!(
+                "stdout looks like a JSON object but is not valid JSON ({e}); it is read as plain text"
+            )),
+            Err(_) => {}
+        }
+    }
+    if let Some(map) = json {
+        match HookOutput::parse(ctx.event, &map, ctx.name) {
+            Ok(output) => {
+                let output = output.discard_for(ctx.event);
+                d.verdict = to_verdict(ctx.event, &output);
+                if ctx.event == Some(EventName::WorktreeCreate) && !success {
+                    d.verdict =
+                        Verdict::deny(format!("WorktreeCreate hook failed with {}", raw.exit));
+                }
+                d.meta.output = Some(map);
+                if !success {
+                    return failed(ctx, d, "failed", format!("exit code {}", exit_text(raw.exit)));
+                }
+                return d;
+            }
+            Err(e) => {
+                d.meta.status = ClaudeStatus::NonBlockingError;
+                let d = failed(ctx, d, "failed", format!("{e} (stdout: {})", short_text(trimmed)));
+                return worktree_failure(ctx, d, success, raw.exit);
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(trimmed).into_owned();
+    if !text.is_empty() {
+        d.meta.plain_stdout = Some(text.clone());
+    }
+    if success {
+        if ctx.event.is_some_and(EventName::plain_stdout_is_context) && !text.is_empty() {
+            d.verdict.context.push(text);
+        }
+        return d;
+    }
+    d.meta.status = ClaudeStatus::NonBlockingError;
+    let stderr = String::from_utf8_lossy(&raw.stderr).into_owned();
+    let error = match raw.exit {
+        Exit::Signal { .. } => format!("Failed: {}", raw.exit),
+        _ => format!("Failed with non-blocking status code: {}", first_line(&stderr)),
+    };
+    let d = failed(ctx, d, "failed", error);
+    worktree_failure(ctx, d, success, raw.exit)
+}
+
+fn worktree_failure(ctx: &DecodeCtx<'_>, mut d: Decoded, success: bool, exit: Exit) -> Decoded {
+    if matches!(ctx.event, Some(EventName::WorktreeCreate | EventName::WorktreeRemove)) && !success
+    {
+        let reason = d.meta.message.clone().unwrap_or_else(|| format!("hook failed with {exit}"));
+        d.verdict = Verdict::deny(reason);
+    } else if ctx.event == Some(EventName::WorktreeCreate)
+        && d.verdict.decision.is_none()
+        && d.meta.status != ClaudeStatus::Success
+    {
+        d.verdict = Verdict::decide(Decision::Deny, d.meta.message.clone());
+    }
+    d
+}
+
+fn exit_text(exit: Exit) -> String {
+    match exit {
+        Exit::Code { code } => code.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn short_text(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    if text.chars().count() > 120 {
+        let mut cut: String = text.chars().take(120).collect();
+        cut.push('…');
+        cut
+    } else {
+        text.into_owned()
+    }
+}
+
+/// The worktree path a WorktreeCreate hook gave: `worktreePath`, else the last non-empty line
+/// of plain stdout with ANSI escapes removed.
+pub(crate) fn worktree_path(meta: &ClaudeMeta) -> Option<String> {
+    if let Some(Specific::WorktreeCreate(o)) = meta.parsed_output().and_then(|o| o.specific) {
+        return o.worktree_path;
+    }
+    let text = meta.plain_stdout.as_deref()?;
+    let line = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    Some(strip_ansi(line).trim().to_owned())
+}
+
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for n in chars.by_ref() {
+                    if n.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

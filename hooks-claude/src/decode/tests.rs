@@ -1,0 +1,193 @@
+//! The outcome table of §4.1, row by row, and the per-event exceptions.
+
+use std::time::Duration;
+
+use hook_protocol::{Decision, Exit, RawOutcome};
+
+use super::*;
+
+fn ctx(event: EventName) -> DecodeCtx<'static> {
+    DecodeCtx {
+        event: Some(event),
+        name: event.as_str(),
+        subject: Some("Bash"),
+        label: "hook.sh",
+        on_failure: OnFailure::Continue,
+        from_plugin: false,
+        timeout: Duration::from_secs(5),
+    }
+}
+
+fn run(event: EventName, code: i32, stdout: &str, stderr: &str) -> Decoded {
+    decode(&ctx(event), &RawOutcome::new(Exit::Code { code }, stdout, stderr))
+}
+
+const DENY: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json says no"}}"#;
+const ALLOW: &str =
+    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+const BAD_TYPE: &str = r#"{"continue":"yes"}"#;
+
+#[test]
+fn row_valid_json() {
+    let d = run(EventName::PreToolUse, 0, DENY, "");
+    assert_eq!((d.meta.status, d.verdict.decision), (ClaudeStatus::Success, Some(Decision::Deny)));
+    let d = run(EventName::PreToolUse, 2, ALLOW, "stderr reason");
+    assert_eq!(d.meta.status, ClaudeStatus::BlockingError, "exit 2 wins over a JSON allow");
+    assert_eq!(
+        (d.verdict.decision, d.verdict.reason.as_deref()),
+        (Some(Decision::Deny), Some("stderr reason"))
+    );
+    let d = run(EventName::PreToolUse, 1, DENY, "");
+    assert_eq!(
+        (d.meta.status, d.verdict.decision),
+        (ClaudeStatus::Success, Some(Decision::Deny)),
+        "JSON decides on other exits"
+    );
+}
+
+#[test]
+fn row_invalid_json() {
+    let d = run(EventName::PreToolUse, 0, BAD_TYPE, "");
+    assert_eq!((d.meta.status, d.verdict.decision), (ClaudeStatus::NonBlockingError, None));
+    assert!(d.failure.as_deref().is_some_and(|f| f.contains("`continue`")), "{:?}", d.failure);
+    let d = run(EventName::PreToolUse, 2, BAD_TYPE, "blocked");
+    assert_eq!(
+        (d.meta.status, d.verdict.decision),
+        (ClaudeStatus::BlockingError, Some(Decision::Deny))
+    );
+    let d = run(EventName::PreToolUse, 1, BAD_TYPE, "");
+    assert_eq!((d.meta.status, d.verdict.decision), (ClaudeStatus::NonBlockingError, None));
+}
+
+#[test]
+fn row_plain_text_or_nothing() {
+    let d = run(EventName::PreToolUse, 0, "all good\n", "");
+    assert_eq!(
+        (d.meta.status, d.verdict.is_empty()),
+        (ClaudeStatus::Success, true),
+        "plain stdout is not context here"
+    );
+    let d = run(EventName::PreToolUse, 2, "", "");
+    assert_eq!(d.verdict.reason.as_deref(), Some("No stderr output"));
+    let d = run(EventName::PreToolUse, 1, "", "first line\nsecond");
+    assert_eq!(
+        (d.meta.status, d.verdict.decision),
+        (ClaudeStatus::NonBlockingError, None),
+        "exit 1 is not a block"
+    );
+    assert_eq!(d.failure.as_deref(), Some("Failed with non-blocking status code: first line"));
+}
+
+#[test]
+fn json_detection() {
+    let d = run(EventName::PreToolUse, 0, &format!("\n\n  {DENY}  \n"), "");
+    assert_eq!(d.verdict.decision, Some(Decision::Deny), "leading blank lines are fine");
+    for text in [
+        format!("log line\n{DENY}"),
+        format!("{DENY}\n{DENY}"),
+        format!("[{DENY}]"),
+        "{not json".to_owned(),
+    ] {
+        let d = run(EventName::PreToolUse, 0, &text, "");
+        assert_eq!((d.meta.status, d.verdict.decision), (ClaudeStatus::Success, None), "{text}");
+    }
+    let d = run(EventName::PreToolUse, 0, &format!("{DENY}\n{DENY}"), "");
+    assert!(d.warnings.iter().any(|w| w.contains("not valid JSON")), "{:?}", d.warnings);
+}
+
+#[test]
+fn plain_stdout_is_context_on_four_events_only() {
+    for event in [
+        EventName::UserPromptSubmit,
+        EventName::UserPromptExpansion,
+        EventName::SessionStart,
+        EventName::PostModelSwitch,
+    ] {
+        let d = run(event, 0, "  remember this \n", "");
+        assert_eq!(d.verdict.context, vec!["remember this".to_owned()], "{event}");
+    }
+    for event in
+        [EventName::PreToolUse, EventName::PostToolUse, EventName::Stop, EventName::SubagentStart]
+    {
+        assert!(run(event, 0, "text", "").verdict.context.is_empty(), "{event}");
+    }
+}
+
+#[test]
+fn exit_2_per_event() {
+    let blocking = run(EventName::Stop, 2, "", "keep going");
+    assert_eq!(blocking.verdict.decision, Some(Decision::Deny));
+    let notice = run(EventName::SessionStart, 2, "", "careful");
+    assert_eq!(
+        (notice.verdict.decision, notice.verdict.messages.clone()),
+        (None, vec!["careful".to_owned()])
+    );
+    let ignored = run(EventName::PermissionRequest, 2, "", "ignored");
+    assert!(ignored.verdict.is_empty(), "PermissionRequest does not honour exit 2");
+    let feedback = run(EventName::PostToolUse, 2, "", "lint failed");
+    assert_eq!(feedback.verdict.decision, Some(Decision::Deny));
+    let missing = run(EventName::Stop, 2, "", "/bin/sh: 1: ./stop.sh: No such file or directory");
+    assert_eq!(
+        (missing.meta.status, missing.verdict.decision),
+        (ClaudeStatus::NonBlockingError, None)
+    );
+}
+
+#[test]
+fn timeouts_give_no_decision_unless_told() {
+    let raw = RawOutcome::new(Exit::TimedOut { escalated: false }, DENY, "");
+    let d = decode(&ctx(EventName::PreToolUse), &raw);
+    assert_eq!(
+        (d.meta.status, d.verdict.decision),
+        (ClaudeStatus::TimedOut, None),
+        "output of a timed-out hook is discarded"
+    );
+    let d = decode(&ctx(EventName::PreModelSwitch), &raw);
+    assert_eq!(d.verdict.decision, Some(Decision::Deny), "PreModelSwitch timeouts block");
+    let mut blocking = ctx(EventName::PreToolUse);
+    blocking.on_failure = OnFailure::Block;
+    let d = decode(&blocking, &raw);
+    assert_eq!(d.verdict.decision, Some(Decision::Deny));
+    assert!(d.meta.blocked_on_failure);
+    assert!(d.verdict.reason.as_deref().is_some_and(|r| r.starts_with("PreToolUse:Bash hook error: [hook.sh]: timed out; blocking because onFailure is \"block\"")), "{:?}", d.verdict.reason);
+}
+
+#[test]
+fn on_failure_block() {
+    let mut blocking = ctx(EventName::PreToolUse);
+    blocking.on_failure = OnFailure::Block;
+    let d = decode(&blocking, &RawOutcome::new(Exit::Code { code: 1 }, ALLOW, ""));
+    assert_eq!(d.verdict.decision, Some(Decision::Deny), "exit 1 with an allowing JSON blocks");
+    let d = decode(&blocking, &RawOutcome::new(Exit::Code { code: 0 }, "plain", ""));
+    assert_eq!(d.verdict.decision, None, "plain text is not a failure");
+    let mut stop = ctx(EventName::Stop);
+    stop.on_failure = OnFailure::Block;
+    let d = decode(&stop, &RawOutcome::new(Exit::Code { code: 1 }, "", "x"));
+    assert_eq!(d.verdict.decision, None, "no effect on Stop");
+    let mut perm = ctx(EventName::PermissionRequest);
+    perm.on_failure = OnFailure::Block;
+    let d = decode(&perm, &RawOutcome::new(Exit::Code { code: 3 }, "", "x"));
+    assert_eq!(d.verdict.decision, Some(Decision::Deny), "PermissionRequest denies");
+}
+
+#[test]
+fn worktree_create_takes_the_last_line() {
+    let d = run(EventName::WorktreeCreate, 0, "creating\n\u{1b}[32m/trees/x\u{1b}[0m\n\n", "");
+    assert_eq!(worktree_path(&d.meta).as_deref(), Some("/trees/x"));
+    let d = run(EventName::WorktreeCreate, 1, "/trees/x", "git failed");
+    assert_eq!(d.verdict.decision, Some(Decision::Deny), "any non-zero exit fails creation");
+}
+
+#[test]
+fn never_panics_on_garbage() {
+    for bytes in
+        [&b"\xff\xfe{"[..], b"{\"a\": \"\xff\"}", b"{}", b"{\"hookSpecificOutput\": 3}", b"null"]
+    {
+        for code in [0, 1, 2, 127] {
+            let _ = decode(
+                &ctx(EventName::PreToolUse),
+                &RawOutcome::new(Exit::Code { code }, bytes, bytes),
+            );
+        }
+    }
+}

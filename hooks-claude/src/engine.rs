@@ -1,0 +1,374 @@
+//! The harness API: one typed call per event, returning the event's decision.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hook_protocol::{
+    Dispatcher, Event, Hook, HookRecord, MatcherError, Mode, Observer, Report, Source,
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::command::{AsyncResult, ClaudeHook, DedupKey, Inbox, NotRun, Shared, Twin};
+use crate::decode::{ClaudeMeta, ClaudeStatus};
+use crate::env::HostEnv;
+use crate::input::{ClaudeInput, Stop, SubagentStop, payload};
+use crate::seams::event_from_payload;
+use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
+
+/// A decision and the dispatch report it was read from.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Fired<D> {
+    /// The event's typed decision.
+    pub decision: D,
+    /// The fold and one record per hook that matched.
+    pub report: Report,
+}
+
+impl<D> Fired<D> {
+    /// Per-hook records in Claude Code's terms, in configuration order.
+    pub fn records(&self) -> Vec<ClaudeRecord> {
+        self.report.records.iter().map(ClaudeRecord::from_record).collect()
+    }
+}
+
+/// One hook's run, in Claude Code's terms.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct ClaudeRecord {
+    /// Position in configuration order.
+    pub position: usize,
+    /// The hook's identifier.
+    pub id: String,
+    /// The command as written.
+    pub command: String,
+    /// Where it comes from.
+    pub source: Source,
+    /// `success`, `blocking_error`, `non_blocking_error`, `timed_out`, `spawn_failed`,
+    /// `skipped`.
+    pub status: ClaudeStatus,
+    /// The exit code, when it exited with one.
+    pub exit_code: Option<i32>,
+    /// How long it ran.
+    pub duration: Duration,
+    /// The blocking reason or error notice.
+    pub message: Option<String>,
+    /// Warnings about its answer.
+    pub warnings: Vec<String>,
+    /// The end of its stderr.
+    pub stderr_tail: String,
+}
+
+impl ClaudeRecord {
+    /// The Claude view of a core record (hooks of other kinds get the status the core gave).
+    pub fn from_record(r: &HookRecord) -> Self {
+        let meta = ClaudeMeta::from_metadata(r.metadata.as_ref());
+        let status = meta.as_ref().map_or(
+            match r.status {
+                hook_protocol::HookStatus::Success => ClaudeStatus::Success,
+                hook_protocol::HookStatus::Blocked => ClaudeStatus::BlockingError,
+                hook_protocol::HookStatus::TimedOut => ClaudeStatus::TimedOut,
+                hook_protocol::HookStatus::SpawnFailed => ClaudeStatus::SpawnFailed,
+                hook_protocol::HookStatus::Skipped => ClaudeStatus::Skipped,
+                _ => ClaudeStatus::NonBlockingError,
+            },
+            |m| m.status,
+        );
+        Self {
+            position: r.position,
+            id: r.id.clone(),
+            command: r.label.clone(),
+            source: r.source.clone(),
+            status,
+            exit_code: meta.as_ref().and_then(|m| m.exit_code),
+            duration: r.duration,
+            message: meta.and_then(|m| m.message).or_else(|| r.failure.clone()),
+            warnings: r.warnings.clone(),
+            stderr_tail: r.process.as_ref().map(|p| p.stderr_tail.clone()).unwrap_or_default(),
+        }
+    }
+}
+
+/// What a raw run ([`Engine::run_json`]) returns.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct RawRun {
+    /// The event's name.
+    pub event: String,
+    /// The exact object sent on stdin.
+    pub input: Map<String, Value>,
+    /// The fold, in neutral terms.
+    pub report: Report,
+    /// Per-hook records.
+    pub records: Vec<ClaudeRecord>,
+}
+
+/// A hook that would be considered for an event, after matching.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Listed {
+    /// The hook's identifier.
+    pub id: String,
+    /// The command as written.
+    pub command: String,
+    /// The file it comes from.
+    pub file: PathBuf,
+    /// Its plugin, if any.
+    pub plugin: Option<String>,
+    /// `None` when it runs; else why not (a duplicate, an `if` that does not match, ...).
+    pub not_run: Option<NotRun>,
+}
+
+/// Runs a configuration's Claude Code hooks (and any other hooks given) on typed events.
+pub struct Engine {
+    dispatcher: Dispatcher,
+    claude: Vec<Arc<ClaudeHook>>,
+    shared: Arc<Shared>,
+    config: Arc<Config>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").field("hooks", &self.claude.len()).finish()
+    }
+}
+
+/// Builds an [`Engine`].
+#[derive(Default)]
+pub struct EngineBuilder {
+    config: Config,
+    host: Option<HostEnv>,
+    extra: Vec<Arc<dyn Hook>>,
+    mode: Option<Mode>,
+    observer: Option<Arc<dyn Observer>>,
+}
+
+impl std::fmt::Debug for EngineBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineBuilder").field("entries", &self.config.entries.len()).finish()
+    }
+}
+
+impl EngineBuilder {
+    /// The harness's variables (`CLAUDE_PROJECT_DIR`, ...); the default project directory is
+    /// the current directory.
+    pub fn host(mut self, host: HostEnv) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// Adds hooks of other kinds (native, another dialect) to the same dispatch, after the
+    /// Claude hooks of equal priority.
+    pub fn hooks(mut self, hooks: impl IntoIterator<Item = Arc<dyn Hook>>) -> Self {
+        self.extra.extend(hooks);
+        self
+    }
+
+    /// How matching hooks run (default: in parallel).
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// Receives `hook/invoked` and `hook/result` events.
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// Builds the engine.
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] when the matchers of one seam cannot be compiled together.
+    pub fn build(self) -> Result<Engine, MatcherError> {
+        let host = match self.host {
+            Some(h) => h,
+            None => HostEnv::new(std::env::current_dir().unwrap_or_default()),
+        };
+        let shared = Arc::new(Shared {
+            host,
+            settings_env: self.config.env.clone(),
+            inbox: Inbox::default(),
+        });
+        let claude = claude_hooks(&self.config, &shared);
+        let mut builder = Dispatcher::builder()
+            .hooks(claude.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
+            .hooks(self.extra);
+        if let Some(mode) = self.mode {
+            builder = builder.mode(mode);
+        }
+        if let Some(observer) = self.observer {
+            builder = builder.observer(observer);
+        }
+        Ok(Engine { dispatcher: builder.build()?, claude, shared, config: Arc::new(self.config) })
+    }
+}
+
+/// Turns the active entries of a configuration into hooks, with their duplicate twins.
+fn claude_hooks(config: &Config, shared: &Arc<Shared>) -> Vec<Arc<ClaudeHook>> {
+    let mut hooks: Vec<ClaudeHook> = Vec::new();
+    let mut seen: HashMap<(EventName, DedupKey), Vec<Twin>> = HashMap::new();
+    for (i, entry) in config.entries.iter().enumerate() {
+        if entry.disabled {
+            continue;
+        }
+        let id = format!("claude:{}:{i}", entry.event);
+        let mut hook = ClaudeHook::new(id, entry.clone(), Arc::clone(shared));
+        if let Some(key) = hook.dedup_key() {
+            let twins = seen.entry((entry.event, key)).or_default();
+            hook.twins = twins.clone();
+            twins.push(Twin {
+                id: hook.info().id.clone(),
+                matcher: entry.matcher.clone(),
+                rule: entry.handler.rule().cloned(),
+            });
+        }
+        hooks.push(hook);
+    }
+    hooks.into_iter().map(Arc::new).collect()
+}
+
+macro_rules! typed_calls {
+    ($($method:ident => $input:ident),* $(,)?) => {$(
+        #[doc = concat!("Fires `", stringify!($input), "` and returns its decision.")]
+        pub async fn $method(&self, input: &crate::input::$input) -> Fired<<crate::input::$input as ClaudeInput>::Decision> {
+            self.fire(input).await
+        }
+    )*};
+}
+
+impl Engine {
+    /// A builder for a loaded configuration.
+    pub fn builder(config: Config) -> EngineBuilder {
+        EngineBuilder { config, ..EngineBuilder::default() }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The Claude hooks, to register on a harness's own [`Dispatcher`] next to other kinds.
+    pub fn claude_hooks(&self) -> Vec<Arc<dyn Hook>> {
+        self.claude.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
+    }
+
+    /// The dispatcher.
+    pub fn dispatcher(&self) -> &Dispatcher {
+        &self.dispatcher
+    }
+
+    /// Fires a typed input and returns the event's typed decision. The hooks get exactly this
+    /// input's JSON on stdin.
+    pub async fn fire<I: ClaudeInput>(&self, input: &I) -> Fired<I::Decision> {
+        let event = event_from_payload(I::EVENT.as_str(), payload(input));
+        let report = self.dispatcher.dispatch(&event).await;
+        Fired { decision: I::Decision::from_run(&report), report }
+    }
+
+    /// Fires `Stop` under the loop guard: `stop_hook_active` comes from the guard, and a
+    /// block past its cap is overridden (reported in [`StopDecision::guard_override`]).
+    pub async fn stop(&self, input: &Stop, guard: &mut StopGuard) -> Fired<StopDecision> {
+        let mut input = input.clone();
+        input.stop_hook_active = guard.stop_hook_active();
+        let mut fired = self.fire(&input).await;
+        guard.review(&mut fired.decision);
+        fired
+    }
+
+    /// Fires `SubagentStop` under the sub-agent's loop guard.
+    pub async fn subagent_stop(
+        &self,
+        input: &SubagentStop,
+        guard: &mut StopGuard,
+    ) -> Fired<StopDecision> {
+        let mut input = input.clone();
+        input.stop_hook_active = guard.stop_hook_active();
+        let mut fired = self.fire(&input).await;
+        guard.review(&mut fired.decision);
+        fired
+    }
+
+    typed_calls! {
+        session_start => SessionStart, setup => Setup, instructions_loaded => InstructionsLoaded,
+        user_prompt_submit => UserPromptSubmit, user_prompt_expansion => UserPromptExpansion,
+        message_display => MessageDisplay, pre_tool_use => PreToolUse,
+        permission_request => PermissionRequest, permission_denied => PermissionDenied,
+        post_tool_use => PostToolUse, post_tool_use_failure => PostToolUseFailure,
+        post_tool_batch => PostToolBatch, notification => Notification,
+        subagent_start => SubagentStart, task_created => TaskCreated,
+        task_completed => TaskCompleted, stop_failure => StopFailure,
+        teammate_idle => TeammateIdle, config_change => ConfigChange, cwd_changed => CwdChanged,
+        directory_added => DirectoryAdded, file_changed => FileChanged,
+        worktree_create => WorktreeCreate, worktree_remove => WorktreeRemove,
+        pre_compact => PreCompact, post_compact => PostCompact,
+        pre_model_switch => PreModelSwitch, post_model_switch => PostModelSwitch,
+        elicitation => Elicitation, elicitation_result => ElicitationResult,
+        session_end => SessionEnd,
+    }
+
+    /// The neutral event for a raw input: `hook_event_name` set, `session_id`,
+    /// `transcript_path` and `cwd` filled only when absent; nothing else added or reordered.
+    pub fn raw_event(&self, name: &str, mut input: Map<String, Value>, session_id: &str) -> Event {
+        input.insert("hook_event_name".to_owned(), Value::String(name.to_owned()));
+        let defaults = [
+            ("session_id", session_id.to_owned()),
+            ("transcript_path", String::new()),
+            ("cwd", self.shared.host.project_dir.display().to_string()),
+        ];
+        for (key, value) in defaults {
+            if !input.contains_key(key) {
+                input.insert(key.to_owned(), Value::String(value));
+            }
+        }
+        event_from_payload(name, input)
+    }
+
+    /// Runs an event from a raw JSON object (for `hooks run`); unknown event names pass
+    /// through untyped.
+    pub async fn run_json(
+        &self,
+        name: &str,
+        input: Map<String, Value>,
+        session_id: &str,
+    ) -> RawRun {
+        let event = self.raw_event(name, input, session_id);
+        let sent = event
+            .extensions
+            .get::<crate::ClaudePayload>()
+            .map(|p| p.object().clone())
+            .unwrap_or_default();
+        let report = self.dispatcher.dispatch(&event).await;
+        let records = report.records.iter().map(ClaudeRecord::from_record).collect();
+        RawRun { event: name.to_owned(), input: sent, report, records }
+    }
+
+    /// The Claude hooks that match an event (after the matcher), each with whether it would
+    /// run (duplicates and `if` mismatches say why not), in configuration order.
+    pub fn list(&self, event: &Event) -> Vec<Listed> {
+        self.dispatcher
+            .matching(event)
+            .into_iter()
+            .filter_map(|h| {
+                let id = &h.info().id;
+                self.claude.iter().find(|c| &c.info().id == id)
+            })
+            .map(|c| Listed {
+                id: c.info().id.clone(),
+                command: c.info().label.clone(),
+                file: c.entry().source.path.clone(),
+                plugin: c.entry().source.plugin().map(|p| p.name.clone()),
+                not_run: c.not_run(event),
+            })
+            .collect()
+    }
+
+    /// Results of background (`async`) hooks that finished since the last call.
+    pub fn drain_async(&self) -> Vec<AsyncResult> {
+        self.shared.inbox.drain()
+    }
+}

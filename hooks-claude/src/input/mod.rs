@@ -1,0 +1,172 @@
+//! Typed stdin inputs, one per event, with Claude Code's field names and JSON types.
+//!
+//! Every input is the event's own fields plus [`Base`] (the fields every event carries);
+//! `hook_event_name` is added when the payload is built ([`payload`]). Optional fields are
+//! left out of the JSON when `None`, as Claude Code leaves them out; the few that Claude Code
+//! sends as `null` (`requested_model`) are always present.
+
+mod events;
+
+pub use events::*;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::EventName;
+
+/// The fields every event's input carries (§2.1).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Base {
+    /// The session's identifier (`$CLAUDE_CODE_SESSION_ID`).
+    pub session_id: String,
+    /// The session's transcript (JSONL).
+    pub transcript_path: String,
+    /// The session's current directory (follows `cd`).
+    pub cwd: String,
+    /// `default`, `plan`, `acceptEdits`, `auto`, `dontAsk` or `bypassPermissions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
+    /// The prompt's identifier, from the first prompt on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_id: Option<String>,
+    /// The session's scratchpad directory, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scratchpad_dir: Option<String>,
+    /// The model's effort level, on tool-use events when the model supports effort.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<Effort>,
+    /// The sub-agent the event happened in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// The type of that sub-agent (or the `--agent` of the session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+}
+
+impl Base {
+    /// The three fields Claude Code always sends; everything else absent.
+    pub fn new(
+        session_id: impl Into<String>,
+        transcript_path: impl Into<String>,
+        cwd: impl Into<String>,
+    ) -> Self {
+        Self {
+            session_id: session_id.into(),
+            transcript_path: transcript_path.into(),
+            cwd: cwd.into(),
+            ..Self::default()
+        }
+    }
+}
+
+/// `{"level": ...}`: the model's effort.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Effort {
+    /// `low`, `medium`, `high`, `xhigh` or `max`.
+    pub level: String,
+}
+
+/// `mcp_server` on MCP tool calls: which server, from where.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct McpServer {
+    /// The server's name.
+    pub name: String,
+    /// Where it is configured.
+    pub source: String,
+}
+
+/// One background task in `background_tasks[]` (Stop, SubagentStop).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct BackgroundTask {
+    /// Its identifier.
+    pub id: String,
+    /// `shell`, `subagent`, `monitor`, `workflow`, `teammate`, ...
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Its status.
+    pub status: String,
+    /// What it does (at most 1000 characters).
+    pub description: String,
+    /// Its command, for shells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Its agent type, for sub-agents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// Its server, for MCP tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// Its tool, for MCP tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// Its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// One scheduled prompt in `session_crons[]` (Stop, SubagentStop).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SessionCron {
+    /// Its identifier.
+    pub id: String,
+    /// Its schedule.
+    pub schedule: String,
+    /// Whether it repeats.
+    pub recurring: bool,
+    /// The prompt it sends.
+    pub prompt: String,
+}
+
+/// One call in PostToolBatch's `tool_calls[]`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct BatchCall {
+    /// The tool.
+    pub tool_name: String,
+    /// Its input.
+    pub tool_input: Value,
+    /// The call's identifier.
+    pub tool_use_id: String,
+    /// The serialized tool result.
+    pub tool_response: Value,
+}
+
+/// A typed input of one event: it knows its event and the decision the event produces.
+pub trait ClaudeInput: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
+    /// The event.
+    const EVENT: EventName;
+    /// The typed decision the harness gets back.
+    type Decision: crate::FromRun;
+
+    /// The common fields.
+    fn base(&self) -> &Base;
+
+    /// The common fields, mutably.
+    fn base_mut(&mut self) -> &mut Base;
+}
+
+/// The stdin object for a typed input: the common fields, `hook_event_name`, then the event's
+/// own fields.
+pub fn payload<I: ClaudeInput>(input: &I) -> Map<String, Value> {
+    let mut map = match serde_json::to_value(input) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    let base_len = match serde_json::to_value(input.base()) {
+        Ok(Value::Object(base)) => base.len(),
+        _ => 0,
+    };
+    map.shift_insert(
+        base_len.min(map.len()),
+        "hook_event_name".to_owned(),
+        Value::String(I::EVENT.as_str().to_owned()),
+    );
+    map
+}
+
+/// The bytes written to a hook's stdin: one compact JSON line and `\n` (§6.3, §11).
+pub fn stdin_bytes(payload: &Map<String, Value>) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(payload).unwrap_or_else(|_| b"{}".to_vec());
+    bytes.push(b'\n');
+    bytes
+}

@@ -1,0 +1,273 @@
+//! The configuration model: where hooks come from and what each configured handler says.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hook_protocol::Matcher;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Pos;
+use crate::{Diagnostic, EventName, HandlerType, PermissionRule};
+
+/// Which settings level a file is (§1.3); later variants take precedence for scalar settings
+/// such as `disableAllHooks`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Scope {
+    /// `~/.claude/settings.json`.
+    User,
+    /// `<project>/.claude/settings.json`.
+    Project,
+    /// `<project>/.claude/settings.local.json`.
+    Local,
+    /// A file given explicitly (a bare `hooks.json`, `--settings`).
+    Explicit,
+    /// Managed policy (`/etc/claude-code/managed-settings.json`).
+    Managed,
+}
+
+impl Scope {
+    /// The scope's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::Explicit => "explicit",
+            Scope::Managed => "managed",
+        }
+    }
+}
+
+/// A plugin whose `hooks/hooks.json` was loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub struct Plugin {
+    /// The plugin's name (from `.claude-plugin/plugin.json`, else the directory's name).
+    pub name: String,
+    /// The plugin's root (`${CLAUDE_PLUGIN_ROOT}`).
+    pub root: PathBuf,
+    /// The plugin's data directory (`${CLAUDE_PLUGIN_DATA}`), when known.
+    pub data: Option<PathBuf>,
+    /// The plugin's user options, exported as `CLAUDE_PLUGIN_OPTION_<KEY>`.
+    pub options: Vec<(String, String)>,
+}
+
+impl Plugin {
+    /// A plugin with a name and a root, no data directory and no options.
+    pub fn new(name: impl Into<String>, root: impl Into<PathBuf>) -> Self {
+        Self { name: name.into(), root: root.into(), data: None, options: Vec::new() }
+    }
+}
+
+/// Where a configuration file comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Origin {
+    /// A settings file (or a bare hooks file) at a settings level.
+    Settings {
+        /// The level.
+        scope: Scope,
+    },
+    /// A plugin's `hooks/hooks.json`.
+    Plugin(Plugin),
+}
+
+/// One configuration file that was loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub struct SourceFile {
+    /// Its path.
+    pub path: PathBuf,
+    /// Where it comes from.
+    pub origin: Origin,
+}
+
+impl SourceFile {
+    /// The plugin, when the file is a plugin's.
+    pub fn plugin(&self) -> Option<&Plugin> {
+        match &self.origin {
+            Origin::Plugin(p) => Some(p),
+            Origin::Settings { .. } => None,
+        }
+    }
+
+    /// The settings level (managed for nothing but managed files; plugins have none).
+    pub fn scope(&self) -> Option<Scope> {
+        match &self.origin {
+            Origin::Settings { scope } => Some(*scope),
+            Origin::Plugin(_) => None,
+        }
+    }
+
+    /// The label a hook from this file carries (plugin name, or the file's path).
+    pub fn label(&self) -> String {
+        match &self.origin {
+            Origin::Plugin(p) => format!("plugin:{}", p.name),
+            Origin::Settings { .. } => self.path.display().to_string(),
+        }
+    }
+}
+
+/// What to do when a hook fails (§4.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnFailure {
+    /// The failure is a non-blocking error (the default).
+    #[default]
+    Continue,
+    /// The failure does what exit 2 does on the event.
+    Block,
+}
+
+/// Positions of a handler's values, for diagnostics found after loading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[non_exhaustive]
+pub struct HandlerPositions {
+    /// The handler object.
+    pub handler: Pos,
+    /// Its `command`.
+    pub command: Pos,
+    /// Its group's `matcher`.
+    pub matcher: Pos,
+}
+
+/// One configured handler, as written (after validation).
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct Handler {
+    /// Its type.
+    pub kind: HandlerType,
+    /// `command`: the shell line, or the program in exec form.
+    pub command: Option<String>,
+    /// `args`: present means exec form (no shell).
+    pub args: Option<Vec<String>>,
+    /// `shell`: `bash` (the default) or `powershell`.
+    pub shell: Option<String>,
+    /// `timeout` in seconds, as written.
+    pub timeout: Option<f64>,
+    /// `if`, as written.
+    pub if_rule: Option<String>,
+    /// `statusMessage`.
+    pub status_message: Option<String>,
+    /// `once` (honoured only in skill frontmatter, so ignored here).
+    pub once: bool,
+    /// `async`.
+    pub is_async: bool,
+    /// `asyncRewake` (implies async).
+    pub async_rewake: bool,
+    /// `onFailure`.
+    pub on_failure: OnFailure,
+    /// The whole handler object as written (what `http`, `prompt`, `agent` and `mcp_tool`
+    /// handlers need is kept here).
+    pub raw: Map<String, Value>,
+    /// Where its values are.
+    pub positions: HandlerPositions,
+    #[serde(skip)]
+    pub(crate) rule: Option<PermissionRule>,
+}
+
+impl Handler {
+    /// The parsed `if` rule.
+    pub fn rule(&self) -> Option<&PermissionRule> {
+        self.rule.as_ref()
+    }
+
+    /// Whether it runs in the background.
+    pub fn runs_async(&self) -> bool {
+        self.is_async || self.async_rewake
+    }
+}
+
+/// One handler registered for one event, with its group's matcher and its source.
+#[derive(Clone, Serialize)]
+#[non_exhaustive]
+pub struct Entry {
+    /// The event.
+    pub event: EventName,
+    /// The group's `matcher`, as written.
+    pub matcher_raw: Option<String>,
+    /// The compiled matcher.
+    #[serde(skip)]
+    pub matcher: Matcher,
+    /// The handler.
+    pub handler: Handler,
+    /// The file it comes from.
+    pub source: Arc<SourceFile>,
+    /// Whether `disableAllHooks` turned it off.
+    pub disabled: bool,
+}
+
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entry")
+            .field("event", &self.event)
+            .field("matcher", &self.matcher_raw)
+            .field("command", &self.handler.command)
+            .field("source", &self.source.path)
+            .finish()
+    }
+}
+
+/// Everything loaded from every configuration file, in the order the files were given.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Config {
+    /// Every handler, in configuration order (files in the order given, then as written).
+    pub entries: Vec<Entry>,
+    /// Every file that was read and parsed.
+    pub sources: Vec<Arc<SourceFile>>,
+    /// Every problem found while loading.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The settings `env` blocks, merged by precedence.
+    pub env: Vec<(String, String)>,
+    /// The effective `disableAllHooks`, with the level that set it.
+    pub disable_all: Option<(bool, Scope)>,
+}
+
+impl Config {
+    /// The handlers that will run (not turned off by `disableAllHooks`).
+    pub fn active(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| !e.disabled)
+    }
+
+    /// Whether any error was found.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// The settings files Claude Code reads for a project, lowest precedence first, that exist:
+/// `~/.claude/settings.json`, `<project>/.claude/settings.json`,
+/// `<project>/.claude/settings.local.json`, then `/etc/claude-code/managed-settings.json` and
+/// `/etc/claude-code/managed-settings.d/*.json` (alphabetically).
+pub fn discover(home: Option<&Path>, project: &Path) -> Vec<(PathBuf, Scope)> {
+    discover_in(home, project, Path::new("/etc/claude-code"))
+}
+
+/// [`discover`] with another managed-settings directory.
+pub fn discover_in(home: Option<&Path>, project: &Path, managed: &Path) -> Vec<(PathBuf, Scope)> {
+    let mut out = Vec::new();
+    if let Some(home) = home {
+        out.push((home.join(".claude/settings.json"), Scope::User));
+    }
+    out.push((project.join(".claude/settings.json"), Scope::Project));
+    out.push((project.join(".claude/settings.local.json"), Scope::Local));
+    out.push((managed.join("managed-settings.json"), Scope::Managed));
+    let mut dropins: Vec<PathBuf> = std::fs::read_dir(managed.join("managed-settings.d"))
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    dropins.sort();
+    out.extend(dropins.into_iter().map(|p| (p, Scope::Managed)));
+    out.retain(|(p, _)| p.is_file());
+    out
+}

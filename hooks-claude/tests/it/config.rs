@@ -1,0 +1,104 @@
+use hooks_claude::{Loader, Plugin, Scope, Severity, check};
+
+use crate::support::*;
+
+#[test]
+fn a_broken_file_is_contained_and_positioned() {
+    let dir = temp_dir("broken");
+    let good = settings(
+        serde_json::json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}),
+    );
+    let config = Loader::new()
+        .settings_text("/p/bad.json", "{\n  \"hooks\": {\n    \"Stop\": [,]\n  }\n}", Scope::User)
+        .settings_text(dir.join("good.json"), &good, Scope::Project)
+        .finish();
+    assert_eq!(config.entries.len(), 1, "the good file still registers");
+    let d = &config.diagnostics[0];
+    assert_eq!((d.line, d.column, d.severity), (3, 14, Severity::Error), "{d}");
+    assert!(d.to_string().starts_with("/p/bad.json:3:14: error: invalid JSON"), "{d}");
+}
+
+#[test]
+fn every_problem_is_reported_at_its_value() {
+    let text = r#"{
+  "hooks": {
+    "preToolUse": [],
+    "PreToolUse": [
+      {"matcher": "(?!Bash)", "hooks": [{"type": "command", "command": "true"}]},
+      {"matcher": "mcp__memory", "hooks": [
+        {"type": "command", "command": "true", "timeout": 5000},
+        {"type": "command", "command": "true", "timeout": -1},
+        {"type": "command", "command": "true", "onFailure": "maybe"},
+        {"type": "http", "url": "http://localhost/hook"}
+      ]}
+    ],
+    "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "x"}]}],
+    "Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "if": "Bash(rm *)"}]}],
+    "Notification": [{"hooks": [{"type": "command", "command": "./missing-hook.sh"}]}]
+  },
+  "unknownKey": true
+}"#;
+    let config = Loader::new().settings_text("settings.json", text, Scope::Project).finish();
+    let all: Vec<String> = check(&config, std::path::Path::new("/p"), "/usr/bin:/bin")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    insta::assert_snapshot!(all.join("\n"));
+    let commands: Vec<_> =
+        config.entries.iter().map(|e| (e.event.as_str(), e.handler.kind.as_str())).collect();
+    assert_eq!(
+        commands,
+        vec![
+            ("PreToolUse", "command"),
+            ("PreToolUse", "http"),
+            ("Stop", "command"),
+            ("Notification", "command")
+        ],
+        "only what failed is dropped; http is kept for later"
+    );
+}
+
+#[test]
+fn disable_all_hooks_follows_precedence() {
+    let hooks = settings(
+        serde_json::json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}),
+    );
+    let mut loader = Loader::new();
+    loader.settings_text("user.json", r#"{"disableAllHooks": true}"#, Scope::User).settings_text(
+        "project.json",
+        &hooks,
+        Scope::Project,
+    );
+    assert!(loader.finish().active().next().is_none(), "a user true disables project hooks");
+    let config = Loader::new()
+        .settings_text("user.json", r#"{"disableAllHooks": true}"#, Scope::User)
+        .settings_text("local.json", r#"{"disableAllHooks": false}"#, Scope::Local)
+        .settings_text("project.json", &hooks, Scope::Project)
+        .finish();
+    assert_eq!(config.active().count(), 1, "a local false overrides a user true");
+    let config = Loader::new()
+        .settings_text("managed.json", &hooks, Scope::Managed)
+        .settings_text("project.json", r#"{"disableAllHooks": true}"#, Scope::Project)
+        .finish();
+    assert_eq!(config.active().count(), 1, "managed hooks keep running");
+}
+
+#[test]
+fn plugin_files_take_a_description_and_the_plugin_root() {
+    let text = r#"{"description": "Formatting", "hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/fmt.sh"}]}]}}"#;
+    let config = Loader::new()
+        .plugin_text("/plug/hooks/hooks.json", text, Plugin::new("fmt", "/plug"))
+        .finish();
+    assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+    assert_eq!(config.entries[0].source.plugin().map(|p| p.name.as_str()), Some("fmt"));
+}
+
+#[test]
+fn settings_env_blocks_merge_by_precedence() {
+    let config = Loader::new()
+        .settings_text("p.json", r#"{"env": {"A": "project", "B": "b"}}"#, Scope::Project)
+        .settings_text("u.json", r#"{"env": {"A": "user"}}"#, Scope::User)
+        .finish();
+    let a = config.env.iter().find(|(k, _)| k == "A").map(|(_, v)| v.as_str());
+    assert_eq!(a, Some("project"));
+}

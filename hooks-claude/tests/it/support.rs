@@ -1,0 +1,48 @@
+//! Temporary directories and fixture paths.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use hooks_claude::{Config, Engine, HostEnv, Loader, Scope};
+use serde_json::Value;
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh directory under the system's temporary directory.
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let dir =
+        std::env::temp_dir().join(format!("hooks-claude-it-{}-{n}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The path of a fixture hook script.
+pub(crate) fn hook(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hooks")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A settings file's text from a `hooks` object.
+pub(crate) fn settings(hooks: Value) -> String {
+    serde_json::to_string_pretty(&serde_json::json!({ "hooks": hooks })).unwrap()
+}
+
+/// Loads one settings text at the project level.
+pub(crate) fn load(dir: &Path, text: &str) -> Config {
+    Loader::new().settings_text(dir.join(".claude/settings.json"), text, Scope::Project).finish()
+}
+
+/// An engine over a configuration with `dir` as the project directory.
+pub(crate) fn engine(config: Config, dir: &Path) -> Engine {
+    Engine::builder(config).host(HostEnv::new(dir)).build().unwrap()
+}
+
+/// A handler in exec form.
+pub(crate) fn exec(script: &str, args: &[&str]) -> Value {
+    serde_json::json!({"type": "command", "command": hook(script), "args": args})
+}
