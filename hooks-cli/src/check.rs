@@ -35,7 +35,8 @@ fn is_tnsai(path: &Path, text: &str) -> bool {
     }
     match serde_json::from_str::<serde_json::Value>(text) {
         Ok(serde_json::Value::Object(map)) => {
-            map.contains_key("trusted_roots") || map.get("hooks").is_some_and(serde_json::Value::is_array)
+            map.contains_key("trusted_roots")
+                || map.get("hooks").is_some_and(serde_json::Value::is_array)
         }
         _ => false,
     }
@@ -76,11 +77,14 @@ pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
                 continue;
             }
         };
-        if is_tnsai(path, &text) {
-            problems.extend(check_tnsai(path));
+        let mut found = if is_tnsai(path, &text) {
+            check_tnsai(path)
         } else {
-            problems.extend(crate::claude::check(path, &text, &project_dir));
-        }
+            crate::claude::check(path, &text, &project_dir)
+        };
+        found.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+        found.dedup();
+        problems.extend(found);
     }
     let errors = problems.iter().filter(|p| p.error).count();
     let warnings = problems.len() - errors;

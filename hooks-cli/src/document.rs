@@ -99,6 +99,9 @@ pub(crate) struct RunDocument {
     /// Not in the JSON document: the subject matchers were tested against, for tables.
     #[serde(skip)]
     pub(crate) subject: Option<String>,
+    /// Not in the JSON document: wall-clock time of the whole event, for tables.
+    #[serde(skip)]
+    pub(crate) elapsed_ms: u64,
     /// TNSAI only: how serious a block is (`LOW` ... `CRITICAL`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) severity: Option<String>,
@@ -194,6 +197,7 @@ mod tests {
             system_messages: vec![],
             hooks: vec![],
             subject: None,
+            elapsed_ms: 0,
             severity: None,
         }
     }

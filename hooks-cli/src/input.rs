@@ -25,7 +25,8 @@ pub(crate) fn read_object(input: Option<&str>) -> Result<Map<String, Value>, Cli
 
 /// Reads a whole file, with the path in the error.
 pub(crate) fn read_file(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| cli_error!("cannot read `{}`: {}", path.display(), lower(&e)))
+    std::fs::read_to_string(path)
+        .map_err(|e| cli_error!("cannot read `{}`: {}", path.display(), lower(&e)))
 }
 
 /// Parses text that must be one JSON object.
@@ -36,7 +37,12 @@ pub(crate) fn parse_object(text: &str, name: &str) -> Result<Map<String, Value>,
             "{name}: the input must be a JSON object, found {}",
             hook_protocol::codec::kind_of(&other)
         )),
-        Err(e) => Err(cli_error!("{name}:{}:{}: invalid JSON: {}", e.line(), e.column(), strip_position(&e))),
+        Err(e) => Err(cli_error!(
+            "{name}:{}:{}: invalid JSON: {}",
+            e.line(),
+            e.column(),
+            strip_position(&e)
+        )),
     }
 }
 
@@ -109,7 +115,13 @@ mod tests {
     #[test]
     fn objects_only() {
         assert!(parse_object("{\"a\": 1}", "x").is_ok());
-        assert_eq!(parse_object("[1]", "in.json").unwrap_err().0, "in.json: the input must be a JSON object, found array");
-        assert_eq!(parse_object("{\n\"a\" 1}", "in.json").unwrap_err().0, "in.json:2:5: invalid JSON: expected `:`");
+        assert_eq!(
+            parse_object("[1]", "in.json").unwrap_err().0,
+            "in.json: the input must be a JSON object, found array"
+        );
+        assert_eq!(
+            parse_object("{\n\"a\" 1}", "in.json").unwrap_err().0,
+            "in.json:2:5: invalid JSON: expected `:`"
+        );
     }
 }

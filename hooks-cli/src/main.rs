@@ -77,12 +77,12 @@ fn run(args: RunArgs, verbose: bool) -> Result<u8, CliError> {
 
 fn list(args: &ListArgs, verbose: bool) -> Result<u8, CliError> {
     let backend = Backend::load(&args.sources, verbose)?;
-    let hooks = backend.list(&args.event, args.subject.as_deref())?;
+    let hooks = backend.list(&args.event, args.subject.as_deref(), verbose)?;
     if hooks.is_empty() {
         println!("no hook would run for {}", args.event);
     }
     for h in &hooks {
-        println!("{}  [{}]  {}  ({}; {})", h.id, h.matcher, h.command, h.source, h.detail);
+        println!("{}  ({})", h.command, h.source);
     }
     Ok(0)
 }

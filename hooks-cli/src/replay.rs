@@ -11,7 +11,11 @@ use crate::error::{CliError, cli_error};
 use crate::input::read_session;
 
 /// Runs `hooks replay`; exit status 0 (the table is the result), 1 on a bad file or config.
-pub(crate) fn run(args: &ReplayArgs, verbose: bool, runtime: &tokio::runtime::Runtime) -> Result<u8, CliError> {
+pub(crate) fn run(
+    args: &ReplayArgs,
+    verbose: bool,
+    runtime: &tokio::runtime::Runtime,
+) -> Result<u8, CliError> {
     let events = read_session(&args.file)?;
     let backend = Backend::load(&args.sources, verbose)?;
     let progress = std::io::stderr().is_terminal() && args.format == Format::Text && !verbose;
@@ -21,9 +25,11 @@ pub(crate) fn run(args: &ReplayArgs, verbose: bool, runtime: &tokio::runtime::Ru
         if progress {
             eprint!("\r\x1b[2K[{}/{}] {}", i + 1, events.len(), recorded.event);
         }
-        let doc = runtime
+        let event_started = Instant::now();
+        let mut doc = runtime
             .block_on(backend.run(&recorded.event, recorded.input.clone()))
             .map_err(|e| cli_error!("{}:{}: {e}", args.file.display(), recorded.line))?;
+        doc.elapsed_ms = u64::try_from(event_started.elapsed().as_millis()).unwrap_or(u64::MAX);
         if args.format == Format::Json {
             println!("{}", doc.to_json());
         }
@@ -64,10 +70,8 @@ pub(crate) fn table(rows: &[RunDocument]) -> String {
             .clone()
             .or_else(|| doc.additional_context.first().map(|c| format!("(context) {c}")))
             .unwrap_or_else(|| "-".to_owned());
-        let (slowest, time) = match doc.slowest() {
-            Some(h) => (file_name(&h.command), format!("{} ms", doc.hooks.iter().map(|h| h.duration_ms).max().unwrap_or(0))),
-            None => ("-".to_owned(), "-".to_owned()),
-        };
+        let slowest = doc.slowest().map_or_else(|| "-".to_owned(), |h| file_name(&h.command));
+        let time = format!("{} ms", doc.elapsed_ms);
         cells.push([
             (i + 1).to_string(),
             doc.event.clone(),
@@ -127,7 +131,9 @@ pub(crate) fn summary(rows: &[RunDocument], total_ms: u128) -> String {
         .filter(|h| {
             matches!(
                 h.status,
-                HookStatusWord::NonBlockingError | HookStatusWord::TimedOut | HookStatusWord::SpawnFailed
+                HookStatusWord::NonBlockingError
+                    | HookStatusWord::TimedOut
+                    | HookStatusWord::SpawnFailed
             )
         })
         .count();

@@ -26,7 +26,11 @@ impl Tnsai {
         Ok(Self { list, project_dir })
     }
 
-    pub(crate) async fn run(&self, event: &str, input: Map<String, Value>) -> Result<RunDocument, CliError> {
+    pub(crate) async fn run(
+        &self,
+        event: &str,
+        input: Map<String, Value>,
+    ) -> Result<RunDocument, CliError> {
         let event_type = EventType::from_name(event);
         let built = event_from_input(&event_type, input, &self.project_dir)
             .map_err(|e| cli_error!("{event}: invalid input: {e}"))?;
@@ -50,25 +54,9 @@ impl Tnsai {
             if !on_event || subject.is_some_and(|s| !info.matcher.is_match(s)) {
                 continue;
             }
-            out.push(Listed {
-                id: info.id.clone(),
-                command: info.label.clone(),
-                source: file.clone(),
-                matcher: matcher_text(&info.matcher),
-                detail: format!("priority {}, {:?}", info.priority, info.failure_policy),
-            });
+            out.push(Listed { command: info.label.clone(), source: file.clone() });
         }
         out
-    }
-}
-
-fn matcher_text(m: &hook_protocol::Matcher) -> String {
-    if m.is_any() {
-        "*".to_owned()
-    } else if let Some(names) = m.exact_names() {
-        names.join("|")
-    } else {
-        m.pattern_str().unwrap_or("").to_owned()
     }
 }
 
@@ -88,6 +76,7 @@ fn document(event: &str, subject: Option<String>, report: &Report) -> RunDocumen
         system_messages: report.merged.messages.iter().map(|m| m.value.clone()).collect(),
         hooks: report.records.iter().map(hook_line).collect(),
         subject,
+        elapsed_ms: 0,
         severity: summary.severity.map(|s| s.as_str().to_owned()),
     }
 }
