@@ -190,7 +190,10 @@ pub enum Leftovers {
 /// uses it to react to an early marker (e.g. a hook announcing that it goes on in the
 /// background) without waiting for the hook to exit. The bytes stay in the outcome's stdout.
 #[derive(Clone)]
-pub struct LineTap(Arc<dyn Fn(&[u8]) + Send + Sync>);
+pub struct LineTap(Arc<TapFn>);
+
+/// The function behind a [`LineTap`].
+type TapFn = dyn Fn(&[u8]) + Send + Sync;
 
 impl LineTap {
     /// A tap calling `f` with the first line.
