@@ -63,37 +63,47 @@
 //! Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod background;
 mod check;
 mod command;
 mod decision;
 mod decode;
+pub mod delegate;
 mod diagnostic;
 mod engine;
 mod env;
 mod event_name;
+mod hook;
+mod http;
 pub mod input;
 mod load;
 pub mod matcher;
+mod mcp;
 pub mod output;
 mod permission_rule;
+mod prompt;
+mod remote;
 pub mod samples;
 mod seams;
 mod settings;
+mod spill;
 mod stop_guard;
 
+pub use background::{AsyncResult, BackgroundLimits, Refused};
 pub use check::check;
-pub use command::{AsyncResult, ClaudeHook, NotRun};
 pub use decision::*;
 pub use decode::{ClaudeMeta, ClaudeStatus};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
 pub use env::HostEnv;
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
+pub use hook::{ClaudeHook, NotRun};
+pub use http::{HttpPolicy, UrlError};
 pub use load::Loader;
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
 pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
 pub use settings::{
-    Config, Entry, Handler, HandlerPositions, OnFailure, Origin, Plugin, Scope, SourceFile,
-    discover, discover_in,
+    Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, McpToolSpec, OnFailure,
+    Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,
 };
 pub use stop_guard::{GuardOverride, StopGuard};

@@ -71,7 +71,11 @@ async fn decisions_from_real_scripts() {
     assert_eq!(d.permission, ToolPermission::Deny { reason: Some("no rm".into()) });
     input.tool_name = "Write".into();
     let d = engine.pre_tool_use(&input).await.decision;
-    assert_eq!(d.permission, ToolPermission::Deny { reason: Some("exit two".into()) });
+    let ToolPermission::Deny { reason: Some(reason) } = d.permission else { panic!("{d:?}") };
+    assert!(
+        reason.starts_with("PreToolUse:Write hook error: [") && reason.ends_with("]: exit two"),
+        "{reason}"
+    );
     input.tool_name = "Read".into();
     let fired = engine.pre_tool_use(&input).await;
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion, "exit 1 is not a block");
