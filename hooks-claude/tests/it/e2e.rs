@@ -357,41 +357,6 @@ async fn neutral_events_get_a_faithful_payload() {
     );
 }
 
-#[tokio::test]
-async fn async_hooks_answer_later() {
-    let dir = temp_dir("async");
-    let ctx = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "background lint: clean"}}).to_string();
-    let mut background = exec("sleep.sh", &["2", &ctx]);
-    background["async"] = json!(true);
-    let mut rewake = exec("respond.sh", &["", "2", "wake up: tests broke"]);
-    rewake["asyncRewake"] = json!(true);
-    let engine = engine(
-        load(&dir, &settings(json!({"PostToolUse": [{"hooks": [background, rewake]}]}))),
-        &dir,
-    );
-    let input = PostToolUse {
-        base: Base::new("s", "/t", dir.display().to_string()),
-        tool_name: "Edit".into(),
-        ..PostToolUse::default()
-    };
-    let started = Instant::now();
-    let fired = engine.post_tool_use(&input).await;
-    assert!(
-        started.elapsed() < Duration::from_millis(1500),
-        "background hooks do not hold the event"
-    );
-    assert!(fired.decision.context.is_empty() && fired.decision.feedback.is_none());
-    let mut results = Vec::new();
-    while results.len() < 2 && started.elapsed() < Duration::from_secs(20) {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        results.extend(engine.drain_async());
-    }
-    results.sort_by_key(|r| r.hook_id.clone());
-    assert_eq!(results.len(), 2, "{results:?}");
-    assert_eq!(results[0].context, vec!["background lint: clean".to_owned()]);
-    assert_eq!(results[1].rewake.as_deref(), Some("wake up: tests broke"));
-}
-
 #[test]
 fn discovery_finds_the_settings_files_that_exist() {
     let dir = temp_dir("discover");
