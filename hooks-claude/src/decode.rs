@@ -336,7 +336,8 @@ pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
         failure: None,
         warnings: Vec::new(),
     };
-    let error = format!("{} hook timed out after {}s", ctx.name, ctx.timeout.as_secs_f64());
+    let secs = (ctx.timeout.as_secs_f64() * 1000.0).round() / 1000.0;
+    let error = format!("{} hook timed out after {secs}s", ctx.name);
     let worktree = matches!(ctx.event, Some(EventName::WorktreeCreate | EventName::WorktreeRemove));
     if ctx.event == Some(EventName::PreModelSwitch) || worktree {
         d.verdict = Verdict::deny(error.clone());

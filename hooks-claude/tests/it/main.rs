@@ -11,6 +11,8 @@ mod delegates;
 mod e2e;
 /// `http` hooks against a real server on loopback: every response rule, limits, timeouts.
 mod http;
+/// The 10,000-character cap and the `SessionEnd` budget.
+mod limits;
 /// The loopback HTTP server.
 mod server;
 /// Shared helpers: temporary directories, fixture paths, settings files.
