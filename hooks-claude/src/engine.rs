@@ -56,6 +56,8 @@ pub struct ClaudeRecord {
     pub status: ClaudeStatus,
     /// The exit code, when it exited with one.
     pub exit_code: Option<i32>,
+    /// The HTTP status, for an `http` hook that got an answer.
+    pub http_status: Option<u16>,
     /// How long it ran.
     pub duration: Duration,
     /// The blocking reason or error notice.
@@ -88,6 +90,7 @@ impl ClaudeRecord {
             source: r.source.clone(),
             status,
             exit_code: meta.as_ref().and_then(|m| m.exit_code),
+            http_status: meta.as_ref().and_then(|m| m.http_status),
             duration: r.duration,
             message: meta.and_then(|m| m.message).or_else(|| r.failure.clone()),
             warnings: r.warnings.clone(),

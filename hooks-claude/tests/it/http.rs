@@ -176,6 +176,9 @@ async fn every_response_rule() {
         let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
         let record = &fired.records()[0];
         assert_eq!(record.status, *status, "{url}: {record:?}");
+        if !url.starts_with(&dead) {
+            assert!(record.http_status.is_some(), "{url}: {record:?}");
+        }
         assert_eq!(&fired.decision.permission, permission, "{url}: a status alone never blocks");
         if let Some(m) = message {
             assert!(record.message.as_deref().is_some_and(|x| x.contains(m)), "{url}: {record:?}");
@@ -256,4 +259,17 @@ async fn identical_urls_post_once_and_big_answers_are_capped() {
     let same = server.requests().iter().filter(|r| r.path == "/same").count();
     assert_eq!(same, 1, "HTTP hooks are deduplicated by URL");
     assert!(records[2].warnings.iter().any(|w| w.contains("size cap")), "{:?}", records[2]);
+}
+
+#[test]
+fn header_values_are_never_shown() {
+    let dir = temp_dir("http-redact");
+    let handler = json!({"type": "http", "url": "https://hooks.example/x", "headers": {"Authorization": "Bearer literal-secret"}});
+    let config = load(&dir, &settings(json!({"PreToolUse": [{"hooks": [handler]}]})));
+    let h = &config.entries[0].handler;
+    let shown = format!("{h:?} {}", serde_json::to_string(h).unwrap());
+    assert!(!shown.contains("literal-secret"), "{shown}");
+    assert!(shown.contains("Authorization"));
+    let hooks_claude::HandlerSpec::Http(spec) = &h.spec else { panic!("{h:?}") };
+    assert_eq!(spec.headers, [("Authorization".to_owned(), "Bearer literal-secret".to_owned())]);
 }
