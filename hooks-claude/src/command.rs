@@ -147,7 +147,7 @@ struct JobHook {
     event: crate::EventName,
     from_plugin: bool,
     timeout: Duration,
-    shared: Arc<crate::hook::Shared>,
+    spill: Arc<crate::spill::Spill>,
     session_id: String,
 }
 
@@ -160,7 +160,7 @@ impl JobHook {
             event: hook.entry.event,
             from_plugin: hook.entry.source.plugin().is_some(),
             timeout: hook.timeout,
-            shared: Arc::clone(&hook.shared),
+            spill: Arc::clone(&hook.shared.spill),
             session_id: session_id.to_owned(),
         }
     }
@@ -266,7 +266,7 @@ impl JobHook {
                 }
             }
         }
-        let spill = &h.shared.spill;
+        let spill = &h.spill;
         for text in &mut out.context {
             *text = spill.cap(std::mem::take(text), &h.session_id, &h.id, &mut out.warnings);
         }

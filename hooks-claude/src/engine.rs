@@ -257,7 +257,7 @@ impl EngineBuilder {
             http: crate::http::Client::default(),
             http_policy,
             delegates: self.delegates,
-            spill: Spill::new(self.session_dir),
+            spill: Arc::new(Spill::new(self.session_dir)),
         });
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);
         let claude = claude_hooks(&self.config, &shared, session_end);

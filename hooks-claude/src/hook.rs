@@ -44,7 +44,9 @@ pub(crate) struct Shared {
     pub(crate) http: crate::http::Client,
     pub(crate) http_policy: HttpPolicy,
     pub(crate) delegates: Delegates,
-    pub(crate) spill: Spill,
+    /// Shared with background jobs, which must not hold the rest (the background's own
+    /// tasks would keep it alive, and an engine dropped would not end them).
+    pub(crate) spill: Arc<Spill>,
 }
 
 /// The deadline every `SessionEnd` hook of one firing shares (§6.6), carried in

@@ -168,3 +168,26 @@ async fn background_hooks_are_bounded_and_shutdown_kills_them() {
         "nothing starts after shutdown"
     );
 }
+
+#[tokio::test]
+async fn dropping_the_engine_ends_background_hooks() {
+    let dir = temp_dir("dropped");
+    let pids = dir.join("pids");
+    let hooks = json!({"PostToolUse": [{"hooks": [
+        background("long_running.sh", &[pids.to_str().unwrap()], "async"),
+    ]}]});
+    let engine = engine(load(&dir, &settings(hooks)), &dir);
+    engine.post_tool_use(&post_tool(&dir)).await;
+    let started = Instant::now();
+    while !pids.exists() && started.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let text = std::fs::read_to_string(&pids).unwrap();
+    let (own, child) = text.trim().split_once(' ').unwrap();
+    drop(engine);
+    let started = Instant::now();
+    while (alive(own) || alive(child)) && started.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(!alive(own) && !alive(child), "an engine dropped ends its background hooks");
+}
