@@ -278,7 +278,7 @@ impl ClaudeHook {
         match &h.spec {
             HandlerSpec::Command => None,
             HandlerSpec::Http(s) => (!self.shared.http_policy.url_allowed(&s.url))
-                .then(|| NotRun::UrlNotAllowed { url: s.url.clone() }),
+                .then(|| NotRun::UrlNotAllowed { url: crate::http::shown_url(&s.url) }),
             HandlerSpec::Prompt(_) => {
                 delegates.model.is_none().then_some(NotRun::NoImplementation { kind: h.kind })
             }
@@ -414,7 +414,7 @@ fn label(entry: &Entry) -> String {
             format!("{c} {}", args.join(" "))
         }
         (HandlerSpec::Command, Some(c), _) => c.clone(),
-        (HandlerSpec::Http(s), _, _) => s.url.clone(),
+        (HandlerSpec::Http(s), _, _) => crate::http::shown_url(&s.url),
         (HandlerSpec::Prompt(s) | HandlerSpec::Agent(s), _, _) => s.prompt.clone(),
         (HandlerSpec::McpTool(s), _, _) => format!("{}/{}", s.server, s.tool),
         _ => h.kind.as_str().to_owned(),

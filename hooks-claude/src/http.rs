@@ -52,6 +52,17 @@ pub(crate) fn check_url(url: &str) -> Result<reqwest::Url, UrlError> {
     }
 }
 
+/// A URL as records and logs show it: a password in it replaced by `***`.
+pub(crate) fn shown_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}
+
 /// Checks that `name` is a valid header name.
 pub(crate) fn check_header_name(name: &str) -> Result<(), UrlError> {
     reqwest::header::HeaderName::from_bytes(name.as_bytes())
@@ -382,6 +393,12 @@ mod tests {
         assert_eq!(interpolate("$ 5 $1 ${ } ${A", only_token, lookup), "$ 5 $1 ${ } ${A");
         assert_eq!(interpolate("$TOKEN_2x", |n| n == "TOKEN_2x", lookup), "<TOKEN_2x>");
         assert_eq!(interpolate("$TOKEN", only_token, |_| None), "", "unset is empty");
+    }
+
+    #[test]
+    fn passwords_in_urls_are_not_shown() {
+        assert_eq!(shown_url("https://u:pw@h.example/x"), "https://u:***@h.example/x");
+        assert_eq!(shown_url("https://h.example/x"), "https://h.example/x");
     }
 
     #[test]
