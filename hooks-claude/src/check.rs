@@ -29,7 +29,7 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
                 Severity::Warning,
                 format!(
                     "URL `{}` is not allowed by `allowedHttpHookUrls`; this hook never runs",
-                    spec.url
+                    crate::http::shown_url(&spec.url)
                 ),
             ));
         }
