@@ -7,8 +7,8 @@
 //! turn ([`crate::Engine::drain_async`]); an `asyncRewake` hook that exits 2 is sent at once
 //! through the wake channel ([`crate::Engine::take_wake_receiver`]). Shutting down
 //! ([`crate::Engine::shutdown`]) ends every background hook (a run's future, dropped, kills
-//! the hook's whole process tree) and waits for them; dropping the engine does the same
-//! without waiting.
+//! the hook's whole process tree) and waits for them; dropping the engine (and the hooks taken
+//! from it with [`crate::Engine::claude_hooks`]) does the same without waiting.
 
 use std::collections::VecDeque;
 use std::fmt;

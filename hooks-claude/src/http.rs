@@ -17,7 +17,7 @@ use crate::Config;
 /// A URL an `http` handler cannot use.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum UrlError {
+pub(crate) enum UrlError {
     /// It does not parse as an absolute URL.
     #[error("`url` `{url}` is not an absolute URL: {reason}")]
     Invalid {

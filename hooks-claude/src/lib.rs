@@ -131,7 +131,7 @@ pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
 pub use env::HostEnv;
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
 pub use hook::{ClaudeHook, NotRun};
-pub use http::{HttpPolicy, UrlError};
+pub use http::HttpPolicy;
 pub use load::Loader;
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
 pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
