@@ -11,9 +11,11 @@
 //! ours: 8 spawned tasks). Rounds pair raw and ours under the same load (sequential: run by
 //! run; 8 at a time: batch by batch, alternating which goes first); the table shows medians
 //! per invocation over rounds and the median of the per-round ratios ours / raw (for 8 at a
-//! time, as a throughput ratio too). A last pair of rows polls the 8 futures from
-//! one task instead, as `Dispatcher` does: every spawn blocks its thread until the child has
-//! called `execve` (std's `posix_spawn` is a `vfork`), so one task spawns one hook at a time.
+//! time, as a throughput ratio too). A last pair of rows runs the 8 hooks through a
+//! `Dispatcher`, one event at a time, as a harness does: 8 registered hooks per event, each an
+//! `exec::run` (on a multi-thread runtime the dispatcher gives each its own task, since every
+//! spawn holds its thread until the child has called `execve`); its raw counterpart is 8
+//! threads in lockstep, one invocation each per event, the event ending when all have.
 //!
 //! Knobs, for investigation: `EXEC_BENCH_RUNTIME=current` (a current-thread runtime),
 //! `EXEC_BENCH_WORKERS=N`, and `EXEC_BENCH_PROFILE=<static|shell>:<side>:<rounds>` to run one
@@ -30,8 +32,12 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures_util::future::join_all;
+use async_trait::async_trait;
 use hook_protocol::exec::{CommandSpec, Invocation, run};
+use hook_protocol::{
+    Common, Dispatcher, Event, Hook as HookTrait, HookInfo, HookOutcome, HookStatus, Payload,
+    Source, ToolCall, Verdict,
+};
 
 /// Rounds per cell; each round runs raw and ours once.
 const ROUNDS: usize = 25;
@@ -67,6 +73,40 @@ struct Bench {
     noop: PathBuf,
     static_inv: Invocation,
     shell_inv: Invocation,
+    static_dispatcher: Dispatcher,
+    shell_dispatcher: Dispatcher,
+    event: Event,
+}
+
+/// A hook that runs one invocation through `exec::run`, as a dialect's command hook does.
+#[derive(Debug)]
+struct ExecHook {
+    info: HookInfo,
+    inv: Invocation,
+}
+
+#[async_trait]
+impl HookTrait for ExecHook {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    async fn run(&self, _event: &Event) -> HookOutcome {
+        match run(&self.inv).await {
+            Ok(out) if out.exit.code() == Some(0) => HookOutcome::success(Verdict::none()),
+            Ok(out) => HookOutcome::failure(HookStatus::Failed, out.exit.to_string()),
+            Err(e) => HookOutcome::failure(HookStatus::SpawnFailed, e.to_string()),
+        }
+    }
+}
+
+fn dispatcher(inv: &Invocation) -> Dispatcher {
+    let mut builder = Dispatcher::builder();
+    for i in 0..WIDTH {
+        let info = HookInfo::new(format!("hook-{i}"), Source::new("bench", None));
+        builder = builder.hook(ExecHook { info, inv: inv.clone() });
+    }
+    builder.build().unwrap_or_else(|e| fail(&format!("cannot build the dispatcher: {e}")))
 }
 
 impl Bench {
@@ -80,7 +120,11 @@ impl Bench {
         let mut shell_inv =
             Invocation::new(CommandSpec::shell(noop.to_string_lossy()), "/", timeout);
         shell_inv.stdin = Arc::from(payload());
-        Self { noop, static_inv, shell_inv }
+        let static_dispatcher = dispatcher(&static_inv);
+        let shell_dispatcher = dispatcher(&shell_inv);
+        let call = ToolCall::new("Bash", serde_json::json!({"command": "true"}));
+        let event = Event::new(Common::new("bench", "/"), Payload::PreTool(call));
+        Self { noop, static_inv, shell_inv, static_dispatcher, shell_dispatcher, event }
     }
 
     fn invocation(&self, hook: Hook) -> &Invocation {
@@ -154,6 +198,34 @@ impl Bench {
         micros(t.elapsed()) / (n * WIDTH) as f64
     }
 
+    /// Wall µs per invocation of `WIDTH` raw threads running `count` events in lockstep: each
+    /// thread runs one invocation per event and the event ends when all have (the raw
+    /// counterpart of a dispatch, which returns when its last hook has).
+    fn raw_lockstep(&self, hook: Hook) -> f64 {
+        let n = hook.count(true);
+        let barrier = std::sync::Barrier::new(WIDTH);
+        let t = Instant::now();
+        std::thread::scope(|s| {
+            for _ in 0..WIDTH {
+                s.spawn(|| {
+                    for _ in 0..n {
+                        self.raw_once(hook);
+                        barrier.wait();
+                    }
+                });
+            }
+        });
+        micros(t.elapsed()) / (n * WIDTH) as f64
+    }
+
+    /// The raw side of a parallel cell.
+    fn raw_side(&self, hook: Hook, spread: Spread) -> f64 {
+        match spread {
+            Spread::Tasks => self.raw_parallel(hook),
+            Spread::Dispatcher => self.raw_lockstep(hook),
+        }
+    }
+
     /// Wall µs per invocation of `WIDTH` concurrent loops of ours, each running `count`
     /// invocations: spawned as tasks (spread over the workers), or polled by one task.
     async fn ours_parallel(self: &Arc<Self>, hook: Hook, spread: Spread) -> f64 {
@@ -177,13 +249,18 @@ impl Bench {
                     }
                 }
             }
-            Spread::OneTask => {
-                join_all((0..WIDTH).map(|_| async move {
-                    for _ in 0..n {
-                        self.ours_once(hook).await;
+            Spread::Dispatcher => {
+                let dispatcher = match hook {
+                    Hook::Static => &self.static_dispatcher,
+                    Hook::Shell => &self.shell_dispatcher,
+                };
+                for _ in 0..n {
+                    let report = dispatcher.dispatch(&self.event).await;
+                    if let Some(r) = report.records.iter().find(|r| r.status != HookStatus::Success)
+                    {
+                        fail(&format!("{} through the dispatcher: {:?}", hook.name(), r.failure));
                     }
-                }))
-                .await;
+                }
             }
         }
         micros(t.elapsed()) / (n * WIDTH) as f64
@@ -195,8 +272,8 @@ impl Bench {
 enum Spread {
     /// `WIDTH` tasks spawned on the multi-thread runtime.
     Tasks,
-    /// `WIDTH` futures polled by one task (as `Dispatcher` runs parallel hooks).
-    OneTask,
+    /// One event with `WIDTH` matching hooks through a `Dispatcher`, `count` events in a row.
+    Dispatcher,
 }
 
 /// One cell of the table.
@@ -213,7 +290,7 @@ impl Cell {
         match self.spread {
             None => "sequential",
             Some(Spread::Tasks) => "8 tasks",
-            Some(Spread::OneTask) => "8 in 1 task",
+            Some(Spread::Dispatcher) => "dispatch of 8",
         }
     }
 }
@@ -263,8 +340,8 @@ fn main() -> ExitCode {
         Cell { hook: Hook::Shell, spread: None, target: 1.05 },
         Cell { hook: Hook::Static, spread: Some(Spread::Tasks), target: 1.0 / 0.95 },
         Cell { hook: Hook::Shell, spread: Some(Spread::Tasks), target: 1.0 / 0.95 },
-        Cell { hook: Hook::Static, spread: Some(Spread::OneTask), target: 1.0 / 0.95 },
-        Cell { hook: Hook::Shell, spread: Some(Spread::OneTask), target: 1.0 / 0.95 },
+        Cell { hook: Hook::Static, spread: Some(Spread::Dispatcher), target: 1.0 / 0.95 },
+        Cell { hook: Hook::Shell, spread: Some(Spread::Dispatcher), target: 1.0 / 0.95 },
     ];
     for cell in cells {
         let hook = cell.hook;
@@ -284,12 +361,12 @@ fn main() -> ExitCode {
                 match cell.spread {
                     None => b.sequential(hook).await,
                     Some(spread) if round % 2 == 0 => {
-                        let r = b.raw_parallel(hook);
+                        let r = b.raw_side(hook, spread);
                         (r, b.ours_parallel(hook, spread).await)
                     }
                     Some(spread) => {
                         let o = b.ours_parallel(hook, spread).await;
-                        (b.raw_parallel(hook), o)
+                        (b.raw_side(hook, spread), o)
                     }
                 }
             });
@@ -330,12 +407,14 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `EXEC_BENCH_PROFILE=<static|shell>:<raw|ours|raw-par|ours-tasks|ours-par>:<rounds>` runs
+/// `EXEC_BENCH_PROFILE=<static|shell>:<raw|ours|raw-par|ours-tasks|ours-dispatch>:<rounds>` runs
 /// one side alone, for `strace -c` or `perf`.
 fn profile(rt: &tokio::runtime::Runtime, bench: &Arc<Bench>, spec: &str) {
     let parts: Vec<&str> = spec.split(':').collect();
     let [hook, side, rounds] = parts[..] else {
-        fail("EXEC_BENCH_PROFILE=<static|shell>:<raw|ours|raw-par|ours-tasks|ours-par>:<rounds>")
+        fail(
+            "EXEC_BENCH_PROFILE=<static|shell>:<raw|ours|raw-par|ours-tasks|ours-dispatch>:<rounds>",
+        )
     };
     let hook = if hook == "shell" { Hook::Shell } else { Hook::Static };
     let rounds: usize = rounds.parse().unwrap_or(1);
@@ -351,7 +430,7 @@ fn profile(rt: &tokio::runtime::Runtime, bench: &Arc<Bench>, spec: &str) {
                 }
                 "raw-par" => b.raw_parallel(hook),
                 "ours-tasks" => b.ours_parallel(hook, Spread::Tasks).await,
-                "ours-par" => b.ours_parallel(hook, Spread::OneTask).await,
+                "ours-dispatch" => b.ours_parallel(hook, Spread::Dispatcher).await,
                 _ => {
                     let t = Instant::now();
                     for _ in 0..hook.count(false) {
