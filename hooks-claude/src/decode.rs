@@ -406,8 +406,11 @@ pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure)
         timeout: Duration::from_secs(60),
     };
     let decoded = decode(&ctx, raw);
-    let status =
-        if decoded.meta.blocked_on_failure { HookStatus::Blocked } else { decoded.meta.status.core() };
+    let status = if decoded.meta.blocked_on_failure {
+        HookStatus::Blocked
+    } else {
+        decoded.meta.status.core()
+    };
     let mut outcome = HookOutcome::with_status(status, decoded.verdict);
     outcome.failure = decoded.failure;
     outcome.warnings = decoded.warnings;
