@@ -5,5 +5,7 @@
 mod config;
 /// Hooks run end to end: stdin, environment, decisions, dedup, parallelism, the Stop guard.
 mod e2e;
+/// Fail-closed on every failure path, the event off argv, credentials scrubbed.
+mod reliability;
 /// Shared helpers: temporary directories, fixture paths, settings files.
 mod support;
