@@ -12,6 +12,7 @@ mod bench;
 mod ci;
 mod conformance;
 mod fuzz;
+mod soak;
 #[cfg(test)]
 mod tidy;
 mod util;
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("conformance") => conformance::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("soak") => soak::run(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             print_help();
             Ok(())
@@ -50,6 +52,9 @@ tasks:
   bench [NAME...]    benchmarks (exec, native); all when none is named
   fuzz [TARGET...] [--seconds N]
                      libFuzzer targets (codec, claude_settings, claude_output, tnsai_response,
-                     tnsai_hook_list, matcher), N seconds each (default 60); installs cargo-fuzz"
+                     tnsai_hook_list, matcher), N seconds each (default 60); installs cargo-fuzz
+  soak [--runs N] [--in-flight N]
+                     load and leak test: 10,000 hook runs, 64 in flight, then zombies, file
+                     descriptors, memory and accounting checked"
     );
 }
