@@ -1,4 +1,4 @@
-//! `cargo xtask fuzz [TARGET...] [--seconds N]`: the libFuzzer targets of `fuzz/`.
+//! `cargo xtask fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
 //!
 //! Installs the pinned `cargo-fuzz` when it is missing, builds every target once, then runs
 //! each named target (all when none is named) for N seconds (default 60), one after another,
@@ -9,6 +9,12 @@
 //! only `unsafe` of the workspace is the process code, which no target reaches), so a
 //! sanitizer would find nothing that Rust's own checks miss, and without it a target runs two
 //! to three times more inputs per second. Debug assertions (overflow checks) stay on.
+//!
+//! `cargo xtask ci` runs every target for [`CI_SECONDS`] without `cargo-fuzz`: it builds the
+//! targets with `cargo build` and the flags `cargo fuzz build` passes (libFuzzer itself comes
+//! from the `libfuzzer-sys` crate), which spares CI the one-time install of `cargo-fuzz`
+//! (about a minute) while producing the same binaries, and runs them directly; `--direct`
+//! does the same from the command line.
 //!
 //! Each run reads the committed seeds (`fuzz/corpus/TARGET/`) and keeps what it discovers in
 //! `fuzz/target/corpus/TARGET/` (ignored by git), so the committed seeds change only by hand
@@ -35,6 +41,26 @@ const DEFAULT_SECONDS: u64 = 60;
 
 /// The longest one input may take before libFuzzer reports it as a hang.
 const INPUT_TIMEOUT_SECONDS: u64 = 10;
+
+/// Seconds per target in `cargo xtask ci`.
+pub(crate) const CI_SECONDS: u64 = 10;
+
+/// The flags `cargo fuzz build -s none` (0.13) gives rustc, so that a direct build makes the
+/// same binaries (and reuses the same build).
+const SANCOV_RUSTFLAGS: &str = " -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+    -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+    -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing \
+    -Cllvm-args=-simplifycfg-branch-fold-threshold=0 -Cllvm-args=-sanitizer-coverage-stack-depth \
+    -Cdebug-assertions -Ccodegen-units=1";
+
+/// How the targets are built and started.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Runner {
+    /// Through `cargo fuzz` (installed when missing).
+    CargoFuzz,
+    /// `cargo build` with libFuzzer's flags, then the binaries themselves.
+    Direct,
+}
 
 /// What one target's run found.
 struct Outcome {
@@ -70,15 +96,62 @@ fn ensure_cargo_fuzz() -> Result {
     Ok(())
 }
 
+/// The host's target triple, which `cargo fuzz` builds for (from `rustc -vV`).
+fn host_triple() -> Result<String> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    #[expect(clippy::disallowed_methods, reason = "xtask asks rustc for its host; it runs no hook")]
+    let output = Command::new(rustc).arg("-vV").output()?;
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_owned)
+        .ok_or_else(|| "fuzz: `rustc -vV` names no host".into())
+}
+
+/// Builds every target as `cargo fuzz build -s none` does, with `cargo build`.
+fn build_direct(triple: &str) -> Result {
+    let flags: String = SANCOV_RUSTFLAGS.split_whitespace().fold(String::new(), |mut acc, f| {
+        acc.push(' ');
+        acc.push_str(f);
+        acc
+    });
+    step(
+        "fuzz: build (cargo build with libFuzzer's flags)",
+        cargo()
+            .current_dir(fuzz_dir())
+            .env("RUSTC_BOOTSTRAP", "1")
+            .env("RUSTFLAGS", flags)
+            .args(["build", "--manifest-path"])
+            .arg(fuzz_dir().join("Cargo.toml"))
+            .args(["--target", triple, "--release", "--locked"])
+            .args(["--config", "profile.release.debug=\"line-tables-only\"", "--bins"]),
+    )
+}
+
+/// `cargo xtask ci`'s run: every target for [`CI_SECONDS`], without `cargo-fuzz`.
+pub(crate) fn ci() -> Result {
+    fuzz_with(Runner::Direct, TARGETS, CI_SECONDS)
+}
+
 /// Builds every target, then runs the chosen ones for `seconds` each.
-pub(crate) fn fuzz(targets: &[&'static str], seconds: u64) -> Result {
-    ensure_cargo_fuzz()?;
+fn fuzz_with(runner: Runner, targets: &[&'static str], seconds: u64) -> Result {
     let started = Instant::now();
-    step("fuzz: build", cargo_fuzz().args(["build", "-s", "none"]))?;
+    let binaries = match runner {
+        Runner::CargoFuzz => {
+            ensure_cargo_fuzz()?;
+            step("fuzz: build", cargo_fuzz().args(["build", "-s", "none"]))?;
+            None
+        }
+        Runner::Direct => {
+            let triple = host_triple()?;
+            build_direct(&triple)?;
+            Some(fuzz_dir().join("target").join(triple).join("release"))
+        }
+    };
     eprintln!("xtask: fuzz: built in {:.0} s", started.elapsed().as_secs_f64());
     let mut outcomes = Vec::new();
     for &target in targets {
-        outcomes.push(run_target(target, seconds)?);
+        outcomes.push(run_target(binaries.as_deref(), target, seconds)?);
     }
     println!(
         "\n{:<16} {:>8} {:>14} {:>10} {:>8}  crash",
@@ -104,20 +177,36 @@ pub(crate) fn fuzz(targets: &[&'static str], seconds: u64) -> Result {
     }
 }
 
-fn run_target(target: &'static str, seconds: u64) -> Result<Outcome> {
+fn run_target(binaries: Option<&Path>, target: &'static str, seconds: u64) -> Result<Outcome> {
     let dir = fuzz_dir();
     let work = dir.join("target/corpus").join(target);
     let seeds = dir.join("corpus").join(target);
     let logs = dir.join("target/logs");
+    let artifacts = dir.join("artifacts").join(target);
+    fs::create_dir_all(&artifacts)?;
     fs::create_dir_all(&work)?;
     fs::create_dir_all(&logs)?;
     eprintln!("xtask: fuzz: {target} for {seconds} s");
     let started = Instant::now();
-    let output = cargo_fuzz()
-        .args(["run", "-s", "none", target])
-        .arg(&work)
-        .arg(&seeds)
-        .arg("--")
+    let mut cmd = match binaries {
+        Some(bins) => {
+            #[expect(clippy::disallowed_methods, reason = "xtask runs the fuzz targets it built")]
+            let mut cmd = Command::new(bins.join(target));
+            cmd.current_dir(&dir)
+                .arg(format!("-artifact_prefix={}/", artifacts.display()))
+                .arg(&work)
+                .arg(&seeds);
+            cmd
+        }
+        None => {
+            // Corpus directories before `--`: without them `cargo fuzz` would add the
+            // committed seeds as the directory that new inputs are written to.
+            let mut cmd = cargo_fuzz();
+            cmd.args(["run", "-s", "none", target]).arg(&work).arg(&seeds).arg("--");
+            cmd
+        }
+    };
+    let output = cmd
         .arg(format!("-max_total_time={seconds}"))
         .arg(format!("-timeout={INPUT_TIMEOUT_SECONDS}"))
         .arg("-rss_limit_mb=2048")
@@ -168,9 +257,11 @@ fn tail(text: &str, lines: usize) -> String {
 pub(crate) fn run(args: &[String]) -> Result {
     let mut seconds = DEFAULT_SECONDS;
     let mut targets: Vec<&'static str> = Vec::new();
+    let mut runner = Runner::CargoFuzz;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--direct" => runner = Runner::Direct,
             "--seconds" => {
                 let value = args.next().ok_or("`--seconds` needs a number")?;
                 seconds = value.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
@@ -188,5 +279,5 @@ pub(crate) fn run(args: &[String]) -> Result {
     if targets.is_empty() {
         targets = TARGETS.to_vec();
     }
-    fuzz(&targets, seconds)
+    fuzz_with(runner, &targets, seconds)
 }
