@@ -1,12 +1,88 @@
-//! The `hooks` command: run, check, list and replay hooks without an agent.
+//! The `hooks` command: run, check, list and replay agent hooks without an agent.
+//!
+//! `hooks run` sends one event through a Claude Code hook configuration or a TNSAI hook list
+//! and prints the merged decision; `hooks check` validates configurations; `hooks list` shows
+//! which hooks an event would run; `hooks replay` runs a recorded session. See the README for
+//! the output formats and exit statuses.
+
+#![expect(clippy::print_stdout, clippy::print_stderr, reason = "a command-line program prints")]
+
+mod backend;
+mod check;
+mod claude;
+mod cli;
+mod document;
+mod error;
+mod input;
+mod replay;
+mod tnsai;
+mod verbose;
+
+use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Run, check, list and replay agent hooks without an agent.
-#[derive(Debug, Parser)]
-#[command(name = "hooks", version)]
-struct Cli {}
+use crate::backend::Backend;
+use crate::cli::{Cli, Command, Format, ListArgs, RunArgs};
+use crate::error::{CliError, cli_error};
 
-fn main() {
-    let _cli = Cli::parse();
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let usage_error = e.use_stderr();
+            let _ = e.print();
+            // clap exits 2 on usage errors; 2 means "blocked" here, so usage errors exit 1.
+            return if usage_error { ExitCode::from(1) } else { ExitCode::SUCCESS };
+        }
+    };
+    if cli.verbose {
+        verbose::install();
+    }
+    match execute(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("hooks: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| cli_error!("cannot start the runtime: {e}"))
+}
+
+fn execute(cli: Cli) -> Result<u8, CliError> {
+    match cli.command {
+        Command::Run(args) => run(args, cli.verbose),
+        Command::Check(args) => check::run(&args),
+        Command::List(args) => list(&args, cli.verbose),
+        Command::Replay(args) => replay::run(&args, cli.verbose, &runtime()?),
+    }
+}
+
+fn run(args: RunArgs, verbose: bool) -> Result<u8, CliError> {
+    let backend = Backend::load(&args.sources, verbose)?;
+    let input = input::read_object(args.input.as_deref())?;
+    let doc = runtime()?.block_on(backend.run(&args.event, input))?;
+    match args.format {
+        Format::Text => print!("{}", doc.to_text()),
+        Format::Json => println!("{}", doc.to_json()),
+    }
+    Ok(doc.exit_status())
+}
+
+fn list(args: &ListArgs, verbose: bool) -> Result<u8, CliError> {
+    let backend = Backend::load(&args.sources, verbose)?;
+    let hooks = backend.list(&args.event, args.subject.as_deref(), verbose)?;
+    if hooks.is_empty() {
+        println!("no hook would run for {}", args.event);
+    }
+    for h in &hooks {
+        println!("{}  ({})", h.command, h.source);
+    }
+    Ok(0)
 }

@@ -1,0 +1,263 @@
+//! The Claude Code backend: settings files and plugins, run as Claude Code would run them.
+
+use std::path::{Path, PathBuf};
+
+use hook_protocol::Decision;
+use hooks_claude::{
+    ClaudeRecord, ClaudeStatus, Config, Diagnostic, Engine, EventName, HostEnv, Loader, RawRun,
+    Scope, Severity, discover,
+};
+use serde_json::{Map, Value};
+
+use crate::backend::Listed;
+use crate::check::Problem;
+use crate::cli::Sources;
+use crate::document::{DecisionWord, HookLine, HookStatusWord, RunDocument};
+use crate::error::{CliError, cli_error};
+
+/// The session id of events that do not carry one.
+const SESSION_ID: &str = "hooks-cli";
+
+/// A loaded Claude Code configuration.
+#[derive(Debug)]
+pub(crate) struct Claude {
+    engine: Engine,
+}
+
+impl Claude {
+    /// Loads `--settings` and `--plugin` sources, or discovers the settings files Claude Code
+    /// would read when neither is given.
+    pub(crate) fn load(
+        sources: &Sources,
+        project_dir: PathBuf,
+        verbose: bool,
+    ) -> Result<Self, CliError> {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut loader = Loader::new();
+        if sources.settings.is_empty() && sources.plugins.is_empty() {
+            let found = discover(home.as_deref(), &project_dir);
+            if verbose {
+                let names: Vec<String> = found
+                    .iter()
+                    .map(|(p, s)| format!("{} ({})", p.display(), s.as_str()))
+                    .collect();
+                eprintln!(
+                    "hooks: settings files: {}",
+                    if names.is_empty() { "none found".to_owned() } else { names.join(", ") }
+                );
+            }
+            for (path, scope) in found {
+                loader.settings(path, scope);
+            }
+        } else {
+            for path in &sources.settings {
+                if !path.is_file() {
+                    return Err(cli_error!("settings file `{}` does not exist", path.display()));
+                }
+                loader.settings(path.clone(), Scope::Explicit);
+            }
+            for dir in &sources.plugins {
+                let hooks = dir.join("hooks/hooks.json");
+                if !hooks.is_file() {
+                    return Err(cli_error!("plugin `{}` has no hooks/hooks.json", dir.display()));
+                }
+                loader.plugin_dir(dir.clone());
+            }
+        }
+        let config = loader.finish();
+        report_load(&config)?;
+        let mut host = HostEnv::new(project_dir);
+        host.home = home;
+        let engine = Engine::builder(config)
+            .host(host)
+            .build()
+            .map_err(|e| cli_error!("cannot compile the matchers: {e}"))?;
+        Ok(Self { engine })
+    }
+
+    pub(crate) async fn run(
+        &self,
+        event: &str,
+        input: Map<String, Value>,
+    ) -> Result<RunDocument, CliError> {
+        let name = known_event(event)?;
+        let run = self.engine.run_json(event, input, SESSION_ID).await;
+        Ok(document(name, &run))
+    }
+
+    pub(crate) fn list(
+        &self,
+        event: &str,
+        subject: Option<&str>,
+        verbose: bool,
+    ) -> Result<Vec<Listed>, CliError> {
+        let name = known_event(event)?;
+        let mut input = Map::new();
+        if let (Some(subject), Some(field)) = (subject, name.subject_field()) {
+            input.insert(field.to_owned(), Value::String(subject.to_owned()));
+        }
+        if subject.is_none() && name.has_matcher() {
+            // No subject to match: every hook of the event, with its matcher.
+            return Ok(self
+                .engine
+                .config()
+                .active()
+                .filter(|e| e.event == name)
+                .map(|e| Listed {
+                    command: e
+                        .handler
+                        .command
+                        .clone()
+                        .unwrap_or_else(|| format!("({} handler)", e.handler.kind.as_str())),
+                    source: format!(
+                        "{}; matcher `{}`",
+                        e.source.label(),
+                        e.matcher_raw.as_deref().unwrap_or("*")
+                    ),
+                })
+                .collect());
+        }
+        let probe = self.engine.raw_event(event, input, SESSION_ID);
+        let mut listed = Vec::new();
+        for l in self.engine.list(&probe) {
+            let source = match &l.plugin {
+                Some(p) => format!("{} (plugin {p})", l.file.display()),
+                None => l.file.display().to_string(),
+            };
+            match &l.not_run {
+                Some(why) => {
+                    if verbose {
+                        eprintln!("hooks: not run: {} ({source}): {why}", l.command);
+                    }
+                }
+                None => listed.push(Listed { command: l.command.clone(), source }),
+            }
+        }
+        Ok(listed)
+    }
+}
+
+/// The event's name as Claude Code spells it, or an error suggesting the closest one.
+fn known_event(event: &str) -> Result<EventName, CliError> {
+    if let Some(name) = EventName::parse(event) {
+        return Ok(name);
+    }
+    let hint = EventName::ALL
+        .iter()
+        .find(|n| n.as_str().eq_ignore_ascii_case(event))
+        .map(|n| format!(" (event names are case-sensitive: did you mean `{}`?)", n.as_str()))
+        .unwrap_or_default();
+    Err(cli_error!("unknown Claude Code event `{event}`{hint}"))
+}
+
+/// Errors in a configuration stop the command; warnings go to stderr.
+fn report_load(config: &Config) -> Result<(), CliError> {
+    let mut first_error = None;
+    for d in &config.diagnostics {
+        if d.is_error() {
+            first_error.get_or_insert_with(|| render(d));
+        } else {
+            eprintln!("hooks: {}", render(d));
+        }
+    }
+    match first_error {
+        Some(e) => Err(CliError::new(e)),
+        None => Ok(()),
+    }
+}
+
+fn render(d: &Diagnostic) -> String {
+    let severity = match d.severity {
+        Severity::Error => "error",
+        _ => "warning",
+    };
+    if d.line == 0 {
+        format!("{}: {severity}: {}", d.file.display(), d.message)
+    } else {
+        format!("{}:{}:{}: {severity}: {}", d.file.display(), d.line, d.column, d.message)
+    }
+}
+
+/// Whether a deny on this event is a permission decision (`deny`) or a block (`block`).
+fn deny_word(name: EventName) -> DecisionWord {
+    match name {
+        EventName::PreToolUse | EventName::PermissionRequest | EventName::PreModelSwitch => {
+            DecisionWord::Deny
+        }
+        _ => DecisionWord::Block,
+    }
+}
+
+fn document(name: EventName, run: &RawRun) -> RunDocument {
+    let merged = &run.report.merged;
+    let decision = match merged.decision {
+        None => DecisionWord::None,
+        Some(Decision::Allow) => DecisionWord::Allow,
+        Some(Decision::Ask) => DecisionWord::Ask,
+        Some(Decision::Defer) => DecisionWord::Defer,
+        Some(Decision::Deny) => deny_word(name),
+    };
+    let subject = name
+        .subject_field()
+        .and_then(|f| run.input.get(f))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    RunDocument {
+        event: run.event.clone(),
+        decision,
+        reason: merged.reason(),
+        additional_context: merged.context.iter().map(|c| c.value.clone()).collect(),
+        updated_input: merged.updated_input.as_ref().map(|u| u.value.clone()),
+        continue_: merged.halt.is_none(),
+        stop_reason: merged.halt.as_ref().and_then(|h| h.value.reason.clone()),
+        system_messages: merged.messages.iter().map(|m| m.value.clone()).collect(),
+        hooks: run.records.iter().map(hook_line).collect(),
+        subject,
+        elapsed_ms: 0,
+        severity: None,
+    }
+}
+
+fn hook_line(r: &ClaudeRecord) -> HookLine {
+    HookLine {
+        command: r.command.clone(),
+        status: match r.status {
+            ClaudeStatus::Success => HookStatusWord::Success,
+            ClaudeStatus::BlockingError => HookStatusWord::BlockingError,
+            ClaudeStatus::TimedOut => HookStatusWord::TimedOut,
+            ClaudeStatus::SpawnFailed => HookStatusWord::SpawnFailed,
+            ClaudeStatus::Skipped => HookStatusWord::Skipped,
+            _ => HookStatusWord::NonBlockingError,
+        },
+        exit_code: r.exit_code,
+        duration_ms: u64::try_from(r.duration.as_millis()).unwrap_or(u64::MAX),
+        note: r.message.clone().or_else(|| r.warnings.first().cloned()),
+    }
+}
+
+/// Checks a Claude Code settings or hooks.json file (a plugin's when it sits in `hooks/`).
+pub(crate) fn check(path: &Path, _text: &str, project_dir: &Path) -> Vec<Problem> {
+    let mut loader = Loader::new();
+    let in_plugin = path.file_name().is_some_and(|n| n == "hooks.json")
+        && path.parent().and_then(Path::file_name).is_some_and(|d| d == "hooks");
+    match path.parent().and_then(Path::parent).filter(|_| in_plugin) {
+        Some(root) => {
+            loader.plugin_dir(root.to_path_buf());
+        }
+        None => {
+            loader.settings(path.to_path_buf(), Scope::Explicit);
+        }
+    }
+    let config = loader.finish();
+    let search_path = std::env::var("PATH").unwrap_or_default();
+    hooks_claude::check(&config, project_dir, &search_path)
+        .into_iter()
+        .map(|d| Problem {
+            file: d.file.display().to_string(),
+            line: (d.line > 0).then_some(d.line as u64),
+            column: (d.column > 0).then_some(d.column as u64),
+            error: d.is_error(),
+            message: d.message,
+        })
+        .collect()
+}

@@ -1,0 +1,140 @@
+//! The command line: subcommands and their arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Run, check, list and replay agent hooks without an agent.
+///
+/// Claude Code hook configurations (settings.json, plugin hooks.json) and TNSAI hook lists run
+/// exactly as an agent would run them, on an event you give as JSON.
+#[derive(Debug, Parser)]
+#[command(name = "hooks", version, propagate_version = true, max_term_width = 100)]
+pub(crate) struct Cli {
+    /// Show each hook's invocation and result on stderr as it happens, and what was
+    /// deduplicated.
+    #[arg(short, long, global = true)]
+    pub(crate) verbose: bool,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run one event through the configured hooks and print the merged decision.
+    ///
+    /// Exit status: 0 when the action may proceed, 2 when it is blocked or denied (or
+    /// `continue` is false), 3 when it needs a person (ask, defer), 1 for a usage or
+    /// configuration error.
+    Run(RunArgs),
+    /// Validate configurations and report every problem as FILE:LINE:COL.
+    Check(CheckArgs),
+    /// Show which hooks would run for an event, after matching and deduplication.
+    List(ListArgs),
+    /// Run a JSON Lines file of recorded events through the hooks and print a table.
+    Replay(ReplayArgs),
+}
+
+/// The hook dialect of the configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Dialect {
+    /// Claude Code settings files and plugins.
+    Claude,
+    /// A TNSAI hook list (YAML or JSON).
+    Tnsai,
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub(crate) enum Format {
+    /// For people.
+    #[default]
+    Text,
+    /// One JSON document (per event, for replay).
+    Json,
+}
+
+/// Where the hooks come from.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct Sources {
+    /// The hook dialect.
+    #[arg(long, value_enum, default_value_t = Dialect::Claude)]
+    pub(crate) dialect: Dialect,
+
+    /// A Claude Code settings.json or bare hooks.json (repeatable; concatenated in order).
+    #[arg(long = "settings", value_name = "FILE")]
+    pub(crate) settings: Vec<PathBuf>,
+
+    /// A Claude Code plugin directory; reads DIR/hooks/hooks.json (repeatable).
+    #[arg(long = "plugin", value_name = "DIR")]
+    pub(crate) plugins: Vec<PathBuf>,
+
+    /// The project directory ($CLAUDE_PROJECT_DIR) [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project_dir: Option<PathBuf>,
+
+    /// The TNSAI hook list (with --dialect tnsai).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The event name (PreToolUse, Stop, ...).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) event: String,
+
+    /// The event's input as a JSON object: a file, or - for stdin [default: an empty object].
+    #[arg(long, value_name = "FILE|-")]
+    pub(crate) input: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+
+    #[command(flatten)]
+    pub(crate) sources: Sources,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// Configuration files: Claude Code settings or hooks.json, TNSAI hook lists (.yaml, .yml,
+    /// or JSON with a `hooks` list).
+    #[arg(required = true, value_name = "FILE")]
+    pub(crate) files: Vec<PathBuf>,
+
+    /// The project directory ($CLAUDE_PROJECT_DIR) used to resolve commands [default: the
+    /// current directory].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    /// The event name.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) event: String,
+
+    /// The subject matchers are tested against (tool name, session source, ...); without
+    /// it, every hook of the event is listed.
+    #[arg(long, value_name = "S")]
+    pub(crate) subject: Option<String>,
+
+    #[command(flatten)]
+    pub(crate) sources: Sources,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    /// A JSON Lines file: one {"event": NAME, "input": {...}} per line.
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+
+    /// Output format (json: one `run` document per line).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+
+    #[command(flatten)]
+    pub(crate) sources: Sources,
+}

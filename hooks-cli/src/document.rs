@@ -1,0 +1,247 @@
+//! The `run` document: one event's merged decision and per-hook records, as text or JSON.
+//!
+//! The JSON shape is stable (documented in the README) and pinned by a snapshot test.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The merged decision word of the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum DecisionWord {
+    Allow,
+    Ask,
+    Defer,
+    Deny,
+    Block,
+    None,
+}
+
+impl DecisionWord {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            DecisionWord::Allow => "allow",
+            DecisionWord::Ask => "ask",
+            DecisionWord::Defer => "defer",
+            DecisionWord::Deny => "deny",
+            DecisionWord::Block => "block",
+            DecisionWord::None => "none",
+        }
+    }
+}
+
+/// How one hook's run went, in the document's vocabulary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum HookStatusWord {
+    Success,
+    BlockingError,
+    NonBlockingError,
+    TimedOut,
+    SpawnFailed,
+    Skipped,
+}
+
+impl HookStatusWord {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            HookStatusWord::Success => "success",
+            HookStatusWord::BlockingError => "blocking_error",
+            HookStatusWord::NonBlockingError => "non_blocking_error",
+            HookStatusWord::TimedOut => "timed_out",
+            HookStatusWord::SpawnFailed => "spawn_failed",
+            HookStatusWord::Skipped => "skipped",
+        }
+    }
+}
+
+impl From<hook_protocol::HookStatus> for HookStatusWord {
+    fn from(status: hook_protocol::HookStatus) -> Self {
+        use hook_protocol::HookStatus as S;
+        match status {
+            S::Success => HookStatusWord::Success,
+            S::Blocked => HookStatusWord::BlockingError,
+            S::TimedOut => HookStatusWord::TimedOut,
+            S::SpawnFailed => HookStatusWord::SpawnFailed,
+            S::Skipped => HookStatusWord::Skipped,
+            _ => HookStatusWord::NonBlockingError,
+        }
+    }
+}
+
+/// One hook that ran, in configuration order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct HookLine {
+    pub(crate) command: String,
+    pub(crate) status: HookStatusWord,
+    pub(crate) exit_code: Option<i32>,
+    pub(crate) duration_ms: u64,
+    /// Not in the JSON document: shown in text output only.
+    #[serde(skip)]
+    pub(crate) note: Option<String>,
+}
+
+/// The document `hooks run` prints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct RunDocument {
+    pub(crate) event: String,
+    pub(crate) decision: DecisionWord,
+    pub(crate) reason: Option<String>,
+    pub(crate) additional_context: Vec<String>,
+    pub(crate) updated_input: Option<Value>,
+    #[serde(rename = "continue")]
+    pub(crate) continue_: bool,
+    pub(crate) stop_reason: Option<String>,
+    pub(crate) system_messages: Vec<String>,
+    pub(crate) hooks: Vec<HookLine>,
+    /// Not in the JSON document: the subject matchers were tested against, for tables.
+    #[serde(skip)]
+    pub(crate) subject: Option<String>,
+    /// Not in the JSON document: wall-clock time of the whole event, for tables.
+    #[serde(skip)]
+    pub(crate) elapsed_ms: u64,
+    /// TNSAI only: how serious a block is (`LOW` ... `CRITICAL`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) severity: Option<String>,
+}
+
+impl RunDocument {
+    /// The process exit status the document calls for: 0 proceed, 2 blocked, 3 needs a person.
+    pub(crate) fn exit_status(&self) -> u8 {
+        if !self.continue_ {
+            return 2;
+        }
+        match self.decision {
+            DecisionWord::Allow | DecisionWord::None => 0,
+            DecisionWord::Deny | DecisionWord::Block => 2,
+            DecisionWord::Ask | DecisionWord::Defer => 3,
+        }
+    }
+
+    /// The slowest hook, for tables.
+    pub(crate) fn slowest(&self) -> Option<&HookLine> {
+        self.hooks.iter().max_by_key(|h| h.duration_ms)
+    }
+
+    /// The document as one line of JSON.
+    pub(crate) fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// The document for a person.
+    pub(crate) fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{}: {}", self.event, self.decision.as_str());
+        if let Some(reason) = &self.reason {
+            let _ = writeln!(out, "  reason: {}", indent(reason));
+        }
+        if let Some(severity) = &self.severity {
+            let _ = writeln!(out, "  severity: {severity}");
+        }
+        for ctx in &self.additional_context {
+            let _ = writeln!(out, "  context: {}", indent(ctx));
+        }
+        if let Some(input) = &self.updated_input {
+            let _ = writeln!(out, "  updated input: {input}");
+        }
+        if !self.continue_ {
+            let _ = writeln!(
+                out,
+                "  continue: false{}",
+                self.stop_reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default()
+            );
+        }
+        for msg in &self.system_messages {
+            let _ = writeln!(out, "  message: {}", indent(msg));
+        }
+        if self.hooks.is_empty() {
+            let _ = writeln!(out, "  no hook matched");
+        }
+        for hook in &self.hooks {
+            let exit = hook.exit_code.map(|c| format!(" exit {c}")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  hook {:<18} {:>6} ms{exit}  {}",
+                hook.status.as_str(),
+                hook.duration_ms,
+                hook.command
+            );
+            if let Some(note) = &hook.note {
+                let _ = writeln!(out, "       {}", indent(note));
+            }
+        }
+        out
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.trim_end().replace('\n', "\n    ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(decision: DecisionWord, continue_: bool) -> RunDocument {
+        RunDocument {
+            event: "PreToolUse".into(),
+            decision,
+            reason: None,
+            additional_context: vec![],
+            updated_input: None,
+            continue_,
+            stop_reason: None,
+            system_messages: vec![],
+            hooks: vec![],
+            subject: None,
+            elapsed_ms: 0,
+            severity: None,
+        }
+    }
+
+    #[test]
+    fn exit_status_per_decision() {
+        assert_eq!(doc(DecisionWord::None, true).exit_status(), 0);
+        assert_eq!(doc(DecisionWord::Allow, true).exit_status(), 0);
+        assert_eq!(doc(DecisionWord::Deny, true).exit_status(), 2);
+        assert_eq!(doc(DecisionWord::Block, true).exit_status(), 2);
+        assert_eq!(doc(DecisionWord::Ask, true).exit_status(), 3);
+        assert_eq!(doc(DecisionWord::Defer, true).exit_status(), 3);
+        assert_eq!(doc(DecisionWord::Allow, false).exit_status(), 2);
+    }
+
+    #[test]
+    fn json_has_exactly_the_documented_keys() {
+        let mut d = doc(DecisionWord::Deny, true);
+        d.hooks.push(HookLine {
+            command: "guard.sh".into(),
+            status: HookStatusWord::BlockingError,
+            exit_code: Some(2),
+            duration_ms: 5,
+            note: Some("hidden".into()),
+        });
+        let v: Value = serde_json::from_str(&d.to_json()).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "event",
+                "decision",
+                "reason",
+                "additional_context",
+                "updated_input",
+                "continue",
+                "stop_reason",
+                "system_messages",
+                "hooks"
+            ]
+        );
+        assert_eq!(
+            v["hooks"][0],
+            json!({"command": "guard.sh", "status": "blocking_error", "exit_code": 2, "duration_ms": 5})
+        );
+    }
+}

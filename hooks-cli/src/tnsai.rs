@@ -1,0 +1,93 @@
+//! The TNSAI backend: a hook list run on events given as JSON objects.
+
+use std::path::{Path, PathBuf};
+
+use hook_protocol::{HookRecord, Report};
+use hooks_tnsai::{ChainDecision, EventType, HookList, Summary, event_from_input};
+use serde_json::{Map, Value};
+
+use crate::backend::Listed;
+use crate::document::{DecisionWord, HookLine, HookStatusWord, RunDocument};
+use crate::error::{CliError, cli_error};
+
+/// A loaded TNSAI hook list.
+#[derive(Debug)]
+pub(crate) struct Tnsai {
+    list: HookList,
+    project_dir: PathBuf,
+}
+
+impl Tnsai {
+    pub(crate) fn load(config: Option<&Path>, project_dir: PathBuf) -> Result<Self, CliError> {
+        let Some(config) = config else {
+            return Err(cli_error!("--dialect tnsai needs --config FILE (a TNSAI hook list)"));
+        };
+        let list = HookList::load(config).map_err(|e| CliError::new(e.to_string()))?;
+        Ok(Self { list, project_dir })
+    }
+
+    pub(crate) async fn run(
+        &self,
+        event: &str,
+        input: Map<String, Value>,
+    ) -> Result<RunDocument, CliError> {
+        let event_type = EventType::from_name(event);
+        let built = event_from_input(&event_type, input, &self.project_dir)
+            .map_err(|e| cli_error!("{event}: invalid input: {e}"))?;
+        let subject = built.subject().map(str::to_owned);
+        let report = self.list.run(&built).await;
+        Ok(document(event, subject, &report))
+    }
+
+    pub(crate) fn list(&self, event: &str, subject: Option<&str>) -> Vec<Listed> {
+        let event_type = EventType::from_name(event);
+        let file = self.list.file().display().to_string();
+        let mut out = Vec::new();
+        for hook in self.list.dispatcher().hooks() {
+            let info = hook.info();
+            let on_event = match &info.on {
+                hook_protocol::On::Every => true,
+                hook_protocol::On::Seams(seams) => seams.contains(&event_type.seam()),
+                hook_protocol::On::Custom(name) => name == event_type.as_str(),
+                _ => false,
+            };
+            if !on_event || subject.is_some_and(|s| !info.matcher.is_match(s)) {
+                continue;
+            }
+            out.push(Listed { command: info.label.clone(), source: file.clone() });
+        }
+        out
+    }
+}
+
+fn document(event: &str, subject: Option<String>, report: &Report) -> RunDocument {
+    let summary = Summary::from_report(report);
+    RunDocument {
+        event: event.to_owned(),
+        decision: match summary.decision {
+            ChainDecision::Allow => DecisionWord::Allow,
+            ChainDecision::Block => DecisionWord::Block,
+        },
+        reason: summary.reason.clone(),
+        additional_context: report.merged.context.iter().map(|c| c.value.clone()).collect(),
+        updated_input: summary.updated_input.clone(),
+        continue_: true,
+        stop_reason: None,
+        system_messages: report.merged.messages.iter().map(|m| m.value.clone()).collect(),
+        hooks: report.records.iter().map(hook_line).collect(),
+        subject,
+        elapsed_ms: 0,
+        severity: summary.severity.map(|s| s.as_str().to_owned()),
+    }
+}
+
+fn hook_line(record: &HookRecord) -> HookLine {
+    let note = record.failure.clone().or_else(|| record.warnings.first().cloned());
+    HookLine {
+        command: record.label.clone(),
+        status: HookStatusWord::from(record.status),
+        exit_code: record.process.as_ref().and_then(|p| p.exit.code()),
+        duration_ms: u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
+        note,
+    }
+}

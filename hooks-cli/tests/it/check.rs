@@ -1,0 +1,53 @@
+//! `hooks check` on broken and clean configurations.
+
+use crate::support::{hooks, repo};
+
+#[test]
+fn every_problem_at_its_line_and_column() {
+    let fixtures = repo().join("hooks-cli/tests/fixtures");
+    let out = hooks(
+        &["check", "broken-settings.json", "syntax-error.json", "broken-list.yaml"],
+        &fixtures,
+        None,
+    );
+    assert_eq!(out.status, 1, "errors exit 1");
+    let root = repo().display().to_string();
+    insta::assert_snapshot!("check_broken", out.stdout.replace(&root, "[repo]"));
+    assert!(out.stderr.starts_with("checked 3 files: "), "{}", out.stderr);
+    for line in out.stdout.lines() {
+        let mut parts = line.splitn(4, ':');
+        let (file, l, c) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+        assert!(file.ends_with(".json") || file.ends_with(".yaml"), "{line}");
+        assert!(l.parse::<u32>().is_ok() && c.parse::<u32>().is_ok(), "FILE:LINE:COL: {line}");
+        let rest = parts.next().unwrap();
+        assert!(rest.starts_with(" error: ") || rest.starts_with(" warning: "), "{line}");
+    }
+}
+
+#[test]
+fn the_shipped_examples_are_clean() {
+    let out = hooks(
+        &[
+            "check",
+            "examples/claude-project/.claude/settings.json",
+            "examples/tnsai/hooks.yaml",
+            "--project-dir",
+            "examples/claude-project",
+        ],
+        &repo(),
+        None,
+    );
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr.trim(), "checked 2 files: 0 errors, 0 warnings");
+}
+
+#[test]
+fn a_missing_file_is_one_error() {
+    let out = hooks(&["check", "no-such-file.json"], &repo(), None);
+    assert_eq!(out.status, 1);
+    assert_eq!(
+        out.stdout.trim(),
+        "no-such-file.json: error: cannot read `no-such-file.json`: no such file or directory (os error 2)"
+    );
+}

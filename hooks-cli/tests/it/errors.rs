@@ -1,0 +1,68 @@
+//! Bad input: one line saying what and where, exit 1, no panic.
+
+use crate::support::{Out, hooks, repo};
+
+fn one_line_error(out: &Out, expected: &str) {
+    assert_eq!(out.status, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert_eq!(out.stderr.trim_end(), expected);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
+
+#[test]
+fn bad_inputs() {
+    let project = repo().join("examples/claude-project");
+    let run = |args: &[&str], stdin: Option<&str>| hooks(args, &project, stdin);
+    one_line_error(
+        &run(&["run", "--event", "Stop", "--input", "missing.json"], None),
+        "hooks: cannot read `missing.json`: no such file or directory (os error 2)",
+    );
+    one_line_error(
+        &run(&["run", "--event", "Stop", "--input", "-"], Some("{\"a\": }")),
+        "hooks: <stdin>:1:7: invalid JSON: expected value",
+    );
+    one_line_error(
+        &run(&["run", "--event", "Stop", "--input", "-"], Some("[1, 2]")),
+        "hooks: <stdin>: the input must be a JSON object, found array",
+    );
+    one_line_error(
+        &run(&["run", "--event", "stop"], None),
+        "hooks: unknown Claude Code event `stop` (event names are case-sensitive: did you mean `Stop`?)",
+    );
+    one_line_error(
+        &run(&["run", "--event", "Bogus"], None),
+        "hooks: unknown Claude Code event `Bogus`",
+    );
+    one_line_error(
+        &run(&["run", "--event", "Stop", "--settings", "nope.json"], None),
+        "hooks: settings file `nope.json` does not exist",
+    );
+    one_line_error(
+        &run(
+            &[
+                "run",
+                "--event",
+                "Stop",
+                "--settings",
+                "../../hooks-cli/tests/fixtures/syntax-error.json",
+            ],
+            None,
+        ),
+        "hooks: ../../hooks-cli/tests/fixtures/syntax-error.json:4:20: error: invalid JSON: Unexpected close brace; no hook from this file registers",
+    );
+    one_line_error(
+        &run(&["run", "--dialect", "tnsai", "--event", "PreToolUse"], None),
+        "hooks: --dialect tnsai needs --config FILE (a TNSAI hook list)",
+    );
+}
+
+#[test]
+fn usage_errors_exit_1_not_2() {
+    let out = hooks(&["frobnicate"], &repo(), None);
+    assert_eq!(out.status, 1, "2 means blocked, so usage errors exit 1");
+    assert!(out.stderr.contains("unrecognized subcommand"), "{}", out.stderr);
+    let out = hooks(&["run"], &repo(), None);
+    assert_eq!(out.status, 1);
+    let help = hooks(&["--help"], &repo(), None);
+    assert_eq!(help.status, 0);
+    assert!(help.stdout.contains("replay"));
+}

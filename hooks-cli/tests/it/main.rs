@@ -1,0 +1,13 @@
+//! End-to-end tests of the `hooks` binary, one module per subcommand, plus the mixed-dialect
+//! fold through the libraries.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail the test by unwrapping")]
+
+mod check;
+mod errors;
+mod list;
+mod mixed;
+mod replay;
+mod run;
+mod support;
+mod tnsai;

@@ -1,0 +1,129 @@
+//! `hooks run` with the Claude Code dialect: decisions, exit statuses, the JSON document.
+
+use serde_json::Value;
+
+use crate::support::{copy_of, hooks, redact_times};
+
+fn run_json(project: &std::path::Path, event: &str, input: &str) -> (i32, Value) {
+    let out =
+        hooks(&["run", "--event", event, "--input", "-", "--format", "json"], project, Some(input));
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 1, "exactly one JSON object: {}", out.stdout);
+    (out.status, serde_json::from_str(&out.stdout).unwrap())
+}
+
+#[test]
+fn exit_status_follows_the_decision() {
+    let project = copy_of("examples/claude-project");
+    let p = project.path();
+    let bash = |cmd: &str| format!(r#"{{"tool_name":"Bash","tool_input":{{"command":"{cmd}"}}}}"#);
+    let (status, doc) = run_json(p, "PreToolUse", &bash("ls"));
+    assert_eq!((status, doc["decision"].as_str()), (0, Some("none")));
+    let (status, doc) = run_json(p, "PreToolUse", &bash("rm -rf /"));
+    assert_eq!((status, doc["decision"].as_str()), (2, Some("deny")));
+    let (status, doc) = run_json(p, "PreToolUse", &bash("git reset --hard"));
+    assert_eq!((status, doc["decision"].as_str()), (3, Some("ask")));
+    let (status, doc) = run_json(p, "Stop", r#"{"stop_hook_active": false}"#);
+    assert_eq!((status, doc["decision"].as_str()), (2, Some("block")));
+    let (status, doc) = run_json(p, "Stop", r#"{"stop_hook_active": true}"#);
+    assert_eq!((status, doc["decision"].as_str()), (0, Some("none")));
+}
+
+#[test]
+fn the_json_document_is_pinned() {
+    let project = copy_of("examples/claude-project");
+    let input = r#"{"tool_name":"Write","tool_input":{"file_path":"config/.env","content":"X=1"}}"#;
+    let out = hooks(
+        &["run", "--event", "PreToolUse", "--input", "-", "--format", "json"],
+        project.path(),
+        Some(input),
+    );
+    assert_eq!(out.status, 2);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    insta::assert_snapshot!(
+        "run_document_exit2",
+        redact_times(&serde_json::to_string_pretty(&doc).unwrap())
+    );
+}
+
+#[test]
+fn halting_hooks_exit_2_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("settings.json"),
+        r#"{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"echo '{\"continue\":false,\"stopReason\":\"budget exhausted\",\"systemMessage\":\"stopping\"}'"}]}]}}"#,
+    )
+    .unwrap();
+    let out = hooks(
+        &[
+            "run",
+            "--settings",
+            "settings.json",
+            "--event",
+            "PostToolUse",
+            "--format",
+            "json",
+            "--input",
+            "-",
+        ],
+        dir.path(),
+        Some(r#"{"tool_name":"Bash","tool_input":{},"tool_response":{}}"#),
+    );
+    assert_eq!(out.status, 2, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["continue"], false);
+    assert_eq!(doc["stop_reason"], "budget exhausted");
+    assert_eq!(doc["system_messages"][0], "stopping");
+}
+
+#[test]
+fn the_hook_gets_the_input_as_given_plus_the_filled_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("settings.json"),
+        r#"{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"cat > got.json"}]}]}}"#,
+    )
+    .unwrap();
+    let input = r#"{"zeta": 1, "prompt": "hi", "alpha": {"b": 2, "a": 1}}"#;
+    let out = hooks(
+        &["run", "--settings", "settings.json", "--event", "UserPromptSubmit", "--input", "-"],
+        dir.path(),
+        Some(input),
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let got = std::fs::read_to_string(dir.path().join("got.json")).unwrap();
+    let cwd = dir.path().canonicalize().unwrap();
+    assert_eq!(
+        got,
+        format!(
+            "{{\"zeta\":1,\"prompt\":\"hi\",\"alpha\":{{\"b\":2,\"a\":1}},\"hook_event_name\":\"UserPromptSubmit\",\"session_id\":\"hooks-cli\",\"transcript_path\":\"\",\"cwd\":\"{}\"}}\n",
+            cwd.display()
+        ),
+        "one compact line, key order kept, only the missing common fields added"
+    );
+}
+
+#[test]
+fn text_output_for_people() {
+    let project = copy_of("examples/claude-project");
+    let input = r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
+    let out = hooks(&["run", "--event", "PreToolUse", "--input", "-"], project.path(), Some(input));
+    assert_eq!(out.status, 2);
+    insta::assert_snapshot!("run_text_deny", redact_times(&out.stdout));
+}
+
+#[test]
+fn verbose_shows_each_hook_as_it_happens() {
+    let project = copy_of("examples/claude-project");
+    let input = r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+    let out = hooks(
+        &["--verbose", "run", "--event", "PreToolUse", "--input", "-"],
+        project.path(),
+        Some(input),
+    );
+    assert_eq!(out.status, 0);
+    let invoked = out.stderr.find("hook/invoked").expect("an invoked event");
+    let result = out.stderr.find("hook/result").expect("a result event");
+    assert!(invoked < result, "{}", out.stderr);
+    assert!(out.stderr.contains("block-destructive.sh"), "{}", out.stderr);
+}

@@ -1,0 +1,88 @@
+//! Running the `hooks` binary and preparing example projects.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What a run of `hooks` produced.
+#[derive(Debug)]
+pub(crate) struct Out {
+    pub(crate) status: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+}
+
+/// Runs `hooks ARGS` in `cwd`, feeding `stdin`.
+pub(crate) fn hooks(args: &[&str], cwd: &Path, stdin: Option<&str>) -> Out {
+    #[expect(clippy::disallowed_methods, reason = "the tests drive the hooks binary itself")]
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    cmd.args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    Out {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// The repository's root.
+pub(crate) fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+}
+
+/// A fresh copy of a directory of the repository, under its own name in a temporary directory
+/// (outside any git checkout, so hooks that ask git see no repository).
+pub(crate) struct Copy {
+    _tmp: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl Copy {
+    /// The copy.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Copies `relative` (a directory of the repository).
+pub(crate) fn copy_of(relative: &str) -> Copy {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = repo().join(relative);
+    let path = tmp.path().join(from.file_name().unwrap());
+    copy_dir(&from, &path);
+    Copy { _tmp: tmp, path }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Replaces every duration (`12 ms`, `"duration_ms":12`) so output can be snapshotted.
+pub(crate) fn redact_times(text: &str) -> String {
+    let ms = regex::Regex::new(r"\b\d+ ms\b").unwrap();
+    let json = regex::Regex::new(r#""duration_ms":(\s*)\d+"#).unwrap();
+    let text = ms.replace_all(text, "[t] ms");
+    json.replace_all(&text, r#""duration_ms":${1}"[t]""#).into_owned()
+}
+
+/// The JSON documents of a `--format json` output, one per line.
+pub(crate) fn json_lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
