@@ -36,8 +36,12 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if let Ok(set) = MatcherSet::new(&matchers) {
-        let expected: Vec<usize> =
-            matchers.iter().enumerate().filter(|(_, m)| m.is_match(subject)).map(|(i, _)| i).collect();
+        let expected: Vec<usize> = matchers
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.is_match(subject))
+            .map(|(i, _)| i)
+            .collect();
         assert_eq!(set.matching(Some(subject)), expected, "{matchers:?} on {subject:?}");
     }
 });

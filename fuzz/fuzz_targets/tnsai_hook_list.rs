@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let file = Path::new("/nonexistent/fuzz/hooks.yaml");
     if let Err(errors) = HookList::parse(text, file) {
         // Line breaks are `\n`, `\r\n` or a lone `\r`: at most this many lines.
-    let lines = text.bytes().filter(|&b| b == b'\n' || b == b'\r').count() + 1;
+        let lines = text.bytes().filter(|&b| b == b'\n' || b == b'\r').count() + 1;
         for error in errors.errors() {
             let rendered = error.to_string();
             assert!(rendered.contains("hooks.yaml"), "{rendered}");

@@ -128,8 +128,13 @@ fn build_direct(triple: &str) -> Result {
     )
 }
 
-/// `cargo xtask ci`'s run: every target for [`CI_SECONDS`], without `cargo-fuzz`.
+/// `cargo xtask ci`'s run: the fuzz crate's format, then every target for [`CI_SECONDS`],
+/// without `cargo-fuzz`.
 pub(crate) fn ci() -> Result {
+    step(
+        "fuzz: format check",
+        cargo().args(["fmt", "--check", "--manifest-path"]).arg(fuzz_dir().join("Cargo.toml")),
+    )?;
     fuzz_with(Runner::Direct, TARGETS, CI_SECONDS)
 }
 
