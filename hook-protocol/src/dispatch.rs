@@ -7,6 +7,11 @@
 //! previous rewrite ([`Mode::Pipeline`]), applies each hook's failure policy, folds the verdicts
 //! in configuration order and returns a [`Report`] with one [`HookRecord`] per hook.
 //!
+//! On a multi-thread Tokio runtime, parallel hooks run as tasks of their own, so that their
+//! process spawns (each holds its thread until the child has called `execve`) proceed on several
+//! workers at once, and a hook that panics is recorded as failed rather than unwinding into the
+//! harness; on a current-thread runtime they run concurrently inside the dispatch itself.
+//!
 //! # Observability
 //!
 //! Every hook yields a `hook/invoked` and a `hook/result` event, emitted as adjacent pairs in
@@ -345,6 +350,9 @@ async fn run_parallel(
     limit: usize,
     emitter: &mut Emitter<'_>,
 ) -> Vec<HookRecord> {
+    if selected.len() > 1 && spreads_over_workers() {
+        return run_spread(selected, event, limit, emitter).await;
+    }
     let mut pending = selected.iter().enumerate();
     let mut running = FuturesUnordered::new();
     for (position, hook) in pending.by_ref().take(limit) {
@@ -355,6 +363,58 @@ async fn run_parallel(
         if let Some((position, hook)) = pending.next() {
             running.push(run_one(position, hook, event));
         }
+        let position = rec.position;
+        done[position] = Some(rec);
+        emitter.ready(&done);
+    }
+    done.into_iter().flatten().collect()
+}
+
+/// Whether parallel hooks should run as tasks of their own: on a multi-thread runtime, so that
+/// their process spawns (each of which holds its thread until the child has called `execve`)
+/// and their decoding happen on several workers at once.
+fn spreads_over_workers() -> bool {
+    tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
+}
+
+/// [`run_parallel`] with one task per hook. The tasks are aborted if the dispatch is dropped
+/// (which stops what the hooks started), and a hook that panics is recorded as failed instead
+/// of unwinding into the harness.
+async fn run_spread(
+    selected: &[&Arc<dyn Hook>],
+    event: &Event,
+    limit: usize,
+    emitter: &mut Emitter<'_>,
+) -> Vec<HookRecord> {
+    let shared = Arc::new(event.clone());
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut pending = selected.iter().enumerate();
+    let spawn =
+        |tasks: &mut tokio::task::JoinSet<HookRecord>, position: usize, hook: &Arc<dyn Hook>| {
+            let (hook, event) = (Arc::clone(hook), Arc::clone(&shared));
+            let handle = tasks.spawn(async move { run_one(position, &hook, &event).await });
+            (handle.id(), position)
+        };
+    let mut ids = Vec::with_capacity(selected.len());
+    for (position, hook) in pending.by_ref().take(limit) {
+        ids.push(spawn(&mut tasks, position, hook));
+    }
+    let mut done: Vec<Option<HookRecord>> = (0..selected.len()).map(|_| None).collect();
+    while let Some(joined) = tasks.join_next_with_id().await {
+        if let Some((position, hook)) = pending.next() {
+            ids.push(spawn(&mut tasks, position, hook));
+        }
+        let rec = match joined {
+            Ok((_, rec)) => rec,
+            Err(e) => {
+                let position = ids.iter().find(|(id, _)| *id == e.id()).map_or(0, |(_, p)| *p);
+                let hook = selected[position];
+                let outcome =
+                    HookOutcome::failure(HookStatus::Failed, format!("hook panicked: {e}"));
+                record(position, hook.info(), outcome, Instant::now())
+            }
+        };
         let position = rec.position;
         done[position] = Some(rec);
         emitter.ready(&done);

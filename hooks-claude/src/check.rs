@@ -5,19 +5,34 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::env::substitute;
-use crate::{Config, Diagnostic, HandlerType, Severity};
+use crate::{Config, Diagnostic, HandlerSpec, HandlerType, HttpPolicy, Severity};
 
 /// Interpreters whose first argument is the script to check.
 const INTERPRETERS: &[&str] =
     &["sh", "bash", "zsh", "dash", "python", "python3", "node", "ruby", "perl", "bun", "deno"];
 
 /// Every problem in a loaded configuration: the loader's diagnostics, then commands that are
-/// not found or not executable. `path` is the `PATH` to look programs up on; `project_dir`
-/// resolves `${CLAUDE_PROJECT_DIR}` / `$CLAUDE_PROJECT_DIR`.
+/// not found or not executable, and `http` hooks whose URL `allowedHttpHookUrls` blocks.
+/// `path` is the `PATH` to look programs up on; `project_dir` resolves
+/// `${CLAUDE_PROJECT_DIR}` / `$CLAUDE_PROJECT_DIR`.
 pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic> {
     let mut out = config.diagnostics.clone();
+    let policy = HttpPolicy::from_config(config);
     for entry in &config.entries {
         let h = &entry.handler;
+        if let HandlerSpec::Http(spec) = &h.spec
+            && !policy.url_allowed(&spec.url)
+        {
+            out.push(Diagnostic::new(
+                &entry.source.path,
+                h.positions.command,
+                Severity::Warning,
+                format!(
+                    "URL `{}` is not allowed by `allowedHttpHookUrls`; this hook never runs",
+                    crate::http::shown_url(&spec.url)
+                ),
+            ));
+        }
         if h.kind != HandlerType::Command {
             continue;
         }

@@ -89,6 +89,9 @@ pub struct ClaudeMeta {
     /// Whether it was started in the background (`async`), so it answers later.
     #[serde(default)]
     pub background: bool,
+    /// The HTTP status an `http` hook's server answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
 }
 
 impl ClaudeMeta {
@@ -177,6 +180,7 @@ fn meta(ctx: &DecodeCtx<'_>, status: ClaudeStatus, exit_code: Option<i32>) -> Cl
         message: None,
         blocked_on_failure: false,
         background: false,
+        http_status: None,
     }
 }
 
@@ -235,15 +239,9 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     let worktree = matches!(ctx.event, Some(EventName::WorktreeCreate | EventName::WorktreeRemove));
     match raw.exit {
         Exit::TimedOut { .. } => {
-            d.meta.status = ClaudeStatus::TimedOut;
-            let error = format!("{} hook timed out after {}s", ctx.name, ctx.timeout.as_secs_f64());
-            if ctx.event == Some(EventName::PreModelSwitch) || worktree {
-                d.verdict = Verdict::deny(error.clone());
-                d.meta.message = Some(error.clone());
-                d.failure = Some(error);
-                return d;
-            }
-            return failed(ctx, d, "timed out", error);
+            let mut t = decode_timeout(ctx);
+            t.warnings.append(&mut d.warnings);
+            return t;
         }
         Exit::Code { code: 2 } => {
             let stderr = String::from_utf8_lossy(&raw.stderr).into_owned();
@@ -261,8 +259,12 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
                 d.failure = Some(msg);
                 return d;
             }
-            let reason =
+            let mut reason =
                 if stderr.trim().is_empty() { "No stderr output".to_owned() } else { stderr };
+            if event == Some(EventName::PreToolUse) {
+                // What the model gets as the tool's error (§4.1).
+                reason = format!("{}{reason}", ctx.prefix());
+            }
             d.meta.status = ClaudeStatus::BlockingError;
             d.meta.message = Some(reason.clone());
             d.verdict =
@@ -323,6 +325,90 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     };
     let d = failed(ctx, d, "failed", error);
     worktree_failure(ctx, d, success, raw.exit)
+}
+
+/// A run cancelled at its timeout: no decision (its output is discarded), except on
+/// `PreModelSwitch` and the worktree events, and with `onFailure: "block"` (§4.4).
+pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
+    let mut d = Decoded {
+        verdict: Verdict::none(),
+        meta: meta(ctx, ClaudeStatus::TimedOut, None),
+        failure: None,
+        warnings: Vec::new(),
+    };
+    let secs = (ctx.timeout.as_secs_f64() * 1000.0).round() / 1000.0;
+    let error = format!("{} hook timed out after {secs}s", ctx.name);
+    let worktree = matches!(ctx.event, Some(EventName::WorktreeCreate | EventName::WorktreeRemove));
+    if ctx.event == Some(EventName::PreModelSwitch) || worktree {
+        d.verdict = Verdict::deny(error.clone());
+        d.meta.message = Some(error.clone());
+        d.failure = Some(error);
+        return d;
+    }
+    failed(ctx, d, "timed out", error)
+}
+
+/// A hook that ran but failed without a process outcome to read (an HTTP error, a refused
+/// MCP call, an unreadable model answer): a non-blocking error, which `onFailure: "block"`
+/// and the worktree events turn into a block.
+pub(crate) fn decode_failure(ctx: &DecodeCtx<'_>, error: String) -> Decoded {
+    let d = Decoded {
+        verdict: Verdict::none(),
+        meta: meta(ctx, ClaudeStatus::NonBlockingError, None),
+        failure: None,
+        warnings: Vec::new(),
+    };
+    let d = failed(ctx, d, "failed", error);
+    worktree_failure(ctx, d, false, Exit::Code { code: 1 })
+}
+
+/// An answer that is not a process's: a verdict the dialect computed (prompt hooks).
+pub(crate) fn decode_verdict(ctx: &DecodeCtx<'_>, verdict: Verdict) -> Decoded {
+    let blocking = verdict.decision.is_some();
+    let mut d = Decoded {
+        meta: meta(ctx, ClaudeStatus::Success, None),
+        verdict,
+        failure: None,
+        warnings: Vec::new(),
+    };
+    if blocking {
+        d.meta.message.clone_from(&d.verdict.reason);
+    }
+    d
+}
+
+/// What an `http` hook's server answered (§4.5): 2xx with an empty body is success with no
+/// output; 2xx with a JSON object is read like a command's stdout; any other 2xx body, and
+/// any other status, is a non-blocking error: a status alone never blocks.
+pub(crate) fn decode_http(
+    ctx: &DecodeCtx<'_>,
+    status: u16,
+    body: &[u8],
+    truncated: bool,
+) -> Decoded {
+    let mut d = if !(200..300).contains(&status) {
+        decode_failure(ctx, format!("HTTP hook answered with status {status}"))
+    } else {
+        let trimmed = trim(body);
+        if trimmed.is_empty() {
+            decode(ctx, &RawOutcome::new(Exit::Code { code: 0 }, Vec::new(), Vec::new()))
+        } else if trimmed.first() == Some(&b'{') && parse_object(trimmed).is_ok() {
+            decode(ctx, &RawOutcome::new(Exit::Code { code: 0 }, trimmed.to_vec(), Vec::new()))
+        } else {
+            decode_failure(
+                ctx,
+                format!(
+                    "HTTP hook answered with a body that is neither empty nor a JSON object: {}",
+                    short_text(trimmed)
+                ),
+            )
+        }
+    };
+    if truncated {
+        d.warnings.push("the HTTP answer went past its size cap and was cut".to_owned());
+    }
+    d.meta.http_status = Some(status);
+    d
 }
 
 fn worktree_failure(ctx: &DecodeCtx<'_>, mut d: Decoded, success: bool, exit: Exit) -> Decoded {
@@ -393,8 +479,9 @@ fn strip_ansi(text: &str) -> String {
 /// warnings, and the [`ClaudeMeta`] record in `metadata`.
 ///
 /// This is the decoder [`ClaudeHook`](crate::ClaudeHook) applies after
-/// [`run`](hook_protocol::exec::run); it is public for harnesses that start hook processes
-/// themselves and for the fuzz targets, which feed it arbitrary stdout, stderr and exits.
+/// [`run`](hook_protocol::exec::run), before the 10,000-character cap moves long texts to
+/// files; it is public for harnesses that start hook processes themselves and for the fuzz
+/// targets, which feed it arbitrary stdout, stderr and exits.
 pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure) -> HookOutcome {
     let ctx = DecodeCtx {
         event: Some(event),

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use hook_protocol::{
     Dispatcher, Event, Hook, HookRecord, MatcherError, Mode, Observer, Report, Source,
@@ -11,11 +11,15 @@ use hook_protocol::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::command::{AsyncResult, ClaudeHook, DedupKey, Inbox, NotRun, Shared, Twin};
+use crate::background::{AsyncResult, Background, BackgroundLimits};
 use crate::decode::{ClaudeMeta, ClaudeStatus};
+use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::env::HostEnv;
+use crate::hook::{ClaudeHook, DedupKey, Delegates, NotRun, SessionEndDeadline, Shared, Twin};
+use crate::http::HttpPolicy;
 use crate::input::{ClaudeInput, Stop, SubagentStop, payload};
 use crate::seams::event_from_payload;
+use crate::spill::Spill;
 use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
 
 /// A decision and the dispatch report it was read from.
@@ -52,6 +56,8 @@ pub struct ClaudeRecord {
     pub status: ClaudeStatus,
     /// The exit code, when it exited with one.
     pub exit_code: Option<i32>,
+    /// The HTTP status, for an `http` hook that got an answer.
+    pub http_status: Option<u16>,
     /// How long it ran.
     pub duration: Duration,
     /// The blocking reason or error notice.
@@ -84,6 +90,7 @@ impl ClaudeRecord {
             source: r.source.clone(),
             status,
             exit_code: meta.as_ref().and_then(|m| m.exit_code),
+            http_status: meta.as_ref().and_then(|m| m.http_status),
             duration: r.duration,
             message: meta.and_then(|m| m.message).or_else(|| r.failure.clone()),
             warnings: r.warnings.clone(),
@@ -128,6 +135,7 @@ pub struct Engine {
     claude: Vec<Arc<ClaudeHook>>,
     shared: Arc<Shared>,
     config: Arc<Config>,
+    session_end: SessionEndBudget,
 }
 
 impl std::fmt::Debug for Engine {
@@ -144,6 +152,11 @@ pub struct EngineBuilder {
     extra: Vec<Arc<dyn Hook>>,
     mode: Option<Mode>,
     observer: Option<Arc<dyn Observer>>,
+    http_policy: Option<HttpPolicy>,
+    delegates: Delegates,
+    background: BackgroundLimits,
+    session_dir: Option<PathBuf>,
+    session_end_budget: Option<Duration>,
 }
 
 impl std::fmt::Debug for EngineBuilder {
@@ -179,6 +192,53 @@ impl EngineBuilder {
         self
     }
 
+    /// The limits on `http` hooks (`allowedHttpHookUrls`, `httpHookAllowedEnvVars`); the
+    /// default is what the loaded settings set ([`HttpPolicy::from_config`]).
+    pub fn http_policy(mut self, policy: HttpPolicy) -> Self {
+        self.http_policy = Some(policy);
+        self
+    }
+
+    /// The model `prompt` hooks ask; without one they are skipped with a warning.
+    pub fn model_evaluator(mut self, model: Arc<dyn ModelEvaluator>) -> Self {
+        self.delegates.model = Some(model);
+        self
+    }
+
+    /// The agent `agent` hooks run; without one they are skipped with a warning.
+    pub fn agent_runner(mut self, agent: Arc<dyn AgentRunner>) -> Self {
+        self.delegates.agent = Some(agent);
+        self
+    }
+
+    /// The MCP client `mcp_tool` hooks call; without one they are skipped with a warning.
+    pub fn mcp_tool_caller(mut self, mcp: Arc<dyn McpToolCaller>) -> Self {
+        self.delegates.mcp = Some(mcp);
+        self
+    }
+
+    /// Bounds on background (`async`) hooks (default [`BackgroundLimits::DEFAULT`]).
+    pub fn background_limits(mut self, limits: BackgroundLimits) -> Self {
+        self.background = limits;
+        self
+    }
+
+    /// The session directory where hook output over 10,000 characters is saved (default:
+    /// `<temp>/hooks-claude/<session id>/`).
+    pub fn session_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.session_dir = Some(dir.into());
+        self
+    }
+
+    /// The shared budget of `SessionEnd` hooks and the timeout of those that set none, as
+    /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code (§6.6). Without it
+    /// the budget is 1.5 s, raised to the highest `timeout` of a `SessionEnd` hook from a
+    /// settings file, at most 60 s.
+    pub fn session_end_budget(mut self, budget: Duration) -> Self {
+        self.session_end_budget = Some(budget);
+        self
+    }
+
     /// Builds the engine.
     ///
     /// # Errors
@@ -189,12 +249,18 @@ impl EngineBuilder {
             Some(h) => h,
             None => HostEnv::new(std::env::current_dir().unwrap_or_default()),
         };
+        let http_policy = self.http_policy.unwrap_or_else(|| HttpPolicy::from_config(&self.config));
         let shared = Arc::new(Shared {
             host,
             settings_env: self.config.env.clone(),
-            inbox: Inbox::default(),
+            background: Background::new(self.background),
+            http: crate::http::Client::default(),
+            http_policy,
+            delegates: self.delegates,
+            spill: Arc::new(Spill::new(self.session_dir)),
         });
-        let claude = claude_hooks(&self.config, &shared);
+        let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);
+        let claude = claude_hooks(&self.config, &shared, session_end);
         let mut builder = Dispatcher::builder()
             .hooks(claude.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
             .hooks(self.extra);
@@ -204,12 +270,59 @@ impl EngineBuilder {
         if let Some(observer) = self.observer {
             builder = builder.observer(observer);
         }
-        Ok(Engine { dispatcher: builder.build()?, claude, shared, config: Arc::new(self.config) })
+        Ok(Engine {
+            dispatcher: builder.build()?,
+            claude,
+            shared,
+            config: Arc::new(self.config),
+            session_end,
+        })
+    }
+}
+
+/// The shared time budget of the `SessionEnd` hooks of one firing (§6.6).
+#[derive(Debug, Clone, Copy)]
+struct SessionEndBudget {
+    /// The whole firing's budget.
+    budget: Duration,
+    /// The timeout of a hook that sets none.
+    default: Duration,
+}
+
+impl SessionEndBudget {
+    /// 1.5 s, raised to the highest `timeout` of a settings file's `SessionEnd` hook (plugin
+    /// timeouts do not raise it), at most 60 s; an override sets both the budget and the
+    /// default.
+    fn of(config: &Config, over: Option<Duration>) -> Self {
+        let base = EventName::SessionEnd.default_timeout(crate::HandlerType::Command);
+        if let Some(over) = over {
+            return Self { budget: over, default: over };
+        }
+        let max = EventName::SessionEnd.max_timeout().unwrap_or(base);
+        let highest = config
+            .active()
+            .filter(|e| e.event == EventName::SessionEnd && e.source.plugin().is_none())
+            .filter_map(|e| e.handler.timeout)
+            .filter_map(|s| hook_protocol::exec::timeout_from_secs(s).ok())
+            .max()
+            .unwrap_or(base);
+        Self { budget: highest.clamp(base, max), default: base }
+    }
+
+    /// A `SessionEnd` hook's timeout: its own (else the default), within the budget.
+    fn timeout(&self, own: Option<f64>) -> Duration {
+        own.and_then(|s| hook_protocol::exec::timeout_from_secs(s).ok())
+            .unwrap_or(self.default)
+            .min(self.budget)
     }
 }
 
 /// Turns the active entries of a configuration into hooks, with their duplicate twins.
-fn claude_hooks(config: &Config, shared: &Arc<Shared>) -> Vec<Arc<ClaudeHook>> {
+fn claude_hooks(
+    config: &Config,
+    shared: &Arc<Shared>,
+    session_end: SessionEndBudget,
+) -> Vec<Arc<ClaudeHook>> {
     let mut hooks: Vec<ClaudeHook> = Vec::new();
     let mut seen: HashMap<(EventName, DedupKey), Vec<Twin>> = HashMap::new();
     for (i, entry) in config.entries.iter().enumerate() {
@@ -218,6 +331,9 @@ fn claude_hooks(config: &Config, shared: &Arc<Shared>) -> Vec<Arc<ClaudeHook>> {
         }
         let id = format!("claude:{}:{i}", entry.event);
         let mut hook = ClaudeHook::new(id, entry.clone(), Arc::clone(shared));
+        if entry.event == EventName::SessionEnd && !entry.handler.runs_async() {
+            hook.timeout = session_end.timeout(entry.handler.timeout);
+        }
         if let Some(key) = hook.dedup_key() {
             let twins = seen.entry((entry.event, key)).or_default();
             hook.twins = twins.clone();
@@ -265,7 +381,8 @@ impl Engine {
     /// Fires a typed input and returns the event's typed decision. The hooks get exactly this
     /// input's JSON on stdin.
     pub async fn fire<I: ClaudeInput>(&self, input: &I) -> Fired<I::Decision> {
-        let event = event_from_payload(I::EVENT.as_str(), payload(input));
+        let mut event = event_from_payload(I::EVENT.as_str(), payload(input));
+        self.prepare(I::EVENT.as_str(), &mut event);
         let report = self.dispatcher.dispatch(&event).await;
         Fired { decision: I::Decision::from_run(&report), report }
     }
@@ -336,7 +453,8 @@ impl Engine {
         input: Map<String, Value>,
         session_id: &str,
     ) -> RawRun {
-        let event = self.raw_event(name, input, session_id);
+        let mut event = self.raw_event(name, input, session_id);
+        self.prepare(name, &mut event);
         let sent = event
             .extensions
             .get::<crate::ClaudePayload>()
@@ -367,8 +485,40 @@ impl Engine {
             .collect()
     }
 
-    /// Results of background (`async`) hooks that finished since the last call.
+    /// What an event needs before it is dispatched: `SessionEnd` gets its shared deadline.
+    fn prepare(&self, name: &str, event: &mut Event) {
+        if name == EventName::SessionEnd.as_str() {
+            event.extensions.insert(SessionEndDeadline(Instant::now() + self.session_end.budget));
+        }
+    }
+
+    /// The shared budget of one `SessionEnd` firing.
+    pub fn session_end_budget(&self) -> Duration {
+        self.session_end.budget
+    }
+
+    /// Results of background (`async`) hooks that ended since the last call, oldest first:
+    /// their `additionalContext` and `systemMessage` are for the model's next request.
+    /// `asyncRewake` wake-ups go to the wake channel instead, once it is taken.
     pub fn drain_async(&self) -> Vec<AsyncResult> {
-        self.shared.inbox.drain()
+        self.shared.background.drain()
+    }
+
+    /// The wake channel: an `asyncRewake` hook that exits 2 arrives here at once, to wake
+    /// the model even when it is idle. Only the first call gets it; until it is taken,
+    /// wake-ups wait in [`Engine::drain_async`].
+    pub fn take_wake_receiver(&self) -> Option<tokio::sync::mpsc::Receiver<AsyncResult>> {
+        self.shared.background.take_wake_receiver()
+    }
+
+    /// How many background hooks are running or queued.
+    pub fn background_pending(&self) -> usize {
+        self.shared.background.pending()
+    }
+
+    /// Ends every background hook (killing its process tree) and waits until they are gone;
+    /// no background hook starts afterwards. Call it when the session ends.
+    pub async fn shutdown(&self) {
+        self.shared.background.shutdown().await;
     }
 }

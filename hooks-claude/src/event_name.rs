@@ -72,6 +72,15 @@ pub enum HandlerType {
 }
 
 impl HandlerType {
+    /// Every type.
+    pub const ALL: &'static [HandlerType] = &[
+        HandlerType::Command,
+        HandlerType::Http,
+        HandlerType::McpTool,
+        HandlerType::Prompt,
+        HandlerType::Agent,
+    ];
+
     /// The type's name as written in configuration.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -4,9 +4,9 @@
 //! A harness loads the user's settings files and plugins ([`Loader`], [`discover`]), builds an
 //! [`Engine`], and at each of its interception points makes one typed call per event
 //! ([`Engine::pre_tool_use`], [`Engine::stop`], ... or the generic [`Engine::fire`]) that
-//! returns the event's typed decision. Every configured command handler becomes a
-//! [`hook_protocol::Hook`] ([`ClaudeHook`]) on the core's seams, so Claude Code hooks mix with
-//! native hooks and other dialects in one most-restrictive fold.
+//! returns the event's typed decision. Every configured handler (of any of the five types)
+//! becomes a [`hook_protocol::Hook`] ([`ClaudeHook`]) on the core's seams, so Claude Code hooks
+//! mix with native hooks and other dialects in one most-restrictive fold.
 //!
 //! # Brief overview
 //!
@@ -25,13 +25,46 @@
 //! - Seams: [`event_from_payload`] and [`payload_from_event`] translate between the neutral
 //!   events of `hook-protocol` and Claude payloads.
 //!
+//! # Handler types
+//!
+//! - `command`: a process, through `hook_protocol::exec::run` (the only place that starts
+//!   one): shell form `/bin/sh -c`, exec form with `args`.
+//! - `http`: a POST of the event's JSON (§4.5 decides what the answer means; a status alone
+//!   never blocks). [`HttpPolicy`] holds `allowedHttpHookUrls` (an empty list blocks every
+//!   URL) and `httpHookAllowedEnvVars`; header values interpolate only the variables both the
+//!   handler's `allowedEnvVars` and the policy allow, and are never logged. Redirects are not
+//!   followed, so that a redirect cannot lead past the allowlist. TLS is rustls with the
+//!   platform's verifier.
+//! - `prompt`, `agent`, `mcp_tool`: through traits the harness implements ([`delegate`]:
+//!   [`ModelEvaluator`](delegate::ModelEvaluator), [`AgentRunner`](delegate::AgentRunner),
+//!   [`McpToolCaller`](delegate::McpToolCaller)), registered on the [`EngineBuilder`]. This
+//!   crate builds the request (`$ARGUMENTS`, `${path}`), bounds it by the hook's timeout, and
+//!   maps the `{ok, reason}` answer per event; without an implementation such a hook is
+//!   skipped with a warning naming it. An event that does not accept a type (§1.5) rejects it
+//!   at load, with the file, line and column.
+//!
+//! # What the harness calls besides the events
+//!
+//! - [`Engine::drain_async`] on each turn: what background (`async`) hooks said since, for
+//!   the model's next request. A bounded number run at once ([`BackgroundLimits`]); the next
+//!   ones wait in a bounded queue; past it a hook is refused with a warning.
+//! - [`Engine::take_wake_receiver`] once: `asyncRewake` hooks that exit 2 arrive there at
+//!   once, to wake the model.
+//! - [`Engine::shutdown`] when the session ends: every background hook is ended (its whole
+//!   process tree killed) and awaited.
+//!
+//! Context, system messages and plain-stdout context over 10,000 characters are written to a
+//! file in the session directory ([`EngineBuilder::session_dir`]; by default
+//! `<temp>/hooks-claude/<session id>/`) and replaced by the file's path and a 2,000-character
+//! preview. `SessionEnd` hooks share one budget ([`EngineBuilder::session_end_budget`]).
+//!
 //! # Decisions where Claude Code is ambiguous
 //!
 //! Hooks run in parallel and their answers fold in configuration order, not completion order:
 //! between several rewrites of a tool input, the hook last in configuration order wins (the
 //! conflict is reported, and no rewrite applies with a deny); reasons and contexts keep
-//! configuration order. Identical command handlers run once per event across settings files;
-//! each plugin's copy stays separate. Injected context is labelled with this dialect and its
+//! configuration order. Identical handlers (command and args; URL for `http`) run once per
+//! event across settings files; each plugin's copy stays separate. Injected context is labelled with this dialect and its
 //! plugin or settings file, never as the user's.
 //!
 //! # Example
@@ -63,37 +96,47 @@
 //! Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod background;
 mod check;
 mod command;
 mod decision;
 mod decode;
+pub mod delegate;
 mod diagnostic;
 mod engine;
 mod env;
 mod event_name;
+mod hook;
+mod http;
 pub mod input;
 mod load;
 pub mod matcher;
+mod mcp;
 pub mod output;
 mod permission_rule;
+mod prompt;
+mod remote;
 pub mod samples;
 mod seams;
 mod settings;
+mod spill;
 mod stop_guard;
 
+pub use background::{AsyncResult, BackgroundLimits, Refused};
 pub use check::check;
-pub use command::{AsyncResult, ClaudeHook, NotRun};
 pub use decision::*;
 pub use decode::{ClaudeMeta, ClaudeStatus, decode_outcome};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
 pub use env::HostEnv;
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
+pub use hook::{ClaudeHook, NotRun};
+pub use http::HttpPolicy;
 pub use load::Loader;
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
 pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
 pub use settings::{
-    Config, Entry, Handler, HandlerPositions, OnFailure, Origin, Plugin, Scope, SourceFile,
-    discover, discover_in,
+    Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, McpToolSpec, OnFailure,
+    Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,
 };
 pub use stop_guard::{GuardOverride, StopGuard};

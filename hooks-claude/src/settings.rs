@@ -136,6 +136,78 @@ pub struct HandlerPositions {
     pub matcher: Pos,
 }
 
+/// What an `http` handler posts to (§1.4).
+#[derive(Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct HttpSpec {
+    /// `url`: an absolute `http` or `https` URL.
+    pub url: String,
+    /// `headers`, in the order written; values may hold `$VAR` / `${VAR}`. Values are never
+    /// printed: `Debug` and serialization show the names only.
+    #[serde(serialize_with = "header_names")]
+    pub headers: Vec<(String, String)>,
+    /// `allowedEnvVars`: the only variables a header value may interpolate.
+    pub allowed_env_vars: Vec<String>,
+}
+
+impl fmt::Debug for HttpSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpSpec")
+            .field("url", &self.url)
+            .field("headers", &self.headers.iter().map(|(k, _)| k).collect::<Vec<_>>())
+            .field("allowed_env_vars", &self.allowed_env_vars)
+            .finish()
+    }
+}
+
+fn header_names<S: serde::Serializer>(
+    headers: &[(String, String)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(headers.iter().map(|(k, _)| k))
+}
+
+/// What a `prompt` or `agent` handler asks the model (§1.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct PromptSpec {
+    /// `prompt`, with `$ARGUMENTS` where the event's JSON goes.
+    pub prompt: String,
+    /// `model`, when not the harness's default.
+    pub model: Option<String>,
+    /// `continueOnBlock` (prompt hooks; agent hooks always continue).
+    pub continue_on_block: bool,
+}
+
+/// What an `mcp_tool` handler calls (§1.4).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct McpToolSpec {
+    /// `server` (plugin servers: `plugin:<plugin>:<server>`).
+    pub server: String,
+    /// `tool`.
+    pub tool: String,
+    /// `input`: the tool's arguments; string values may hold `${path}` into the event's JSON.
+    pub input: Map<String, Value>,
+}
+
+/// What a handler does, by type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum HandlerSpec {
+    /// A command: `command`, `args` and `shell` are on the [`Handler`].
+    Command,
+    /// An HTTP POST.
+    Http(HttpSpec),
+    /// A question to the harness's model.
+    Prompt(PromptSpec),
+    /// A task for the harness's agent.
+    Agent(PromptSpec),
+    /// A call of an MCP tool through the harness.
+    McpTool(McpToolSpec),
+}
+
 /// One configured handler, as written (after validation).
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
@@ -162,8 +234,10 @@ pub struct Handler {
     pub async_rewake: bool,
     /// `onFailure`.
     pub on_failure: OnFailure,
-    /// The whole handler object as written (what `http`, `prompt`, `agent` and `mcp_tool`
-    /// handlers need is kept here).
+    /// What it does, by type.
+    pub spec: HandlerSpec,
+    /// The whole handler object as written, except that `headers` values are replaced by
+    /// `<redacted>` (they may hold secrets).
     pub raw: Map<String, Value>,
     /// Where its values are.
     pub positions: HandlerPositions,
@@ -227,6 +301,12 @@ pub struct Config {
     pub env: Vec<(String, String)>,
     /// The effective `disableAllHooks`, with the level that set it.
     pub disable_all: Option<(bool, Scope)>,
+    /// `allowedHttpHookUrls` of every settings file that sets it, merged; `None` when no
+    /// file sets it (HTTP hooks are then not restricted by URL).
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    /// `httpHookAllowedEnvVars` of every settings file that sets it, merged; `None` when no
+    /// file sets it.
+    pub http_hook_allowed_env_vars: Option<Vec<String>>,
 }
 
 impl Config {

@@ -204,3 +204,63 @@ async fn no_hooks_is_no_opinion() {
     assert!(report.records.is_empty());
     assert_eq!(report.merged, Merged::default());
 }
+
+#[derive(Debug)]
+struct Panics {
+    info: HookInfo,
+}
+
+#[async_trait]
+impl Hook for Panics {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    async fn run(&self, _event: &Event) -> HookOutcome {
+        tokio::task::yield_now().await;
+        panic!("bug in a hook")
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_multi_thread_runtime_hooks_spread_and_fold_the_same() {
+    let d = Dispatcher::builder()
+        .hook(fake("slow", 60, ok(Verdict::deny("slow says no"))))
+        .hook(fake("fast", 0, ok(Verdict::deny("fast says no"))))
+        .hook(fake("ctx", 10, ok(Verdict::context("c"))))
+        .build()
+        .unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    assert_eq!(report.merged.reason().as_deref(), Some("slow says no\n\nfast says no"));
+    let ids: Vec<_> = report.records.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["slow", "fast", "ctx"]);
+
+    let mut b = Dispatcher::builder().mode(Mode::Parallel { limit: 1 });
+    for i in 0..3 {
+        b = b.hook(fake(&format!("h{i}"), 50, ok(Verdict::none())));
+    }
+    let started = Instant::now();
+    b.build().unwrap().dispatch(&bash("ls")).await;
+    assert!(started.elapsed() >= Duration::from_millis(150), "the limit holds on workers too");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_hook_is_a_failure_not_a_crash() {
+    let mut info = HookInfo::new("buggy", Source::new("fake", None));
+    info.on = On::seam(Seam::PreTool);
+    info.failure_policy = FailurePolicy::FailClosed;
+    let d = Dispatcher::builder()
+        .hook(Panics { info })
+        .hook(fake("fine", 0, ok(Verdict::context("still here"))))
+        .build()
+        .unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    assert_eq!(report.records[0].status, HookStatus::Failed);
+    assert!(
+        report.records[0].failure.as_deref().unwrap().contains("panicked"),
+        "{:?}",
+        report.records[0]
+    );
+    assert_eq!(report.merged.decision, Some(Decision::Deny), "it fails closed");
+    assert_eq!(report.merged.context.len(), 1, "the other hook's answer is kept");
+}

@@ -274,6 +274,36 @@ pub enum Leftovers {
     Kill,
 }
 
+/// Receives the first line of a hook's stdout while the hook still runs.
+///
+/// [`crate::exec::run`] calls it at most once, as soon as the first `\n` arrives, with the
+/// bytes before it; never when stdout ends (or reaches its cap) without a newline. A dialect
+/// uses it to react to an early marker (e.g. a hook announcing that it goes on in the
+/// background) without waiting for the hook to exit. The bytes stay in the outcome's stdout.
+#[derive(Clone)]
+pub struct LineTap(Arc<TapFn>);
+
+/// The function behind a [`LineTap`].
+type TapFn = dyn Fn(&[u8]) + Send + Sync;
+
+impl LineTap {
+    /// A tap calling `f` with the first line.
+    pub fn new(f: impl Fn(&[u8]) + Send + Sync + 'static) -> Self {
+        Self(Arc::new(f))
+    }
+
+    /// Calls the tap.
+    pub(crate) fn call(&self, line: &[u8]) {
+        (self.0)(line);
+    }
+}
+
+impl fmt::Debug for LineTap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("LineTap")
+    }
+}
+
 /// One run of one hook process.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -292,6 +322,8 @@ pub struct Invocation {
     pub limits: Limits,
     /// What happens to what it leaves behind.
     pub leftovers: Leftovers,
+    /// Told the first line of stdout as soon as it is complete (none by default).
+    pub first_line: Option<LineTap>,
 }
 
 impl Invocation {
@@ -305,6 +337,7 @@ impl Invocation {
             timeout,
             limits: Limits::DEFAULT,
             leftovers: Leftovers::Leave,
+            first_line: None,
         }
     }
 }

@@ -22,7 +22,8 @@
 //! 3. **Drain and wait.** One task pumps the three pipes (non-blocking, registered with the
 //!    reactor) and watches the leader's exit through a pidfd, until the leader exits or the
 //!    deadline passes. Output is kept up to its cap and read and counted past it, so a hook
-//!    printing a gigabyte costs bounded memory and never blocks on a full pipe.
+//!    printing a gigabyte costs bounded memory and never blocks on a full pipe. An invocation's
+//!    [`LineTap`] is told the first line of stdout as soon as it is complete.
 //! 4. **Exit.** The leader exited: stdout and stderr get `leak_window` to reach end of file;
 //!    past it reading stops and the outcome records `leaked` (a background process kept a
 //!    pipe). The end of the run never waits on a pipe beyond that. What the hook left running
@@ -76,7 +77,7 @@ mod sys;
 mod tree;
 
 pub use invocation::{
-    CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, Scrub, TimeoutError,
+    CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, Scrub, TimeoutError,
     timeout_from_secs,
 };
 #[cfg(unix)]

@@ -15,7 +15,7 @@ use std::task::{Context, Poll};
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 
-use super::sys;
+use super::{LineTap, sys};
 use crate::StdinOutcome;
 
 /// The most bytes read or written per call.
@@ -64,6 +64,20 @@ impl Capture {
         Ok(n)
     }
 
+    /// Looks for the first newline in the kept bytes from `from` on: `Ok(end)` when found,
+    /// `Err(next_from)` otherwise.
+    fn newline_from(&self, from: usize) -> Result<usize, usize> {
+        match self.kept[from.min(self.filled)..self.filled].iter().position(|&b| b == b'\n') {
+            Some(i) => Ok(from + i),
+            None => Err(self.filled),
+        }
+    }
+
+    /// Whether nothing more will be kept.
+    fn full(&self) -> bool {
+        self.filled == self.max
+    }
+
     /// The kept bytes, the total read and whether the total went past the cap.
     pub(super) fn finish(mut self) -> (Vec<u8>, u64, bool) {
         self.kept.truncate(self.filled);
@@ -91,6 +105,10 @@ pub(super) struct Pipes {
     pub(super) out: Capture,
     pub(super) err: Capture,
     scratch: Vec<u8>,
+    /// Told the first line of stdout; dropped once told, or when it cannot come.
+    pub(super) tap: Option<LineTap>,
+    /// How far stdout was searched for the first newline.
+    scanned: usize,
 }
 
 impl Pipes {
@@ -117,6 +135,8 @@ impl Pipes {
             out: Capture::new(stdout_max),
             err: Capture::new(stderr_max),
             scratch: Vec::new(),
+            tap: None,
+            scanned: 0,
         };
         if payload.is_empty() {
             pipes.stdin_outcome = Some(StdinOutcome::Written);
@@ -178,7 +198,26 @@ impl Pipes {
         if yielded {
             cx.waker().wake_by_ref();
         }
+        self.tell_first_line();
         self.outputs_closed()
+    }
+
+    /// Tells the tap the first line of stdout once it is complete; gives up when stdout ended
+    /// or its capture is full without one.
+    fn tell_first_line(&mut self) {
+        let Some(tap) = &self.tap else { return };
+        match self.out.newline_from(self.scanned) {
+            Ok(end) => {
+                tap.call(&self.out.kept[..end]);
+                self.tap = None;
+            }
+            Err(next) => {
+                self.scanned = next;
+                if self.stdout.is_none() || self.out.full() {
+                    self.tap = None;
+                }
+            }
+        }
     }
 
     /// Whether stdout and stderr are both at end of file.
@@ -293,6 +332,15 @@ mod tests {
         let mut capture = Capture::new(1 << 20);
         read_all(&mut capture, &pipe_with(b"{}\n"));
         assert_eq!(capture.finish(), (b"{}\n".to_vec(), 3, false));
+    }
+
+    #[test]
+    fn the_first_newline_is_found_across_reads() {
+        let mut capture = Capture::new(64);
+        read_all(&mut capture, &pipe_with(b"abc"));
+        assert_eq!(capture.newline_from(0), Err(3));
+        read_all(&mut capture, &pipe_with(b"d\nrest\n"));
+        assert_eq!(capture.newline_from(3), Ok(4));
     }
 
     #[test]

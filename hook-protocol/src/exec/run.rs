@@ -56,6 +56,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
         limits.stderr_max,
     )
     .map_err(|source| ExecError::Io { stage: "setting up the hook's pipes", source })?;
+    pipes.tap = inv.first_line.clone();
     let deadline = tokio::time::Instant::from_std(started + inv.timeout);
     let timer = tokio::time::sleep_until(deadline);
     tokio::pin!(timer);

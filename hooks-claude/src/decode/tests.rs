@@ -35,8 +35,11 @@ fn row_valid_json() {
     assert_eq!(d.meta.status, ClaudeStatus::BlockingError, "exit 2 wins over a JSON allow");
     assert_eq!(
         (d.verdict.decision, d.verdict.reason.as_deref()),
-        (Some(Decision::Deny), Some("stderr reason"))
+        (Some(Decision::Deny), Some("PreToolUse:Bash hook error: [hook.sh]: stderr reason")),
+        "the model gets Claude Code's tool-error format"
     );
+    let d = run(EventName::Stop, 2, "", "keep going\n");
+    assert_eq!(d.verdict.reason.as_deref(), Some("keep going\n"), "other events: stderr verbatim");
     let d = run(EventName::PreToolUse, 1, DENY, "");
     assert_eq!(
         (d.meta.status, d.verdict.decision),
@@ -68,7 +71,10 @@ fn row_plain_text_or_nothing() {
         "plain stdout is not context here"
     );
     let d = run(EventName::PreToolUse, 2, "", "");
-    assert_eq!(d.verdict.reason.as_deref(), Some("No stderr output"));
+    assert_eq!(
+        d.verdict.reason.as_deref(),
+        Some("PreToolUse:Bash hook error: [hook.sh]: No stderr output")
+    );
     let d = run(EventName::PreToolUse, 1, "", "first line\nsecond");
     assert_eq!(
         (d.meta.status, d.verdict.decision),

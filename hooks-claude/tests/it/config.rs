@@ -29,14 +29,23 @@ fn every_problem_is_reported_at_its_value() {
         {"type": "command", "command": "true", "timeout": 5000},
         {"type": "command", "command": "true", "timeout": -1},
         {"type": "command", "command": "true", "onFailure": "maybe"},
-        {"type": "http", "url": "http://localhost/hook"}
+        {"type": "http", "url": "http://localhost/hook"},
+        {"type": "http", "url": "ftp://localhost/hook"},
+        {"type": "http", "url": "http://localhost/", "headers": {"bad name": "x", "X-N": 5}},
+        {"type": "http", "async": true, "url": "http://localhost/async"},
+        {"type": "prompt", "model": "m"},
+        {"type": "agent", "prompt": "check", "continueOnBlock": true, "onFailure": "block"},
+        {"type": "mcp_tool", "server": "s", "input": {"a": "${tool_input.x}"}},
+        {"type": "mcp_tool", "server": "s", "tool": "t", "input": []}
       ]}
     ],
     "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "x"}]}],
+    "PermissionRequest": [{"hooks": [{"type": "agent", "prompt": "x"}]}],
     "Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "if": "Bash(rm *)"}]}],
     "Notification": [{"hooks": [{"type": "command", "command": "./missing-hook.sh"}]}]
   },
-  "unknownKey": true
+  "unknownKey": true,
+  "allowedHttpHookUrls": "http://localhost/*"
 }"#;
     let config = Loader::new().settings_text("settings.json", text, Scope::Project).finish();
     let all: Vec<String> = check(&config, std::path::Path::new("/p"), "/usr/bin:/bin")
@@ -51,10 +60,18 @@ fn every_problem_is_reported_at_its_value() {
         vec![
             ("PreToolUse", "command"),
             ("PreToolUse", "http"),
+            ("PreToolUse", "http"),
+            ("PreToolUse", "agent"),
             ("Stop", "command"),
             ("Notification", "command")
         ],
-        "only what failed is dropped; http is kept for later"
+        "only what failed is dropped"
+    );
+    assert!(!config.entries[2].handler.is_async, "`async` applies to commands only");
+    assert_eq!(
+        config.allowed_http_hook_urls,
+        Some(Vec::new()),
+        "an unreadable allowlist allows nothing"
     );
 }
 

@@ -71,7 +71,11 @@ async fn decisions_from_real_scripts() {
     assert_eq!(d.permission, ToolPermission::Deny { reason: Some("no rm".into()) });
     input.tool_name = "Write".into();
     let d = engine.pre_tool_use(&input).await.decision;
-    assert_eq!(d.permission, ToolPermission::Deny { reason: Some("exit two".into()) });
+    let ToolPermission::Deny { reason: Some(reason) } = d.permission else { panic!("{d:?}") };
+    assert!(
+        reason.starts_with("PreToolUse:Write hook error: [") && reason.ends_with("]: exit two"),
+        "{reason}"
+    );
     input.tool_name = "Read".into();
     let fired = engine.pre_tool_use(&input).await;
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion, "exit 1 is not a block");
@@ -351,41 +355,6 @@ async fn neutral_events_get_a_faithful_payload() {
         (v["hook_event_name"].clone(), v["stop_hook_active"].clone(), v["session_id"].clone()),
         (json!("Stop"), json!(true), json!("s-9"))
     );
-}
-
-#[tokio::test]
-async fn async_hooks_answer_later() {
-    let dir = temp_dir("async");
-    let ctx = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "background lint: clean"}}).to_string();
-    let mut background = exec("sleep.sh", &["2", &ctx]);
-    background["async"] = json!(true);
-    let mut rewake = exec("respond.sh", &["", "2", "wake up: tests broke"]);
-    rewake["asyncRewake"] = json!(true);
-    let engine = engine(
-        load(&dir, &settings(json!({"PostToolUse": [{"hooks": [background, rewake]}]}))),
-        &dir,
-    );
-    let input = PostToolUse {
-        base: Base::new("s", "/t", dir.display().to_string()),
-        tool_name: "Edit".into(),
-        ..PostToolUse::default()
-    };
-    let started = Instant::now();
-    let fired = engine.post_tool_use(&input).await;
-    assert!(
-        started.elapsed() < Duration::from_millis(1500),
-        "background hooks do not hold the event"
-    );
-    assert!(fired.decision.context.is_empty() && fired.decision.feedback.is_none());
-    let mut results = Vec::new();
-    while results.len() < 2 && started.elapsed() < Duration::from_secs(20) {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        results.extend(engine.drain_async());
-    }
-    results.sort_by_key(|r| r.hook_id.clone());
-    assert_eq!(results.len(), 2, "{results:?}");
-    assert_eq!(results[0].context, vec!["background lint: clean".to_owned()]);
-    assert_eq!(results[1].rewake.as_deref(), Some("wake up: tests broke"));
 }
 
 #[test]

@@ -1,11 +1,21 @@
 //! Integration tests of `hooks-claude`: real `sh` hooks run through settings files.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+/// Background hooks: `async`, `asyncRewake`, the runtime marker, limits, shutdown.
+mod background;
 /// Loading configuration: containment, diagnostics with positions, `disableAllHooks`.
 mod config;
+/// `prompt`, `agent` and `mcp_tool` hooks through test doubles of the harness's traits.
+mod delegates;
 /// Hooks run end to end: stdin, environment, decisions, dedup, parallelism, the Stop guard.
 mod e2e;
+/// `http` hooks against a real server on loopback: every response rule, limits, timeouts.
+mod http;
+/// The 10,000-character cap and the `SessionEnd` budget.
+mod limits;
 /// Fail-closed on every failure path, the event off argv, credentials scrubbed.
 mod reliability;
+/// The loopback HTTP server.
+mod server;
 /// Shared helpers: temporary directories, fixture paths, settings files.
 mod support;

@@ -165,3 +165,33 @@ async fn the_hook_leads_its_own_process_group() {
     let pgid: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
     assert_eq!(pgid, out.pid);
 }
+
+#[tokio::test]
+async fn the_first_line_is_told_while_the_hook_still_runs() {
+    let (tx, rx) = tokio::sync::oneshot::channel::<Vec<u8>>();
+    let tx = std::sync::Mutex::new(Some(tx));
+    let mut inv = shell("printf 'first\\nsecond'; sleep 5; echo done");
+    inv.first_line = Some(hook_protocol::exec::LineTap::new(move |line: &[u8]| {
+        if let Some(tx) = tx.lock().unwrap().take() {
+            let _ = tx.send(line.to_vec());
+        }
+    }));
+    let running = tokio::spawn(async move { run(&inv).await });
+    let line = tokio::time::timeout(std::time::Duration::from_secs(4), rx).await;
+    assert_eq!(line.unwrap().unwrap(), b"first", "told before the hook exits");
+    assert!(!running.is_finished(), "the hook is still running");
+    running.abort();
+}
+
+#[tokio::test]
+async fn no_first_line_without_a_newline() {
+    let told = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = Arc::clone(&told);
+    let mut inv = shell("printf 'no newline'");
+    inv.first_line = Some(hook_protocol::exec::LineTap::new(move |_: &[u8]| {
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    }));
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.stdout, b"no newline");
+    assert!(!told.load(std::sync::atomic::Ordering::SeqCst));
+}

@@ -5,18 +5,19 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use jsonc_parser::ast::{Object, ObjectProp, Value as Ast};
+use jsonc_parser::ast::{Object, Value as Ast};
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
-use serde_json::{Map, Number, Value};
+use serde_json::Value;
 
 use crate::diagnostic::{LineIndex, Pos, Sink};
 use crate::matcher::{compile, mcp_server_warning};
-use crate::settings::{HandlerPositions, OnFailure, Origin, Plugin, Scope, SourceFile};
-use crate::{Config, Diagnostic, Entry, EventName, Handler, HandlerType, PermissionRule};
+use crate::settings::{Origin, Plugin, Scope, SourceFile};
+use crate::{Config, Diagnostic, Entry, EventName};
 
-/// Timeouts at or above this many seconds look like milliseconds.
-const MILLISECONDS_HINT: f64 = 1000.0;
+mod handler;
+
+use handler::handler;
 
 /// Reads configuration files into a [`Config`], in the order given.
 #[derive(Debug, Default)]
@@ -222,6 +223,38 @@ impl Loader {
                 v => w.sink.warning(w.pos(v), "`env` must be an object; it is ignored"),
             }
         }
+        if scope.is_some() {
+            for (key, slot) in [
+                ("allowedHttpHookUrls", &mut self.config.allowed_http_hook_urls),
+                ("httpHookAllowedEnvVars", &mut self.config.http_hook_allowed_env_vars),
+            ] {
+                let Some(prop) = root.get(key) else { continue };
+                match &prop.value {
+                    Ast::Array(a) => {
+                        let list = slot.get_or_insert_with(Vec::new);
+                        for e in &a.elements {
+                            match e {
+                                Ast::StringLit(s) => list.push(s.value.to_string()),
+                                v => w.sink.error(
+                                    w.pos(v),
+                                    format!(
+                                        "every element of `{key}` must be a string; it is ignored"
+                                    ),
+                                ),
+                            }
+                        }
+                    }
+                    v => {
+                        // Fail closed: a list that cannot be read allows nothing.
+                        slot.get_or_insert_with(Vec::new);
+                        w.sink.error(
+                            w.pos(v),
+                            format!("`{key}` must be an array of strings; it is read as an empty list, which allows nothing"),
+                        );
+                    }
+                }
+            }
+        }
         let Some(hooks) = root.get("hooks") else { return };
         let Ast::Object(hooks) = &hooks.value else {
             w.sink.error(
@@ -342,209 +375,4 @@ fn plugin_name(dir: &Path) -> String {
             dir.file_name()
                 .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
         })
-}
-
-fn prop<'a, 'b>(obj: &'b Object<'a>, name: &str) -> Option<&'b ObjectProp<'a>> {
-    obj.get(name)
-}
-
-/// Converts a syntax-tree value into a JSON value.
-pub(crate) fn to_json(v: &Ast<'_>) -> Value {
-    match v {
-        Ast::StringLit(s) => Value::String(s.value.to_string()),
-        Ast::NumberLit(n) => {
-            serde_json::from_str::<Number>(n.value).map_or(Value::Null, Value::Number)
-        }
-        Ast::BooleanLit(b) => Value::Bool(b.value),
-        Ast::NullKeyword(_) => Value::Null,
-        Ast::Array(a) => Value::Array(a.elements.iter().map(to_json).collect()),
-        Ast::Object(o) => Value::Object(
-            o.properties
-                .iter()
-                .map(|p| (p.name.as_str().to_owned(), to_json(&p.value)))
-                .collect::<Map<_, _>>(),
-        ),
-    }
-}
-
-fn handler(w: &mut Walk<'_>, event: EventName, node: &Ast<'_>, matcher: Pos) -> Option<Handler> {
-    let Ast::Object(obj) = node else {
-        w.sink.error(w.pos(node), "a handler must be an object with a `type`");
-        return None;
-    };
-    let at = w.pos(obj);
-    let kind = match prop(obj, "type").map(|p| &p.value) {
-        Some(Ast::StringLit(s)) => match HandlerType::parse(&s.value) {
-            Some(k) => k,
-            None => {
-                w.sink.error(w.pos(s), format!("unknown handler type `{}`; expected `command`, `http`, `mcp_tool`, `prompt` or `agent`", s.value));
-                return None;
-            }
-        },
-        Some(v) => {
-            w.sink.error(w.pos(v), "`type` must be a string");
-            return None;
-        }
-        None => {
-            w.sink.error(at, "a handler needs a `type`");
-            return None;
-        }
-    };
-    let type_pos = prop(obj, "type").map_or(at, |p| w.pos(&p.value));
-    if !event.accepts(kind) {
-        w.sink.error(
-            type_pos,
-            format!("`{event}` does not accept `{kind}` handlers; this handler is skipped"),
-        );
-        return None;
-    }
-    let mut ok = true;
-    let string = |w: &mut Walk<'_>, name: &str, ok: &mut bool| -> Option<(String, Pos)> {
-        match prop(obj, name).map(|p| &p.value) {
-            None => None,
-            Some(Ast::StringLit(s)) => Some((s.value.to_string(), w.pos(s))),
-            Some(v) => {
-                w.sink.error(w.pos(v), format!("`{name}` must be a string"));
-                *ok = false;
-                None
-            }
-        }
-    };
-    let boolean = |w: &mut Walk<'_>, name: &str, ok: &mut bool| -> bool {
-        match prop(obj, name).map(|p| &p.value) {
-            None => false,
-            Some(Ast::BooleanLit(b)) => b.value,
-            Some(v) => {
-                w.sink.error(w.pos(v), format!("`{name}` must be a boolean"));
-                *ok = false;
-                false
-            }
-        }
-    };
-    let command = string(w, "command", &mut ok);
-    let mut command_pos = at;
-    if let Some((_, p)) = &command {
-        command_pos = *p;
-    }
-    let args = match prop(obj, "args").map(|p| &p.value) {
-        None => None,
-        Some(Ast::Array(a)) => {
-            let mut out = Vec::new();
-            for e in &a.elements {
-                match e {
-                    Ast::StringLit(s) => out.push(s.value.to_string()),
-                    other => {
-                        w.sink.error(w.pos(other), "every element of `args` must be a string");
-                        ok = false;
-                    }
-                }
-            }
-            Some(out)
-        }
-        Some(v) => {
-            w.sink.error(w.pos(v), "`args` must be an array of strings");
-            ok = false;
-            None
-        }
-    };
-    let timeout = match prop(obj, "timeout").map(|p| &p.value) {
-        None => None,
-        Some(Ast::NumberLit(n)) => {
-            let secs: f64 = n.value.parse().unwrap_or(f64::NAN);
-            if !(secs.is_finite() && secs > 0.0)
-                || hook_protocol::exec::timeout_from_secs(secs).is_err()
-            {
-                w.sink.error(w.pos(n), format!("`timeout` must be a positive number of seconds, got `{}`; this handler is skipped", n.value));
-                ok = false;
-            } else if secs >= MILLISECONDS_HINT {
-                w.sink.warning(w.pos(n), format!("`timeout` is {} seconds ({:.0} minutes); timeouts are in seconds, not milliseconds", n.value, secs / 60.0));
-            }
-            Some(secs)
-        }
-        Some(v) => {
-            w.sink.error(w.pos(v), "`timeout` must be a number of seconds");
-            ok = false;
-            None
-        }
-    };
-    let if_rule = string(w, "if", &mut ok);
-    let mut rule = None;
-    if let Some((text, p)) = &if_rule {
-        match PermissionRule::parse(text) {
-            Ok(r) => rule = Some(r),
-            Err(e) => {
-                w.sink.error(*p, format!("{e}; this handler is skipped"));
-                ok = false;
-            }
-        }
-        if !event.is_tool_event() {
-            w.sink.warning(*p, format!("`if` is only evaluated on tool events; on `{event}` a handler with `if` never runs"));
-        }
-    }
-    let on_failure = match string(w, "onFailure", &mut ok) {
-        None => OnFailure::Continue,
-        Some((s, _)) if s == "continue" => OnFailure::Continue,
-        Some((s, _)) if s == "block" => OnFailure::Block,
-        Some((s, p)) => {
-            w.sink.error(
-                p,
-                format!(
-                    "`onFailure` must be `continue` or `block`, got `{s}`; this handler is skipped"
-                ),
-            );
-            ok = false;
-            OnFailure::Continue
-        }
-    };
-    let shell = string(w, "shell", &mut ok);
-    if let Some((s, p)) = &shell
-        && s != "bash"
-        && s != "powershell"
-    {
-        w.sink.error(
-            *p,
-            format!("`shell` must be `bash` or `powershell`, got `{s}`; this handler is skipped"),
-        );
-        ok = false;
-    }
-    let status_message = string(w, "statusMessage", &mut ok).map(|(s, _)| s);
-    let once = boolean(w, "once", &mut ok);
-    let is_async = boolean(w, "async", &mut ok);
-    let async_rewake = boolean(w, "asyncRewake", &mut ok);
-    match kind {
-        HandlerType::Command => {
-            if command.as_ref().is_none_or(|(c, _)| c.trim().is_empty()) {
-                if ok {
-                    w.sink.error(at, "a `command` handler needs a non-empty `command`");
-                }
-                ok = false;
-            }
-        }
-        other => {
-            w.sink.warning(at, format!("`{other}` handlers are not run yet; this handler is skipped when its event fires"));
-        }
-    }
-    if !ok {
-        return None;
-    }
-    let raw = match to_json(node) {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    };
-    Some(Handler {
-        kind,
-        command: command.map(|(c, _)| c),
-        args,
-        shell: shell.map(|(s, _)| s),
-        timeout,
-        if_rule: if_rule.map(|(s, _)| s),
-        status_message,
-        once,
-        is_async,
-        async_rewake,
-        on_failure,
-        raw,
-        positions: HandlerPositions { handler: at, command: command_pos, matcher },
-        rule,
-    })
 }

@@ -1,0 +1,412 @@
+//! The network side of `http` hooks, and the only network code of the crate: the URL allowlist,
+//! header interpolation limited to allowed variables, and one POST bounded on the wall clock and
+//! in size.
+//!
+//! HTTP requests are not processes, so they do not go through `hook_protocol::exec`; what this
+//! module returns is decoded by the outcome rules of §4.5 elsewhere. Header values are secrets
+//! as far as this module is concerned: they are never logged nor put in an error.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use regex::Regex;
+
+use crate::Config;
+
+/// A URL an `http` handler cannot use.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum UrlError {
+    /// It does not parse as an absolute URL.
+    #[error("`url` `{url}` is not an absolute URL: {reason}")]
+    Invalid {
+        /// The URL as written.
+        url: String,
+        /// Why.
+        reason: String,
+    },
+    /// Its scheme is neither `http` nor `https`.
+    #[error("`url` `{url}` must use `http` or `https`, not `{scheme}`")]
+    Scheme {
+        /// The URL as written.
+        url: String,
+        /// Its scheme.
+        scheme: String,
+    },
+    /// A header name that HTTP does not allow.
+    #[error("`{name}` is not a valid HTTP header name")]
+    HeaderName {
+        /// The name as written.
+        name: String,
+    },
+}
+
+/// Checks that `url` is an absolute `http` or `https` URL.
+pub(crate) fn check_url(url: &str) -> Result<reqwest::Url, UrlError> {
+    let parsed = reqwest::Url::parse(url)
+        .map_err(|e| UrlError::Invalid { url: url.to_owned(), reason: e.to_string() })?;
+    match parsed.scheme() {
+        "http" | "https" => Ok(parsed),
+        other => Err(UrlError::Scheme { url: url.to_owned(), scheme: other.to_owned() }),
+    }
+}
+
+/// A URL as records and logs show it: a password in it replaced by `***`.
+pub(crate) fn shown_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// Checks that `name` is a valid header name.
+pub(crate) fn check_header_name(name: &str) -> Result<(), UrlError> {
+    reqwest::header::HeaderName::from_bytes(name.as_bytes())
+        .map(|_| ())
+        .map_err(|_| UrlError::HeaderName { name: name.to_owned() })
+}
+
+/// The harness-level limits on `http` hooks (§1.3): which URLs they may post to
+/// (`allowedHttpHookUrls`) and which environment variables their headers may interpolate
+/// (`httpHookAllowedEnvVars`). Both apply to hooks of every source.
+#[derive(Clone, Default)]
+pub struct HttpPolicy {
+    urls: Option<Vec<(String, Option<Regex>)>>,
+    env_vars: Option<Vec<String>>,
+}
+
+impl fmt::Debug for HttpPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpPolicy")
+            .field(
+                "allowed_urls",
+                &self.urls.as_ref().map(|u| u.iter().map(|(p, _)| p).collect::<Vec<_>>()),
+            )
+            .field("allowed_env_vars", &self.env_vars)
+            .finish()
+    }
+}
+
+impl HttpPolicy {
+    /// No limit beyond each handler's own `allowedEnvVars`.
+    pub fn unrestricted() -> Self {
+        Self::default()
+    }
+
+    /// The limits the loaded settings files set (`allowedHttpHookUrls`,
+    /// `httpHookAllowedEnvVars`, merged across files).
+    pub fn from_config(config: &Config) -> Self {
+        let mut policy = Self::default();
+        if let Some(urls) = &config.allowed_http_hook_urls {
+            policy = policy.allow_urls(urls.iter().cloned());
+        }
+        if let Some(vars) = &config.http_hook_allowed_env_vars {
+            policy = policy.allow_env_vars(vars.iter().cloned());
+        }
+        policy
+    }
+
+    /// Restricts URLs to those matching one of `patterns` (`*` matches any run of characters,
+    /// the scheme and host compare case-insensitively, a trailing dot on the host is ignored).
+    /// Patterns add up over calls; an empty list blocks every URL.
+    pub fn allow_urls(mut self, patterns: impl IntoIterator<Item = String>) -> Self {
+        let list = self.urls.get_or_insert_with(Vec::new);
+        for p in patterns {
+            let regex = url_pattern(&p);
+            list.push((p, regex));
+        }
+        self
+    }
+
+    /// Restricts interpolated variables to `names` (on top of each handler's
+    /// `allowedEnvVars`). Names add up over calls; an empty list allows none.
+    pub fn allow_env_vars(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.env_vars.get_or_insert_with(Vec::new).extend(names);
+        self
+    }
+
+    /// Whether an `http` hook may post to `url`.
+    pub fn url_allowed(&self, url: &str) -> bool {
+        let Some(patterns) = &self.urls else { return true };
+        let Ok(parsed) = reqwest::Url::parse(url) else { return false };
+        let normalized = normalize(&parsed);
+        patterns.iter().any(|(_, r)| r.as_ref().is_some_and(|r| r.is_match(&normalized)))
+    }
+
+    /// Whether the policy lets a header interpolate `name` (the handler must allow it too).
+    pub fn env_var_allowed(&self, name: &str) -> bool {
+        self.env_vars.as_ref().is_none_or(|v| v.iter().any(|n| n == name))
+    }
+}
+
+/// A URL as patterns are matched against: `scheme://host[:port]/path[?query]`, the host
+/// lowercased and without a trailing dot, no user information.
+fn normalize(url: &reqwest::Url) -> String {
+    let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+    let host = host.strip_suffix('.').unwrap_or(&host);
+    let mut out = format!("{}://{host}", url.scheme());
+    if let Some(port) = url.port() {
+        out.push_str(&format!(":{port}"));
+    }
+    out.push_str(url.path());
+    if let Some(q) = url.query() {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+/// The anchored regex of an allowlist pattern: its scheme and authority lowercased (a
+/// trailing dot on the host dropped), `*` matching anything, everything else literal. Escaped
+/// literals joined by `.*` always compile; were one not to, it would match nothing.
+fn url_pattern(pattern: &str) -> Option<Regex> {
+    let (head, rest) = match pattern.find("://") {
+        Some(i) => {
+            let after = i + 3;
+            let end = pattern[after..].find(['/', '?']).map_or(pattern.len(), |j| after + j);
+            let mut authority = pattern[..end].to_ascii_lowercase();
+            if let Some(colon) = authority[after..].rfind(':').map(|c| after + c) {
+                if authority[..colon].ends_with('.') {
+                    authority.remove(colon - 1);
+                }
+            } else if authority.ends_with('.') {
+                authority.pop();
+            }
+            (authority, &pattern[end..])
+        }
+        None => (String::new(), pattern),
+    };
+    let whole = format!("{head}{rest}");
+    let body: Vec<String> = whole.split('*').map(regex::escape).collect();
+    Regex::new(&format!("^{}$", body.join(".*"))).ok()
+}
+
+/// Replaces `$VAR` and `${VAR}` in a header value: allowed names by their value (empty when
+/// unset), every other name by nothing (§1.4). A `$` not followed by a name stays.
+pub(crate) fn interpolate(
+    value: &str,
+    allowed: impl Fn(&str) -> bool,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let (name, consumed) = if let Some(inner) = after.strip_prefix('{') {
+            match inner.find('}') {
+                Some(end) if is_name(&inner[..end]) => (&inner[..end], end + 2),
+                _ => ("", 0),
+            }
+        } else {
+            let end = after
+                .char_indices()
+                .find(|&(j, c)| {
+                    !(c == '_' || c.is_ascii_alphabetic() || (j > 0 && c.is_ascii_digit()))
+                })
+                .map_or(after.len(), |(j, _)| j);
+            (&after[..end], end)
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        if allowed(name) {
+            out.push_str(&lookup(name).unwrap_or_default());
+        }
+        rest = &after[consumed..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+}
+
+/// One POST to make.
+#[derive(Clone)]
+pub(crate) struct Post {
+    pub(crate) url: String,
+    /// Names and values, already interpolated (never logged).
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Vec<u8>,
+    pub(crate) timeout: Duration,
+    pub(crate) max_body: usize,
+}
+
+/// What the server answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    /// At most `max_body` bytes.
+    pub(crate) body: Vec<u8>,
+    /// Whether the body went past `max_body` (reading stopped there).
+    pub(crate) truncated: bool,
+}
+
+/// Why a POST produced no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// The timeout passed first.
+    TimedOut,
+    /// No connection, a broken connection, a TLS failure, ...
+    Connection(String),
+    /// A header value is not valid in HTTP (after interpolation); only the name is kept.
+    InvalidHeader(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::TimedOut => f.write_str("timed out"),
+            Failure::Connection(e) => write!(f, "request failed: {e}"),
+            Failure::InvalidHeader(name) => {
+                write!(f, "header `{name}` has a value that is not valid in HTTP")
+            }
+        }
+    }
+}
+
+/// The engine's HTTP client, built on first use and shared by its `http` hooks.
+#[derive(Debug, Default)]
+pub(crate) struct Client(OnceLock<Result<reqwest::Client, String>>);
+
+impl Client {
+    fn get(&self) -> Result<&reqwest::Client, Failure> {
+        self.0.get_or_init(build_client).as_ref().map_err(|e| Failure::Connection(e.clone()))
+    }
+
+    /// Posts, reading at most `max_body` bytes of the answer, all within the timeout.
+    pub(crate) async fn post(&self, post: Post) -> Result<Answer, Failure> {
+        let client = self.get()?.clone();
+        let timeout = post.timeout;
+        tokio::time::timeout(timeout, send(client, post)).await.unwrap_or(Err(Failure::TimedOut))
+    }
+}
+
+async fn send(client: reqwest::Client, post: Post) -> Result<Answer, Failure> {
+    use reqwest::header::{CONTENT_TYPE, HeaderName, HeaderValue};
+    let mut request = client.post(&post.url).header(CONTENT_TYPE, "application/json");
+    for (name, value) in &post.headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| Failure::InvalidHeader(name.clone()))?;
+        let mut value =
+            HeaderValue::from_str(value).map_err(|_| Failure::InvalidHeader(name.to_string()))?;
+        value.set_sensitive(true);
+        request = request.header(name, value);
+    }
+    let mut response =
+        request.body(post.body).send().await.map_err(|e| Failure::Connection(error_text(&e)))?;
+    let status = response.status().as_u16();
+    let mut body = Vec::new();
+    let mut truncated = false;
+    while let Some(chunk) =
+        response.chunk().await.map_err(|e| Failure::Connection(error_text(&e)))?
+    {
+        let room = post.max_body - body.len();
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            truncated = true;
+            break;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Answer { status, body, truncated })
+}
+
+/// An error's text with its causes (reqwest's own message alone says little).
+fn error_text(e: &reqwest::Error) -> String {
+    // The URL is left out: it may carry credentials.
+    let mut text = match e.url() {
+        Some(url) => e.to_string().replace(url.as_str(), "<url>"),
+        None => e.to_string(),
+    };
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// A client with rustls on the `ring` provider (no process-wide provider is installed), the
+/// platform's certificate verifier, and no redirects: a redirect is an answer that is not
+/// 2xx, so that a redirect can never take a hook to a URL the allowlist did not approve.
+fn build_client() -> Result<reqwest::Client, String> {
+    use rustls_platform_verifier::BuilderVerifierExt;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .and_then(BuilderVerifierExt::with_platform_verifier)
+        .map_err(|e| format!("cannot set up TLS: {e}"))?
+        .with_no_client_auth();
+    reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("hooks-claude/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| format!("cannot build the HTTP client: {}", error_text(&e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn allows(patterns: &[&str], url: &str) -> bool {
+        HttpPolicy::default().allow_urls(patterns.iter().map(|p| (*p).to_owned())).url_allowed(url)
+    }
+
+    #[test]
+    fn allowlist_wildcards_and_hosts() {
+        assert!(allows(&["https://hooks.example.com/*"], "https://hooks.example.com/a/b?c=1"));
+        assert!(allows(&["https://*.example.com/*"], "https://a.b.example.com/x"));
+        assert!(!allows(&["https://*.example.com/*"], "https://example.org/x"));
+        assert!(allows(&["https://HOOKS.Example.com/*"], "https://hooks.example.COM./x"));
+        assert!(allows(&["https://hooks.example.com./x"], "https://hooks.example.com/x"));
+        assert!(allows(&["http://127.0.0.1:*/*"], "http://127.0.0.1:8080/hook"));
+        assert!(!allows(&["http://127.0.0.1:*/*"], "https://127.0.0.1:8080/hook"));
+        assert!(!allows(&["https://a.com/hook"], "https://a.com/hook/more"), "anchored");
+        assert!(!allows(&["https://a.com/Hook"], "https://a.com/hook"), "paths keep their case");
+        assert!(!allows(&["https://a.com/?x"], "https://a.com/ax"), "`?` is literal");
+        assert!(!allows(&[], "https://a.com/"), "an empty list blocks all");
+        assert!(HttpPolicy::default().url_allowed("https://anything/"), "no list, no limit");
+        assert!(allows(&["*"], "https://anything/"));
+    }
+
+    #[test]
+    fn interpolation_reads_only_allowed_names() {
+        let lookup = |n: &str| Some(format!("<{n}>"));
+        let only_token = |n: &str| n == "TOKEN";
+        assert_eq!(
+            interpolate("Bearer $TOKEN and ${TOKEN}, $SECRET ${SECRET}!", only_token, lookup),
+            "Bearer <TOKEN> and <TOKEN>,  !"
+        );
+        assert_eq!(interpolate("$ 5 $1 ${ } ${A", only_token, lookup), "$ 5 $1 ${ } ${A");
+        assert_eq!(interpolate("$TOKEN_2x", |n| n == "TOKEN_2x", lookup), "<TOKEN_2x>");
+        assert_eq!(interpolate("$TOKEN", only_token, |_| None), "", "unset is empty");
+    }
+
+    #[test]
+    fn passwords_in_urls_are_not_shown() {
+        assert_eq!(shown_url("https://u:pw@h.example/x"), "https://u:***@h.example/x");
+        assert_eq!(shown_url("https://h.example/x"), "https://h.example/x");
+    }
+
+    #[test]
+    fn urls_are_checked_at_load() {
+        assert!(check_url("https://a.example/x").is_ok());
+        assert!(matches!(check_url("ftp://a.example/"), Err(UrlError::Scheme { .. })));
+        assert!(matches!(check_url("/relative"), Err(UrlError::Invalid { .. })));
+        assert!(check_header_name("X-Token").is_ok());
+        assert!(check_header_name("bad header").is_err());
+    }
+}

@@ -1,0 +1,102 @@
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use hooks_claude::input::{Base, SessionEnd, UserPromptSubmit};
+use hooks_claude::{ClaudeStatus, Engine, HostEnv, Loader, Plugin, Scope};
+use serde_json::json;
+
+use crate::support::*;
+
+#[tokio::test]
+async fn context_over_ten_thousand_characters_goes_to_a_file() {
+    let dir = temp_dir("cap");
+    let session = dir.join("session");
+    let long = "printf 'x%.0s' $(seq 1 12000)";
+    let short = "printf 'short context'";
+    let hooks = json!({"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": long},
+        {"type": "command", "command": short},
+    ]}]});
+    let engine = Engine::builder(load(&dir, &settings(hooks)))
+        .host(HostEnv::new(&dir))
+        .session_dir(&session)
+        .build()
+        .unwrap();
+    let input = UserPromptSubmit {
+        base: Base::new("s-cap", "/t", dir.display().to_string()),
+        prompt: "hi".into(),
+        ..UserPromptSubmit::default()
+    };
+    let fired = engine.user_prompt_submit(&input).await;
+    let texts: Vec<_> = fired.decision.context.iter().map(|c| c.text.clone()).collect();
+    assert_eq!(texts.len(), 2);
+    assert_eq!(texts[1], "short context", "under the cap: as it is");
+    let (head, preview) = texts[0].split_once('\n').unwrap();
+    assert_eq!(preview, "x".repeat(2000), "a 2,000-character preview");
+    assert!(head.contains("12000 characters"), "{head}");
+    let path =
+        PathBuf::from(head.split(" is in ").nth(1).unwrap().split(". The first").next().unwrap());
+    assert!(path.starts_with(&session), "{}", path.display());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "x".repeat(12000), "the whole text");
+}
+
+fn session_end(dir: &std::path::Path) -> SessionEnd {
+    SessionEnd { base: Base::new("s-end", "/t", dir.display().to_string()), reason: "other".into() }
+}
+
+#[tokio::test]
+async fn session_end_hooks_share_one_budget() {
+    let dir = temp_dir("session-end");
+    let sleeper = |timeout: Option<f64>| {
+        // Distinct arguments, so that no two are duplicates.
+        let secs = format!("{}", 30.0 + timeout.unwrap_or(0.0));
+        let mut h = exec("sleep.sh", &[&secs]);
+        if let Some(t) = timeout {
+            h["timeout"] = json!(t);
+        }
+        h
+    };
+    // Settings timeouts raise the budget (at most 60 s); plugin timeouts do not.
+    let settings_text =
+        settings(json!({"SessionEnd": [{"hooks": [sleeper(Some(2.0)), sleeper(Some(90.0))]}]}));
+    let plugin_text = settings(json!({"SessionEnd": [{"hooks": [sleeper(Some(45.0))]}]}));
+    let mut loader = Loader::new();
+    loader.settings_text(dir.join("s.json"), &settings_text, Scope::Project);
+    loader.plugin_text(
+        dir.join("p/hooks/hooks.json"),
+        &plugin_text,
+        Plugin::new("p", dir.join("p")),
+    );
+    let engine = engine(loader.finish(), &dir);
+    assert_eq!(engine.session_end_budget(), Duration::from_secs(60));
+    let plugin_only = Loader::new()
+        .plugin_text(dir.join("p/hooks/hooks.json"), &plugin_text, Plugin::new("p", dir.join("p")))
+        .finish();
+    let engine = crate::support::engine(plugin_only, &dir);
+    assert_eq!(engine.session_end_budget(), Duration::from_millis(1500), "plugins do not raise it");
+
+    // Hooks without a timeout get the default, 1.5 s; all of them end within the budget.
+    let hooks = json!({"SessionEnd": [{"hooks": [sleeper(None), sleeper(Some(0.5))]}]});
+    let engine = crate::support::engine(load(&dir, &settings(hooks.clone())), &dir);
+    let started = Instant::now();
+    let fired = engine.session_end(&session_end(&dir)).await;
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+    let records = fired.records();
+    assert!(records.iter().all(|r| r.status == ClaudeStatus::TimedOut), "{records:?}");
+    assert!(records[0].duration >= Duration::from_millis(1400), "{:?}", records[0].duration);
+    assert!(records[1].duration < Duration::from_millis(1400), "{:?}", records[1].duration);
+
+    // The harness's override (CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS) sets both.
+    let engine = Engine::builder(load(&dir, &settings(hooks)))
+        .host(HostEnv::new(&dir))
+        .session_end_budget(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    let fired = engine.session_end(&session_end(&dir)).await;
+    assert!(
+        fired.records().iter().all(|r| r.duration < Duration::from_millis(1200)),
+        "{:?}",
+        fired.records()
+    );
+}
