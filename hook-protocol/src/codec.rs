@@ -161,6 +161,9 @@ fn strip_position(message: &str) -> String {
 }
 
 #[cfg(test)]
+mod proptests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;

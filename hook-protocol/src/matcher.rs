@@ -252,4 +252,29 @@ mod tests {
         assert_eq!(set.matching(None), vec![0, 1, 2, 3, 4]);
         assert!(MatcherSet::new([]).unwrap().matching(Some("x")).is_empty());
     }
+
+    fn arb_matcher() -> impl proptest::strategy::Strategy<Value = Matcher> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(Matcher::any()),
+            proptest::collection::vec("[A-Ca-c_]{0,3}", 0..3).prop_map(Matcher::exact),
+            "[A-Ca-c_.*|^$]{0,5}".prop_filter_map("compiles", |p| Matcher::pattern(&p).ok()),
+        ]
+    }
+
+    proptest::proptest! {
+        /// One pass over the set gives exactly the matchers that accept the subject alone.
+        #[test]
+        fn set_agrees_with_each_matcher_on_generated_strings(
+            ms in proptest::collection::vec(arb_matcher(), 0..8),
+            subjects in proptest::collection::vec("[A-Ca-c_|.]{0,4}", 1..6),
+        ) {
+            let set = MatcherSet::new(&ms).unwrap();
+            for subject in &subjects {
+                let expected: Vec<usize> =
+                    ms.iter().enumerate().filter(|(_, m)| m.is_match(subject)).map(|(i, _)| i).collect();
+                proptest::prop_assert_eq!(set.matching(Some(subject)), expected);
+            }
+        }
+    }
 }

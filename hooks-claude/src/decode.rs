@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use hook_protocol::codec::{parse_object, trim};
 use hook_protocol::exec::ExecError;
-use hook_protocol::{Decision, Exit, HookStatus, RawOutcome, Verdict};
+use hook_protocol::{Decision, Exit, HookOutcome, HookStatus, RawOutcome, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -472,6 +472,37 @@ fn strip_ansi(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// Decodes what a command hook's process did by the outcome rules, as a handler on `event`
+/// with the given `onFailure` would: the core status, the neutral verdict, the failure and
+/// warnings, and the [`ClaudeMeta`] record in `metadata`.
+///
+/// This is the decoder [`ClaudeHook`](crate::ClaudeHook) applies after
+/// [`run`](hook_protocol::exec::run), before the 10,000-character cap moves long texts to
+/// files; it is public for harnesses that start hook processes themselves and for the fuzz
+/// targets, which feed it arbitrary stdout, stderr and exits.
+pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure) -> HookOutcome {
+    let ctx = DecodeCtx {
+        event: Some(event),
+        name: event.as_str(),
+        subject: None,
+        label: "hook",
+        on_failure,
+        from_plugin: false,
+        timeout: Duration::from_secs(60),
+    };
+    let decoded = decode(&ctx, raw);
+    let status = if decoded.meta.blocked_on_failure {
+        HookStatus::Blocked
+    } else {
+        decoded.meta.status.core()
+    };
+    let mut outcome = HookOutcome::with_status(status, decoded.verdict);
+    outcome.failure = decoded.failure;
+    outcome.warnings = decoded.warnings;
+    outcome.metadata = Some(decoded.meta.to_metadata());
+    outcome
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hook_protocol::exec::{CommandSpec, Env};
+use hook_protocol::exec::{CommandSpec, Env, Scrub};
 use serde_json::{Map, Value};
 
 use crate::{Entry, Plugin};
@@ -23,6 +23,11 @@ pub struct HostEnv {
     pub remote: bool,
     /// More variables for every hook (after the settings `env` blocks).
     pub extra: Vec<(String, String)>,
+    /// When set, the credentials of the harness's environment (`*_API_KEY`, `*_TOKEN`,
+    /// `*_SECRET`, `*_PASSWORD` and the scrub's extra names) are not passed to hooks; the
+    /// settings `env` blocks and [`HostEnv::extra`] still reach them. Off by default, as in
+    /// Claude Code, where hooks inherit everything.
+    pub scrub: Option<Scrub>,
 }
 
 impl HostEnv {
@@ -35,6 +40,7 @@ impl HostEnv {
             env_file: None,
             remote: false,
             extra: Vec::new(),
+            scrub: None,
         }
     }
 }
@@ -48,6 +54,9 @@ pub(crate) fn hook_env(
     payload: &Map<String, Value>,
 ) -> Env {
     let mut env = Env::inherit();
+    if let Some(scrub) = &host.scrub {
+        env.scrub_credentials(scrub.clone());
+    }
     for (k, v) in settings_env.iter().chain(&host.extra) {
         env.set(k, v);
     }

@@ -125,7 +125,7 @@ mod stop_guard;
 pub use background::{AsyncResult, BackgroundLimits, Refused};
 pub use check::check;
 pub use decision::*;
-pub use decode::{ClaudeMeta, ClaudeStatus};
+pub use decode::{ClaudeMeta, ClaudeStatus, decode_outcome};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
 pub use env::HostEnv;

@@ -96,6 +96,9 @@ pub fn file_basename(path: &str) -> &str {
 }
 
 #[cfg(test)]
+mod proptests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use EventName::*;

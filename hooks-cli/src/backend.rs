@@ -35,7 +35,7 @@ impl Backend {
                         "--settings and --plugin are for --dialect claude; a TNSAI hook list is given with --config"
                     ));
                 }
-                Ok(Backend::Tnsai(Tnsai::load(sources.config.as_deref(), project_dir)?))
+                Ok(Backend::Tnsai(Tnsai::load(sources, project_dir)?))
             }
             Dialect::Claude => {
                 if sources.config.is_some() {

@@ -68,6 +68,7 @@ impl Claude {
         report_load(&config)?;
         let mut host = HostEnv::new(project_dir);
         host.home = home;
+        host.scrub = sources.scrub();
         let engine = Engine::builder(config)
             .host(host)
             .build()

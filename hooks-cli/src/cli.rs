@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use hook_protocol::exec::Scrub;
 
 /// Run, check, list and replay agent hooks without an agent.
 ///
@@ -77,6 +78,24 @@ pub(crate) struct Sources {
     /// The TNSAI hook list (with --dialect tnsai).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
+
+    /// Do not pass credentials to hooks: variables whose names end in _API_KEY, _TOKEN,
+    /// _SECRET or _PASSWORD are removed from the environment hooks inherit.
+    #[arg(long)]
+    pub(crate) scrub_secrets: bool,
+
+    /// Also remove this variable (repeatable; `*SUFFIX` removes every name ending in SUFFIX);
+    /// implies --scrub-secrets.
+    #[arg(long = "scrub", value_name = "VAR")]
+    pub(crate) scrub: Vec<String>,
+}
+
+impl Sources {
+    /// The credential scrub the flags ask for, if any.
+    pub(crate) fn scrub(&self) -> Option<Scrub> {
+        (self.scrub_secrets || !self.scrub.is_empty())
+            .then(|| Scrub::new().names(self.scrub.iter().cloned()))
+    }
 }
 
 #[derive(Debug, Args)]

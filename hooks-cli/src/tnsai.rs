@@ -1,12 +1,13 @@
 //! The TNSAI backend: a hook list run on events given as JSON objects.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hook_protocol::{HookRecord, Report};
-use hooks_tnsai::{ChainDecision, EventType, HookList, Summary, event_from_input};
+use hooks_tnsai::{ChainDecision, EventType, HookList, LoadOptions, Summary, event_from_input};
 use serde_json::{Map, Value};
 
 use crate::backend::Listed;
+use crate::cli::Sources;
 use crate::document::{DecisionWord, HookLine, HookStatusWord, RunDocument};
 use crate::error::{CliError, cli_error};
 
@@ -18,11 +19,16 @@ pub(crate) struct Tnsai {
 }
 
 impl Tnsai {
-    pub(crate) fn load(config: Option<&Path>, project_dir: PathBuf) -> Result<Self, CliError> {
-        let Some(config) = config else {
+    pub(crate) fn load(sources: &Sources, project_dir: PathBuf) -> Result<Self, CliError> {
+        let Some(config) = sources.config.as_deref() else {
             return Err(cli_error!("--dialect tnsai needs --config FILE (a TNSAI hook list)"));
         };
-        let list = HookList::load(config).map_err(|e| CliError::new(e.to_string()))?;
+        let mut options = LoadOptions::default();
+        if let Some(scrub) = sources.scrub() {
+            options = options.scrub_credentials(scrub);
+        }
+        let list =
+            HookList::load_with(config, &options).map_err(|e| CliError::new(e.to_string()))?;
         Ok(Self { list, project_dir })
     }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use hook_protocol::exec::{self, CommandSpec, Env, Invocation, Limits};
+use hook_protocol::exec::{self, CommandSpec, Env, Invocation, Limits, Scrub};
 use hook_protocol::{
     Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, Matcher, MatcherError, Source,
 };
@@ -126,6 +126,7 @@ pub struct TnsaiHook {
     tnsai_version: String,
     working_dir: Option<PathBuf>,
     limits: Limits,
+    scrub: Option<Scrub>,
 }
 
 impl TnsaiHook {
@@ -174,6 +175,11 @@ impl TnsaiHook {
         &self.env
     }
 
+    /// The credential scrub applied to its environment, when one is set.
+    pub fn scrub(&self) -> Option<&Scrub> {
+        self.scrub.as_ref()
+    }
+
     /// The `tnsai_version` its envelopes carry.
     pub fn tnsai_version(&self) -> &str {
         &self.tnsai_version
@@ -184,6 +190,9 @@ impl TnsaiHook {
         let command = CommandSpec::exec(self.program.clone(), Vec::<String>::new());
         let mut inv = Invocation::new(command, cwd, self.timeout);
         let mut env = Env::inherit();
+        if let Some(scrub) = &self.scrub {
+            env.scrub_credentials(scrub.clone());
+        }
         for (key, value) in &self.env {
             env.set(key, value);
         }
@@ -234,6 +243,7 @@ pub struct TnsaiHookBuilder {
     origin: Option<String>,
     working_dir: Option<PathBuf>,
     limits: Limits,
+    scrub: Option<Scrub>,
 }
 
 impl TnsaiHookBuilder {
@@ -255,6 +265,7 @@ impl TnsaiHookBuilder {
             origin: None,
             working_dir: None,
             limits: Limits::DEFAULT,
+            scrub: None,
         }
     }
 
@@ -347,6 +358,14 @@ impl TnsaiHookBuilder {
         self
     }
 
+    /// Drops the harness's credentials from the hook's environment (`*_API_KEY`, `*_TOKEN`,
+    /// `*_SECRET`, `*_PASSWORD` and the scrub's extra names); the hook's own `env` still
+    /// reaches it. Off by default: hooks inherit the harness's environment.
+    pub fn scrub_credentials(mut self, scrub: Scrub) -> Self {
+        self.scrub = Some(scrub);
+        self
+    }
+
     /// Checks everything and builds the hook.
     ///
     /// # Errors
@@ -396,6 +415,7 @@ impl TnsaiHookBuilder {
             tnsai_version: self.tnsai_version.clone(),
             working_dir: self.working_dir.clone(),
             limits: self.limits,
+            scrub: self.scrub.clone(),
         })
     }
 }

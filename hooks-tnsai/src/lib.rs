@@ -51,7 +51,10 @@
 //! A hook runs with the harness's environment, its configured variables, and
 //! `TNSAI_HOOK_EVENT_TYPE`, `TNSAI_HOOK_EVENT_ID` and `TNSAI_HOOK_PROTOCOL_VERSION=1`. It is
 //! executed directly, with no arguments and no shell; the event travels on stdin only, in the
-//! event's `cwd` unless the hook sets a working directory.
+//! event's `cwd` unless the hook sets a working directory. With a credential scrub
+//! ([`TnsaiHookBuilder::scrub_credentials`], a hook list's `scrub_credentials`, or
+//! [`LoadOptions`]) the harness's variables named like credentials (`*_API_KEY`, `*_TOKEN`,
+//! `*_SECRET`, `*_PASSWORD`, plus extra names) are not passed on.
 //!
 //! # Example
 //!
@@ -105,7 +108,9 @@ mod shape;
 mod summary;
 mod trust;
 
-pub use config::{ConfigError, ConfigErrorKind, ConfigErrors, HookList, HookRef, Position};
+pub use config::{
+    ConfigError, ConfigErrorKind, ConfigErrors, HookList, HookRef, LoadOptions, Position,
+};
 pub use decode::{BLOCK_EXIT_CODE, RecordMeta};
 pub use envelope::{
     DEFAULT_TNSAI_VERSION, EnvelopeContext, EnvelopePayload, PROTOCOL_VERSION, Request, Stamp,

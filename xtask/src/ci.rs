@@ -37,6 +37,7 @@ pub(crate) fn run_all() -> Result {
         cargo().args(["test", "--workspace", "--locked", "--doc"]).env("CI", "true"),
     )?;
     crate::conformance::run(&[])?;
+    crate::fuzz::ci()?;
     step(
         "docs",
         cargo()

@@ -3,12 +3,16 @@
 //! - `ci`: everything CI checks (format, lints, tests, docs); `.ci/run` calls it.
 //! - `conformance`: `hooks-claude` against third-party Claude Code hook SDKs.
 //! - `bench [exec|native]`: the benchmarks, printing ratios measured side by side in one run.
+//! - `fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
+//! - `soak`: load and leak test of the process runner (not part of `ci`).
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask is a command-line tool")]
 
 mod bench;
 mod ci;
 mod conformance;
+mod fuzz;
+mod soak;
 #[cfg(test)]
 mod tidy;
 mod util;
@@ -21,6 +25,8 @@ fn main() -> ExitCode {
         Some("ci") => ci::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("conformance") => conformance::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
+        Some("soak") => soak::run(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             print_help();
             Ok(())
@@ -41,8 +47,15 @@ fn print_help() {
         "cargo xtask <task>
 
 tasks:
-  ci                 format check, clippy -D warnings, every test, docs with warnings denied
+  ci                 format check, clippy -D warnings, every test, conformance, a brief run of
+                     every fuzz target, docs with warnings denied
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
-  bench [NAME...]    benchmarks (exec, native); all when none is named"
+  bench [NAME...]    benchmarks (exec, native); all when none is named
+  fuzz [TARGET...] [--seconds N] [--direct]
+                     libFuzzer targets (codec, claude_settings, claude_output, tnsai_response,
+                     tnsai_hook_list, matcher), N seconds each (default 60); installs cargo-fuzz
+  soak [--runs N] [--in-flight N]
+                     load and leak test: 10,000 hook runs, 64 in flight, then zombies, file
+                     descriptors, memory and accounting checked"
     );
 }

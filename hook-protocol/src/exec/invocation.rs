@@ -78,12 +78,13 @@ impl fmt::Display for CommandSpec {
 pub struct Env {
     inherit: bool,
     changes: BTreeMap<OsString, Option<OsString>>,
+    scrub: Option<Scrub>,
 }
 
 impl Env {
     /// Inherit the harness process's environment (as Claude Code does), then apply changes.
     pub fn inherit() -> Self {
-        Self { inherit: true, changes: BTreeMap::new() }
+        Self { inherit: true, changes: BTreeMap::new(), scrub: None }
     }
 
     /// Start from an empty environment.
@@ -118,8 +119,37 @@ impl Env {
         let key = key.as_ref();
         match self.changes.get(key) {
             Some(v) => v.clone(),
-            None if self.inherit => std::env::var_os(key),
+            None if self.inherit && !self.scrub.as_ref().is_some_and(|s| s.matches(key)) => {
+                std::env::var_os(key)
+            }
             None => None,
+        }
+    }
+
+    /// Drops the inherited variables that `scrub` names as credentials before the hook starts.
+    ///
+    /// Only what the harness's environment passes down is dropped: a variable set on this
+    /// environment with [`Env::set`] is kept, whatever its name, since a configuration that
+    /// hands a hook a credential does so on purpose. Replaces an earlier scrub.
+    pub fn scrub_credentials(&mut self, scrub: Scrub) -> &mut Self {
+        self.scrub = Some(scrub);
+        self
+    }
+
+    /// The credential scrub, when one is set.
+    pub fn scrub(&self) -> Option<&Scrub> {
+        self.scrub.as_ref()
+    }
+
+    /// The inherited variables the scrub drops, read from the harness's environment now
+    /// (empty without a scrub or without inheritance).
+    pub fn scrubbed(&self) -> Vec<OsString> {
+        match &self.scrub {
+            Some(scrub) if self.inherit => std::env::vars_os()
+                .map(|(k, _)| k)
+                .filter(|k| scrub.matches(k) && !self.changes.contains_key(k))
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -127,6 +157,9 @@ impl Env {
     pub fn resolve(&self) -> Vec<(OsString, OsString)> {
         let mut out: BTreeMap<OsString, OsString> =
             if self.inherit { std::env::vars_os().collect() } else { BTreeMap::new() };
+        if let Some(scrub) = &self.scrub {
+            out.retain(|k, _| !scrub.matches(k));
+        }
         for (k, v) in &self.changes {
             match v {
                 Some(v) => {
@@ -138,6 +171,64 @@ impl Env {
             }
         }
         out.into_iter().collect()
+    }
+}
+
+/// Which variables are credentials, by name, for [`Env::scrub_credentials`].
+///
+/// A name is a credential when it ends in one of [`Scrub::SUFFIXES`] (`GITHUB_TOKEN`,
+/// `OPENAI_API_KEY`) or is one of them without its underscore (`TOKEN`, `API_KEY`), or when it
+/// is one of the extra names: an exact name (`DATABASE_URL`), or `*SUFFIX` for every name
+/// ending in `SUFFIX` (`*_CREDENTIALS`). Names compare without regard to ASCII case.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Scrub {
+    extra: Vec<String>,
+}
+
+impl Scrub {
+    /// The name endings that mark a credential.
+    pub const SUFFIXES: [&'static str; 4] = ["_API_KEY", "_TOKEN", "_SECRET", "_PASSWORD"];
+
+    /// The four suffixes, no extra name.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an extra name: exact, or `*SUFFIX` for a suffix.
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.extra.push(name.into());
+        self
+    }
+
+    /// Adds extra names.
+    pub fn names<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.extra.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// The extra names, as given.
+    pub fn extra(&self) -> &[String] {
+        &self.extra
+    }
+
+    /// Whether a variable of this name is a credential.
+    pub fn matches(&self, name: &OsStr) -> bool {
+        let name = name.as_encoded_bytes();
+        let ends_with = |suffix: &[u8]| {
+            name.len() >= suffix.len()
+                && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+        };
+        Self::SUFFIXES
+            .iter()
+            .any(|s| ends_with(s.as_bytes()) || name.eq_ignore_ascii_case(&s.as_bytes()[1..]))
+            || self.extra.iter().any(|e| match e.strip_prefix('*') {
+                Some(suffix) => !suffix.is_empty() && ends_with(suffix.as_bytes()),
+                None => name.eq_ignore_ascii_case(e.as_bytes()),
+            })
     }
 }
 
@@ -341,6 +432,45 @@ mod tests {
         assert_eq!(env.resolve(), vec![(OsString::from("B"), OsString::from("2"))]);
         assert_eq!(env.get("B"), Some(OsString::from("2")));
         assert_eq!(env.get("A"), None);
+    }
+
+    #[test]
+    fn scrub_names_credentials_by_suffix_and_extra_names() {
+        let scrub = Scrub::new().names(["DATABASE_URL", "*_CREDENTIALS", "*"]);
+        for name in [
+            "GITHUB_TOKEN",
+            "openai_api_key",
+            "Db_Password",
+            "AWS_SECRET",
+            "TOKEN",
+            "API_KEY",
+            "database_url",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+        ] {
+            assert!(scrub.matches(OsStr::new(name)), "{name}");
+        }
+        for name in ["PATH", "HOME", "TOKENS", "MY_TOKEN_FILE", "SECRETARY", "DATABASE_URL_RO", ""]
+        {
+            assert!(!scrub.matches(OsStr::new(name)), "{name}");
+        }
+        assert_eq!(scrub.extra().len(), 3);
+    }
+
+    #[test]
+    fn scrub_drops_inherited_credentials_but_keeps_what_is_set() {
+        // `PATH` is inherited by every test process; a scrub naming it drops it.
+        let mut env = Env::inherit();
+        env.scrub_credentials(Scrub::new().name("PATH")).set("EXPLICIT_TOKEN", "kept");
+        assert_eq!(env.get("PATH"), None);
+        assert!(env.scrubbed().iter().any(|k| k == "PATH"));
+        let resolved = env.resolve();
+        assert!(!resolved.iter().any(|(k, _)| k == "PATH"));
+        assert!(resolved.iter().any(|(k, v)| k == "EXPLICIT_TOKEN" && v == "kept"));
+        assert_eq!(env.get("EXPLICIT_TOKEN"), Some(OsString::from("kept")));
+        env.set("PATH", "/bin");
+        assert_eq!(env.get("PATH"), Some(OsString::from("/bin")), "an explicit value wins");
+        assert!(env.scrubbed().is_empty());
+        assert!(Env::empty().scrub_credentials(Scrub::new().name("PATH")).scrubbed().is_empty());
     }
 
     #[test]

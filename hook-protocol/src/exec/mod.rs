@@ -11,7 +11,8 @@
 //!    arguments, no shell (a bare name is searched on the `PATH` of the invocation's
 //!    environment, a relative path is taken from its working directory). The environment is
 //!    exactly the invocation's [`Env`], plus [`RUN_MARKER`]`=<our pid>.<counter>`, unique to
-//!    the run. The hook leads a new process group; stdin, stdout and stderr are pipes. The
+//!    the run, less the inherited credentials a [`Scrub`] names when one is set
+//!    ([`Env::scrub_credentials`]). The hook leads a new process group; stdin, stdout and stderr are pipes. The
 //!    command has no `pre_exec` hook, so std starts it with `posix_spawn` (no `fork` of the
 //!    harness). The payload goes on stdin only, never in the arguments.
 //! 2. **Write stdin.** What fits the pipe buffer (64 KiB on Linux) is written at once with a
@@ -76,7 +77,7 @@ mod sys;
 mod tree;
 
 pub use invocation::{
-    CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, TimeoutError,
+    CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, Scrub, TimeoutError,
     timeout_from_secs,
 };
 #[cfg(unix)]

@@ -53,6 +53,9 @@ pub(super) fn spawn(inv: &Invocation) -> Result<Spawned, ExecError> {
     if !inv.env.inherits() {
         cmd.env_clear();
     }
+    for key in inv.env.scrubbed() {
+        cmd.env_remove(key);
+    }
     for (key, value) in inv.env.changes() {
         match value {
             Some(value) => cmd.env(key, value),

@@ -178,3 +178,35 @@ proptest! {
         prop_assert!(merged.updated_input.is_none());
     }
 }
+
+proptest! {
+    /// Adding any verdict (one that does not end the chain) never lowers the merged decision.
+    #[test]
+    fn adding_a_verdict_never_lowers_the_decision(
+        verdicts in proptest::collection::vec(arb_verdict(), 0..6),
+        added in arb_verdict(),
+        at_pos in 0_usize..6,
+    ) {
+        let before = merge(verdicts.iter().cloned().enumerate().map(|(i, v)| (at(i), v)));
+        let mut vs = verdicts;
+        let pos = at_pos.min(vs.len());
+        vs.insert(pos, Verdict { end_chain: false, ..added });
+        let after = merge(vs.into_iter().enumerate().map(|(i, v)| (at(i), v)));
+        prop_assert!(after.decision >= before.decision, "{:?} < {:?}", after.decision, before.decision);
+    }
+
+    /// Raising one hook's decision never lowers the merged decision.
+    #[test]
+    fn raising_one_decision_never_lowers_the_result(
+        verdicts in proptest::collection::vec(arb_verdict(), 1..6),
+        which in 0_usize..6,
+        raised in arb_decision(),
+    ) {
+        let before = merge(verdicts.iter().cloned().enumerate().map(|(i, v)| (at(i), v)));
+        let mut vs = verdicts;
+        let i = which % vs.len();
+        vs[i].decision = vs[i].decision.max(raised);
+        let after = merge(vs.into_iter().enumerate().map(|(i, v)| (at(i), v)));
+        prop_assert!(after.decision >= before.decision, "{:?} < {:?}", after.decision, before.decision);
+    }
+}

@@ -13,6 +13,8 @@ mod e2e;
 mod http;
 /// The 10,000-character cap and the `SessionEnd` budget.
 mod limits;
+/// Fail-closed on every failure path, the event off argv, credentials scrubbed.
+mod reliability;
 /// The loopback HTTP server.
 mod server;
 /// Shared helpers: temporary directories, fixture paths, settings files.

@@ -5,8 +5,10 @@
 
 mod check;
 mod errors;
+mod hostile;
 mod list;
 mod mixed;
+mod reliability;
 mod replay;
 mod run;
 mod support;

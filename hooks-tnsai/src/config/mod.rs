@@ -13,7 +13,14 @@
 //!     timeout_ms: 5000              # optional, default 60000
 //!     on_failure: block             # optional: allow (fail open, the default) | block (fail closed)
 //!     env: {MODE: strict}           # optional; names to strings
+//! scrub_credentials: true           # optional: hooks do not inherit the harness's credentials
 //! ```
+//!
+//! `scrub_credentials` is `true` (drop inherited variables whose names end in `_API_KEY`,
+//! `_TOKEN`, `_SECRET` or `_PASSWORD`), a sequence of extra names (those too, plus these: exact
+//! names, or `*SUFFIX`; see [`Scrub`]), or `false` / absent (hooks inherit everything, the
+//! default). A harness can also ask for it when loading ([`LoadOptions`]); a hook's own `env`
+//! always reaches it.
 //!
 //! Optional keys may be `null`. Every problem is reported, not only the first: an unknown key,
 //! a missing required key, a value of the wrong type or out of range, a duplicate id, a matcher
@@ -34,6 +41,7 @@ mod read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use hook_protocol::exec::Scrub;
 use hook_protocol::{Dispatcher, Event, Hook, Mode, Report};
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter, Spanned};
 
@@ -44,6 +52,23 @@ use crate::envelope::{DEFAULT_TNSAI_VERSION, Stamp};
 use crate::{TnsaiHook, TrustRoots};
 use node::Node;
 use read::Reader;
+
+/// What the harness asks of a hook list beyond what the file says.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct LoadOptions {
+    /// Scrub credentials from every hook's environment, whatever the file says (its own
+    /// `scrub_credentials` names are added).
+    pub scrub: Option<Scrub>,
+}
+
+impl LoadOptions {
+    /// Scrubs credentials with `scrub`.
+    pub fn scrub_credentials(mut self, scrub: Scrub) -> Self {
+        self.scrub = Some(scrub);
+        self
+    }
+}
 
 /// TNSAI hooks loaded from a hook list, ready to run.
 #[derive(Debug)]
@@ -65,6 +90,15 @@ impl HookList {
     ///
     /// [`ConfigErrors`] with every problem found, each naming the file, hook, key and position.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigErrors> {
+        Self::load_with(path, &LoadOptions::default())
+    }
+
+    /// Reads and checks a hook list file, with the harness's options.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrors`] with every problem found, each naming the file, hook, key and position.
+    pub fn load_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Self, ConfigErrors> {
         let path = path.as_ref();
         let source = std::fs::read_to_string(path).map_err(|e| {
             ConfigErrors::new(vec![ConfigError::new(
@@ -73,7 +107,7 @@ impl HookList {
                 ConfigErrorKind::Read { message: e.to_string() },
             )])
         })?;
-        Self::parse(&source, path)
+        Self::parse_with(&source, path, options)
     }
 
     /// Checks a hook list given as text; `file` names it in errors and its directory is where
@@ -83,6 +117,19 @@ impl HookList {
     ///
     /// [`ConfigErrors`] with every problem found.
     pub fn parse(source: &str, file: &Path) -> Result<Self, ConfigErrors> {
+        Self::parse_with(source, file, &LoadOptions::default())
+    }
+
+    /// Checks a hook list given as text, with the harness's options.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrors`] with every problem found.
+    pub fn parse_with(
+        source: &str,
+        file: &Path,
+        options: &LoadOptions,
+    ) -> Result<Self, ConfigErrors> {
         let base = match file.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
             _ => PathBuf::from("."),
@@ -99,7 +146,7 @@ impl HookList {
                 ConfigErrorKind::Syntax { message },
             )])
         })?;
-        let mut reader = Reader::new(file, &base);
+        let mut reader = Reader::new(file, &base, options.scrub.clone());
         let doc = reader.document(&root);
         let trusted_roots = TrustRoots::new(&doc.roots).unwrap_or_default();
         let hooks: Vec<Arc<TnsaiHook>> = doc.hooks.into_iter().map(Arc::new).collect();

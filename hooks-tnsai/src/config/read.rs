@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hook_protocol::FailurePolicy;
+use hook_protocol::exec::Scrub;
 use serde_saphyr::Spanned;
 
 use super::error::{ConfigError, ConfigErrorKind, HookRef};
@@ -23,6 +24,8 @@ pub(crate) struct Document {
 pub(crate) struct Reader<'a> {
     file: &'a Path,
     base: &'a Path,
+    /// The credential scrub every hook gets: the caller's, plus the file's `scrub_credentials`.
+    pub(crate) scrub: Option<Scrub>,
     pub(crate) errors: Vec<ConfigError>,
 }
 
@@ -43,8 +46,8 @@ struct Entry {
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(file: &'a Path, base: &'a Path) -> Self {
-        Self { file, base, errors: Vec::new() }
+    pub(crate) fn new(file: &'a Path, base: &'a Path, scrub: Option<Scrub>) -> Self {
+        Self { file, base, scrub, errors: Vec::new() }
     }
 
     fn error(
@@ -132,6 +135,7 @@ impl<'a> Reader<'a> {
                 "tnsai_version" => {
                     doc.tnsai_version = self.non_empty(value, None, "tnsai_version");
                 }
+                "scrub_credentials" => self.scrub_key(value),
                 other => {
                     self.error(
                         Position::of(key),
@@ -157,6 +161,26 @@ impl<'a> Reader<'a> {
             doc.hooks = self.hooks(node, &roots, doc.tnsai_version.as_deref());
         }
         doc
+    }
+
+    /// `scrub_credentials`: `true`, `false`, null, or a sequence of extra names.
+    fn scrub_key(&mut self, node: &Spanned<Node>) {
+        const KEY: &str = "scrub_credentials";
+        let extra = match &node.value {
+            Node::Null | Node::Bool(false) => return,
+            Node::Bool(true) => Vec::new(),
+            Node::Seq(items) => {
+                let mut names = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    if let Some(name) = self.non_empty(item, None, &format!("{KEY}[{i}]")) {
+                        names.push(name);
+                    }
+                }
+                names
+            }
+            _ => return self.wrong(node, None, KEY, "true, false or a sequence of variable names"),
+        };
+        self.scrub = Some(self.scrub.take().unwrap_or_default().names(extra));
     }
 
     fn roots(&mut self, node: &Spanned<Node>) -> Vec<PathBuf> {
@@ -395,6 +419,9 @@ impl<'a> Reader<'a> {
         }
         for (k, (v, _)) in entry.env {
             b = b.env(k, v);
+        }
+        if let Some(scrub) = &self.scrub {
+            b = b.scrub_credentials(scrub.clone());
         }
         // Everything the builder checks was checked above; a refusal here is still reported.
         b.build()

@@ -13,6 +13,8 @@ mod config;
 mod envelope;
 /// Events from `(event_type, payload, context)` and the `allow` / `block` summary.
 mod parts;
+/// Fail-closed on every failure path, the event off argv, credentials scrubbed.
+mod reliability;
 /// Responses read and checked (snapshots).
 mod response;
 /// Real scripts: each decision, each exit code, each failure-policy path, `modify`.

@@ -2,6 +2,7 @@
 
 mod errors;
 mod outcomes;
+mod secrets;
 mod stress;
 mod support;
 mod tree;

@@ -176,6 +176,11 @@ pub(crate) fn running_alone(test: &str) -> bool {
 /// process of this test binary, through `exec::run`, and returns its outcome after checking
 /// that it ran and passed.
 pub(crate) fn run_alone(test: &str) -> RawOutcome {
+    run_alone_with(test, &[])
+}
+
+/// [`run_alone`] with more variables in the fresh process's environment.
+pub(crate) fn run_alone_with(test: &str, vars: &[(&str, &str)]) -> RawOutcome {
     let exe = std::env::current_exe().unwrap();
     let mut inv = Invocation::new(
         CommandSpec::exec(
@@ -186,6 +191,9 @@ pub(crate) fn run_alone(test: &str) -> RawOutcome {
         Duration::from_secs(240),
     );
     inv.env.set(CHILD_ENV, test);
+    for (key, value) in vars {
+        inv.env.set(key, value);
+    }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let out = rt.block_on(run(&inv)).unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

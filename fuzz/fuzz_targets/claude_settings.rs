@@ -1,0 +1,29 @@
+//! The Claude Code settings and plugin `hooks.json` loader: any text loads into a
+//! configuration plus diagnostics (never a panic), every diagnostic points inside the text,
+//! and an engine builds from whatever loaded.
+#![no_main]
+
+use hooks_claude::{Engine, HostEnv, Loader, Plugin, Scope};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, rest)) = data.split_first() else { return };
+    let text = String::from_utf8_lossy(rest);
+    let mut loader = Loader::new();
+    if selector & 1 == 0 {
+        loader.settings_text("/fuzz/.claude/settings.json", &text, Scope::Project);
+    } else {
+        let plugin = Plugin::new("fuzz", "/fuzz/plugin");
+        loader.plugin_text("/fuzz/plugin/hooks/hooks.json", &text, plugin);
+    }
+    let config = loader.finish();
+    // Line breaks are `\n`, `\r\n` or a lone `\r`: at most this many lines.
+    let lines = text.bytes().filter(|&b| b == b'\n' || b == b'\r').count() + 1;
+    for diagnostic in &config.diagnostics {
+        let rendered = diagnostic.to_string();
+        assert!(!rendered.is_empty());
+        assert!(diagnostic.line <= lines, "{rendered}");
+    }
+    let host = HostEnv::new("/fuzz");
+    let _ = Engine::builder(config).host(host).build();
+});

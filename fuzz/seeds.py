@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Rebuilds the committed seed corpora (fuzz/corpus/<target>/) from the workspace's test fixtures.
+
+Run from the repository root: `python3 fuzz/seeds.py`. Each seed is one fixture string (plus the
+selector bytes the target reads first); file names are content hashes, as libFuzzer names them.
+"""
+import hashlib
+import json
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "fuzz" / "corpus"
+RAW = re.compile(r'r#"(.*?)"#', re.S)
+PLAIN = re.compile(r'(?<![#\w])"((?:[^"\\\n]|\\.)*)"')
+
+# Claude Code event names, in `EventName::ALL` order (the claude_output and matcher selectors).
+EVENTS = re.findall(
+    r"\w+",
+    re.search(r"^events! \{(.*?)\}", (ROOT / "hooks-claude/src/event_name.rs").read_text(), re.S | re.M).group(1),
+)
+
+
+def raw_strings(*paths):
+    for path in paths:
+        yield from RAW.findall((ROOT / path).read_text())
+
+
+def plain_strings(*paths):
+    for path in paths:
+        for s in PLAIN.findall((ROOT / path).read_text()):
+            try:
+                yield json.loads('"' + s + '"')
+            except ValueError:
+                pass
+
+
+def write(target, data):
+    if isinstance(data, str):
+        data = data.encode()
+    d = CORPUS / target
+    d.mkdir(parents=True, exist_ok=True)
+    (d / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def is_object(text):
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+def main():
+    outputs = [s for s in raw_strings("hooks-claude/src/decode/tests.rs", "hooks-claude/tests/it/e2e.rs")
+               if s.lstrip().startswith("{")]
+    outputs += [s for s in plain_strings("hooks-claude/src/decode/tests.rs") if s.lstrip().startswith("{")]
+    responses = [s for s in raw_strings("hooks-tnsai/tests/it/response.rs", "hooks-tnsai/tests/it/parts.rs")]
+    responses += [m.group(0) for s in raw_strings("hooks-tnsai/tests/it/run.rs")
+                  for m in re.finditer(r"\{\"hook_protocol_version.*?\}(?=')", s)]
+
+    # codec: what hooks print, objects, NDJSON, text, broken JSON.
+    for s in outputs + responses + ["", "  \n", "hello\n", "[1, 2]", "starting\n{\"a\": 1}\n{\"b\": 2}\n",
+                                    "{broken\n{\"ok\": 1}", "\xff\xfe ok"]:
+        write("codec", s)
+
+    # claude_settings: settings files and hooks.json from the loader's tests (selector 0: settings,
+    # 1: plugin hooks.json).
+    for s in raw_strings("hooks-claude/tests/it/config.rs", "hooks-claude/tests/it/e2e.rs", "hooks-claude/src/lib.rs"):
+        if '"hooks"' in s or '"PreToolUse"' in s:
+            write("claude_settings", b"\x00" + s.encode())
+            write("claude_settings", b"\x01" + s.encode())
+
+    # claude_output: each output on the event it names, under exit 0, 2 and 1, fail open and closed.
+    for s in outputs:
+        name = re.search(r'"hookEventName"\s*:\s*"(\w+)"', s)
+        event = EVENTS.index(name.group(1)) if name and name.group(1) in EVENTS else 0
+        for exit_byte, policy in [(0, 0), (3, 0), (4, 1)]:
+            write("claude_output", bytes([event, exit_byte, policy]) + s.encode() + b"\x00stderr text")
+
+    # tnsai_response: every response case, for a tool event (2) and a custom event (12).
+    for s in responses:
+        write("tnsai_response", b"\x02" + s.encode())
+        write("tnsai_response", b"\x0c" + s.encode())
+
+    # tnsai_hook_list: the hook lists of the loader's tests.
+    for s in raw_strings("hooks-tnsai/tests/it/config.rs", "hooks-tnsai/tests/it/parts.rs", "hooks-tnsai/src/lib.rs"):
+        if "hooks:" in s or "trusted_roots" in s:
+            write("tnsai_hook_list", s)
+
+    # matcher: the matcher tests' patterns with their subjects, on PreToolUse and FileChanged.
+    pairs = re.findall(r'hits\("((?:[^"\\]|\\.)*)", \w+, "((?:[^"\\]|\\.)*)"\)',
+                       (ROOT / "hooks-claude/src/matcher.rs").read_text())
+    pairs += [(p, "Bash") for p in re.findall(r'classify\(Some\("((?:[^"\\]|\\.)*)"\)',
+                                              (ROOT / "hooks-claude/src/matcher.rs").read_text())]
+    for pattern, subject in pairs:
+        for event in ["PreToolUse", "FileChanged"]:
+            write("matcher", bytes([EVENTS.index(event)]) + f"{pattern}\n{subject}".encode())
+    write("matcher", bytes([EVENTS.index("PreToolUse")]) + b"Bash|Write\nmcp__.*\nEdit.*\n*\nNotebookEdit")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+//! Credential scrubbing with a real hook: the test runs again alone in a fresh process whose
+//! environment holds credentials (as a harness's would), and a hook prints what it sees.
+
+use hook_protocol::Exit;
+use hook_protocol::exec::{CommandSpec, Env, Scrub, run};
+
+use super::support::{run_alone_with, running_alone, shell};
+
+/// The credentials the fresh process gets, and one ordinary variable.
+const VARS: &[(&str, &str)] = &[
+    ("GITHUB_TOKEN", "ghp_secret_1"),
+    ("OPENAI_API_KEY", "sk_secret_2"),
+    ("aws_secret", "secret_3"),
+    ("DB_PASSWORD", "secret_4"),
+    ("DATABASE_URL", "postgres://secret_5"),
+    ("HOOK_IT_ORDINARY", "visible"),
+];
+
+fn this(name: &str) -> String {
+    let module = module_path!().split_once("::").map_or(module_path!(), |(_, rest)| rest);
+    format!("{module}::{name}")
+}
+
+#[expect(clippy::unwrap_used, reason = "test helper: a failed unwrap is a failed test")]
+fn hook_environment(env: Env) -> String {
+    let mut inv = shell("");
+    inv.command = CommandSpec::exec("env", Vec::<String>::new());
+    inv.env = env;
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let out = rt.block_on(run(&inv)).unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 }, "{}", out.stderr_text());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Without a scrub the hook inherits every credential (as Claude Code's hooks do); with one it
+/// sees none of them, nor the extra name, but keeps ordinary variables and what the
+/// configuration sets on purpose.
+#[test]
+fn a_hook_cannot_see_scrubbed_credentials() {
+    let name = this("a_hook_cannot_see_scrubbed_credentials");
+    if !running_alone(&name) {
+        run_alone_with(&name, VARS);
+        return;
+    }
+    let inherited = hook_environment(Env::inherit());
+    for (key, value) in VARS {
+        assert!(inherited.contains(&format!("{key}={value}\n")), "{key} not inherited");
+    }
+
+    let mut env = Env::inherit();
+    env.scrub_credentials(Scrub::new().name("DATABASE_URL")).set("HOOK_GIVEN_TOKEN", "on_purpose");
+    let scrubbed = hook_environment(env);
+    for (key, value) in &VARS[..5] {
+        assert!(!scrubbed.contains(key), "{key} reached the hook:\n{scrubbed}");
+        assert!(!scrubbed.contains(value), "{value} reached the hook:\n{scrubbed}");
+    }
+    assert!(scrubbed.contains("HOOK_IT_ORDINARY=visible\n"), "{scrubbed}");
+    assert!(scrubbed.contains("HOOK_GIVEN_TOKEN=on_purpose\n"), "{scrubbed}");
+    assert!(scrubbed.contains("PATH="), "{scrubbed}");
+}
