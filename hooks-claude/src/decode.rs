@@ -95,6 +95,21 @@ pub struct ClaudeMeta {
 }
 
 impl ClaudeMeta {
+    /// An empty record of a run of a hook of `event`, with a status.
+    pub(crate) fn new(event: &str, status: ClaudeStatus) -> Self {
+        Self {
+            event: event.to_owned(),
+            status,
+            exit_code: None,
+            output: None,
+            plain_stdout: None,
+            message: None,
+            blocked_on_failure: false,
+            background: false,
+            http_status: None,
+        }
+    }
+
     /// The output, validated and with the event's discard rules applied.
     pub fn parsed_output(&self) -> Option<HookOutput> {
         let event = EventName::parse(&self.event);
@@ -171,17 +186,7 @@ fn first_line(text: &str) -> &str {
 }
 
 fn meta(ctx: &DecodeCtx<'_>, status: ClaudeStatus, exit_code: Option<i32>) -> ClaudeMeta {
-    ClaudeMeta {
-        event: ctx.name.to_owned(),
-        status,
-        exit_code,
-        output: None,
-        plain_stdout: None,
-        message: None,
-        blocked_on_failure: false,
-        background: false,
-        http_status: None,
-    }
+    ClaudeMeta { exit_code, ..ClaudeMeta::new(ctx.name, status) }
 }
 
 /// A failure that `onFailure: "block"` may turn into a block.

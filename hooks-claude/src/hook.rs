@@ -312,17 +312,7 @@ impl ClaudeHook {
 
     /// An empty record of this hook's run with a status.
     pub(crate) fn meta(&self, status: ClaudeStatus) -> ClaudeMeta {
-        ClaudeMeta {
-            event: self.entry.event.as_str().to_owned(),
-            status,
-            exit_code: None,
-            output: None,
-            plain_stdout: None,
-            message: None,
-            blocked_on_failure: false,
-            background: false,
-            http_status: None,
-        }
+        ClaudeMeta::new(self.entry.event.as_str(), status)
     }
 
     pub(crate) fn decode_ctx<'a>(
