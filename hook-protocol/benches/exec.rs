@@ -19,7 +19,8 @@
 //!
 //! Knobs, for investigation: `EXEC_BENCH_RUNTIME=current` (a current-thread runtime),
 //! `EXEC_BENCH_WORKERS=N`, and `EXEC_BENCH_PROFILE=<static|shell>:<side>:<rounds>` to run one
-//! side alone under `strace -c` or `perf`.
+//! side alone under `strace -c` or `perf`; it ends with the CPU time of the bench process and
+//! of its reaped children (`getrusage`), which separates our cost from the hooks' own.
 
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
 #![expect(
@@ -443,6 +444,27 @@ fn profile(rt: &tokio::runtime::Runtime, bench: &Arc<Bench>, spec: &str) {
         samples
     });
     println!("{spec}: median {:.1} µs per invocation", median(&mut samples));
+    println!(
+        "cpu ms (user + system): this process {:.1}, its reaped children {:.1}",
+        cpu_ms(libc::RUSAGE_SELF),
+        cpu_ms(libc::RUSAGE_CHILDREN)
+    );
+}
+
+/// User plus system CPU time of `who`, in milliseconds.
+fn cpu_ms(who: libc::c_int) -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `getrusage` writes one `rusage` into the pointer it is given, which points to
+    // zeroed memory of that type; we read it only when the call reports success.
+    #[expect(unsafe_code, reason = "getrusage(2), for the profile mode's CPU figures")]
+    let usage = unsafe {
+        if libc::getrusage(who, usage.as_mut_ptr()) != 0 {
+            return f64::NAN;
+        }
+        usage.assume_init()
+    };
+    let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
+    ms(usage.ru_utime) + ms(usage.ru_stime)
 }
 
 /// Runs a future to completion inside a task spawned on the runtime (as a harness would run
