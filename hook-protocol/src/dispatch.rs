@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use crate::{
     Attribution, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus,
-    MatcherError, MatcherSet, Merged, Merger, On, Seam, Verdict,
+    MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
 };
 
 /// How the matching hooks of one event run.
@@ -286,14 +286,10 @@ impl Dispatcher {
             }
             Mode::Pipeline => run_pipeline(&selected, event, &mut emitter).await,
         };
-        let mut merger = Merger::new(selected.len());
-        for record in &outcomes {
-            merger.insert(
-                Attribution::new(record.position, record.id.clone(), record.source.clone()),
-                record.verdict.clone(),
-            );
-        }
-        let mut merged = merger.finish();
+        // The records are in configuration order already (they are collected by position).
+        let merged = merge(outcomes.iter().map(|r| {
+            (Attribution::new(r.position, r.id.clone(), r.source.clone()), r.verdict.clone())
+        }));
         let mut records = outcomes;
         if let Some(end) = &merged.chain_ended_by {
             for r in records.iter_mut().filter(|r| r.position > end.position) {
@@ -307,7 +303,6 @@ impl Dispatcher {
             let ids: Vec<&str> = merged.rewriters.iter().map(|a| a.hook_id.as_str()).collect();
             tracing::warn!(target: "hooks", seam = %seam, hooks = ?ids, "several hooks rewrote the input; the last in configuration order wins");
         }
-        merged.rewriters.shrink_to_fit();
         Report { seam, merged, records }
     }
 }

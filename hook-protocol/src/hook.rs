@@ -42,10 +42,16 @@ impl On {
 
     /// Whether the hook is registered for `event`.
     pub fn applies_to(&self, event: &Event) -> bool {
+        self.applies(event.seam(), event.custom_name())
+    }
+
+    /// Whether the hook is registered for events at `seam` (named `custom_name` when the seam is
+    /// [`Seam::Custom`]), for callers that have no event at hand.
+    pub fn applies(&self, seam: Seam, custom_name: Option<&str>) -> bool {
         match self {
             On::Every => true,
-            On::Seams(seams) => seams.contains(&event.seam()),
-            On::Custom(name) => event.custom_name() == Some(name.as_str()),
+            On::Seams(seams) => seams.contains(&seam),
+            On::Custom(name) => custom_name == Some(name.as_str()),
         }
     }
 }

@@ -252,9 +252,13 @@ impl ClaudeHook {
 
     /// Why the hook would not run on `event`, or `None` when it would.
     pub fn not_run(&self, event: &Event) -> Option<NotRun> {
+        self.not_run_for(event, &payload_for(event, self.entry.event.as_str()))
+    }
+
+    /// [`ClaudeHook::not_run`] with the event's Claude payload already built.
+    fn not_run_for(&self, event: &Event, payload: &ClaudePayload) -> Option<NotRun> {
         let h = &self.entry.handler;
         let name = self.entry.event;
-        let payload = payload_for(event, name.as_str());
         let cwd = payload.object().get("cwd").and_then(Value::as_str).map(Path::new);
         let host = &self.shared.host;
         let rctx =
@@ -418,10 +422,10 @@ impl Hook for ClaudeHook {
     }
 
     async fn run(&self, event: &Event) -> HookOutcome {
-        if let Some(why) = self.not_run(event) {
+        let payload = payload_for(event, self.entry.event.as_str());
+        if let Some(why) = self.not_run_for(event, &payload) {
             return self.skipped(&why);
         }
-        let payload = payload_for(event, self.entry.event.as_str());
         let session_id = payload
             .object()
             .get("session_id")

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use hook_protocol::Decision;
 use hooks_claude::{
-    ClaudeRecord, ClaudeStatus, Config, Diagnostic, Engine, EventName, HostEnv, Loader, RawRun,
-    Scope, Severity, discover,
+    ClaudeRecord, Config, Diagnostic, Engine, EventName, HostEnv, Loader, RawRun, Scope, Severity,
+    discover,
 };
 use serde_json::{Map, Value};
 
@@ -222,22 +222,16 @@ fn document(name: EventName, run: &RawRun) -> RunDocument {
 fn hook_line(r: &ClaudeRecord) -> HookLine {
     HookLine {
         command: r.command.clone(),
-        status: match r.status {
-            ClaudeStatus::Success => HookStatusWord::Success,
-            ClaudeStatus::BlockingError => HookStatusWord::BlockingError,
-            ClaudeStatus::TimedOut => HookStatusWord::TimedOut,
-            ClaudeStatus::SpawnFailed => HookStatusWord::SpawnFailed,
-            ClaudeStatus::Skipped => HookStatusWord::Skipped,
-            _ => HookStatusWord::NonBlockingError,
-        },
+        status: HookStatusWord::from(r.status.core()),
         exit_code: r.exit_code,
         duration_ms: u64::try_from(r.duration.as_millis()).unwrap_or(u64::MAX),
         note: r.message.clone().or_else(|| r.warnings.first().cloned()),
     }
 }
 
-/// Checks a Claude Code settings or hooks.json file (a plugin's when it sits in `hooks/`).
-pub(crate) fn check(path: &Path, _text: &str, project_dir: &Path) -> Vec<Problem> {
+/// Checks a Claude Code settings or hooks.json file (a plugin's when it sits in `hooks/`) whose
+/// text has been read.
+pub(crate) fn check(path: &Path, text: &str, project_dir: &Path) -> Vec<Problem> {
     let mut loader = Loader::new();
     let in_plugin = path.file_name().is_some_and(|n| n == "hooks.json")
         && path.parent().and_then(Path::file_name).is_some_and(|d| d == "hooks");
@@ -246,7 +240,7 @@ pub(crate) fn check(path: &Path, _text: &str, project_dir: &Path) -> Vec<Problem
             loader.plugin_dir(root.to_path_buf());
         }
         None => {
-            loader.settings(path.to_path_buf(), Scope::Explicit);
+            loader.settings_text(path.to_path_buf(), text, Scope::Explicit);
         }
     }
     let config = loader.finish();

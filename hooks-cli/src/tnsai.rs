@@ -51,13 +51,10 @@ impl Tnsai {
         let mut out = Vec::new();
         for hook in self.list.dispatcher().hooks() {
             let info = hook.info();
-            let on_event = match &info.on {
-                hook_protocol::On::Every => true,
-                hook_protocol::On::Seams(seams) => seams.contains(&event_type.seam()),
-                hook_protocol::On::Custom(name) => name == event_type.as_str(),
-                _ => false,
-            };
-            if !on_event || subject.is_some_and(|s| !info.matcher.is_match(s)) {
+            let seam = event_type.seam();
+            let custom = (seam == hook_protocol::Seam::Custom).then(|| event_type.as_str());
+            if !info.on.applies(seam, custom) || subject.is_some_and(|s| !info.matcher.is_match(s))
+            {
                 continue;
             }
             out.push(Listed { command: info.label.clone(), source: file.clone() });
