@@ -114,6 +114,11 @@ impl Env {
         self.changes.iter().map(|(k, v)| (k.as_os_str(), v.as_deref()))
     }
 
+    /// Whether the invocation sets or removes `name`.
+    pub(super) fn changes_var(&self, name: &OsStr) -> bool {
+        self.changes.contains_key(name)
+    }
+
     /// The value the hook will see for `key`, reading the harness's environment when inherited.
     pub fn get(&self, key: impl AsRef<OsStr>) -> Option<OsString> {
         let key = key.as_ref();
@@ -363,6 +368,20 @@ pub enum ExecError {
     MissingCwd {
         /// The directory as given.
         path: PathBuf,
+    },
+    /// An argument (or the shell line) holds a NUL byte, which no process can receive.
+    #[error("argument {argument:?} holds a NUL byte")]
+    NulInArgument {
+        /// The argument as given.
+        argument: String,
+    },
+    /// A variable the invocation sets cannot be passed to a process.
+    #[error("environment variable {name:?} cannot be passed to a process: {reason}")]
+    InvalidEnvVar {
+        /// The variable's name (lossily decoded).
+        name: String,
+        /// What is wrong with it.
+        reason: &'static str,
     },
     /// The timeout is zero.
     #[error("timeout must be positive, got {timeout:?}")]

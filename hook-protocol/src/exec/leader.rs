@@ -10,7 +10,7 @@
 use std::fs::File;
 use std::io;
 use std::pin::Pin;
-use std::process::{Child, ExitStatus};
+use std::process::ExitStatus;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -38,7 +38,6 @@ enum Watch {
 /// The hook's leader process, its run marker and the state of its exit.
 #[derive(Debug)]
 pub(super) struct Leader {
-    child: Child,
     pid: i32,
     marker: Vec<u8>,
     watch: Watch,
@@ -47,9 +46,8 @@ pub(super) struct Leader {
 }
 
 impl Leader {
-    /// Watches a freshly spawned child.
-    pub(super) fn new(child: Child, marker: Vec<u8>) -> Self {
-        let pid = i32::try_from(child.id()).unwrap_or(i32::MAX);
+    /// Watches a freshly spawned child of ours.
+    pub(super) fn new(pid: i32, marker: Vec<u8>) -> Self {
         let watch = match sys::pidfd_open(pid) {
             Ok(fd) => match sys::register(fd, Interest::READABLE) {
                 Ok(fd) => Watch::Pidfd(fd),
@@ -57,12 +55,12 @@ impl Leader {
             },
             Err(_) => Watch::polling(),
         };
-        Self { child, pid, marker, watch, exited: false, reaped: false }
+        Self { pid, marker, watch, exited: false, reaped: false }
     }
 
     /// The leader's pid.
     pub(super) fn pid(&self) -> u32 {
-        self.child.id()
+        self.pid.unsigned_abs()
     }
 
     /// Ready once the leader has exited (it is then a zombie until [`Leader::reap`]).
@@ -133,24 +131,21 @@ impl Leader {
     /// When the status cannot be collected (`ECHILD`: something else in the process reaped
     /// our child, e.g. with SIGCHLD ignored).
     pub(super) fn reap(&mut self) -> io::Result<ExitStatus> {
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    self.reaped = true;
-                    return Ok(status);
-                }
-                // The exit was noticed, so the zombie is there; a spurious readiness would
-                // land here, and the blocking wait is then the honest answer.
-                Ok(None) => {
-                    let status = self.child.wait();
-                    self.reaped = status.is_ok();
-                    return status;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.reaped = true;
-                    return Err(e);
-                }
+        match sys::try_wait(self.pid) {
+            Ok(Some(status)) => {
+                self.reaped = true;
+                Ok(status)
+            }
+            // The exit was noticed, so the zombie is there; a spurious readiness would land
+            // here, and the blocking wait is then the honest answer.
+            Ok(None) => {
+                let status = sys::wait_blocking(self.pid);
+                self.reaped = status.is_ok();
+                status
+            }
+            Err(e) => {
+                self.reaped = true;
+                Err(e)
             }
         }
     }
@@ -172,7 +167,7 @@ impl Drop for Leader {
             // One more pass for children forked while the first one ran.
             self.signal_tree(libc::SIGKILL);
         }
-        if let Ok(Some(_)) = self.child.try_wait() {
+        if !matches!(sys::try_wait(self.pid), Ok(None)) {
             return;
         }
         // Usually dead within microseconds, but a process in uninterruptible sleep can take

@@ -12,9 +12,11 @@
 //!    environment, a relative path is taken from its working directory). The environment is
 //!    exactly the invocation's [`Env`], plus [`RUN_MARKER`]`=<our pid>.<counter>`, unique to
 //!    the run, less the inherited credentials a [`Scrub`] names when one is set
-//!    ([`Env::scrub_credentials`]). The hook leads a new process group; stdin, stdout and stderr are pipes. The
-//!    command has no `pre_exec` hook, so std starts it with `posix_spawn` (no `fork` of the
-//!    harness). The payload goes on stdin only, never in the arguments.
+//!    ([`Env::scrub_credentials`]). The hook leads a new process group; stdin, stdout and
+//!    stderr are pipes; it starts with an empty signal mask and the usual signals (SIGPIPE,
+//!    SIGTERM, SIGINT, ...) at their default disposition, even where the harness ignores them.
+//!    It is started with `posix_spawn` (no `fork` of the harness), with the environment packed
+//!    once per run. The payload goes on stdin only, never in the arguments.
 //! 2. **Write stdin.** What fits the pipe buffer (64 KiB on Linux) is written at once with a
 //!    non-blocking write, and stdin is closed; a larger payload is written as the hook reads it,
 //!    from the same task. A hook that never reads, or exits first, is not an error: the outcome
@@ -62,6 +64,8 @@
 //! process group. Windows is not supported yet ([`run`] does not exist there). Writes to a
 //! closed stdin rely on SIGPIPE being ignored, as std's runtime arranges for Rust programs.
 
+#[cfg(unix)]
+mod cstrings;
 mod invocation;
 #[cfg(unix)]
 mod leader;

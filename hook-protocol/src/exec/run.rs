@@ -45,7 +45,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     let started = Instant::now();
     let spawned = spawn::spawn(inv)?;
     // From here on, an early return drops `leader`, which kills the tree.
-    let mut leader = Leader::new(spawned.child, spawned.marker);
+    let mut leader = Leader::new(spawned.pid, spawned.marker);
     let limits = &inv.limits;
     let mut pipes = Pipes::new(
         spawned.stdin,

@@ -1,19 +1,22 @@
-//! Starting the hook process: program resolution, the command, the run marker, error mapping.
+//! Starting the hook process: program resolution, the argument and environment lists, the run
+//! marker, the pipes, error mapping.
 //!
-//! The command is built so that std can start it with `posix_spawn` (a `vfork`-style spawn
-//! instead of `fork`): no `pre_exec` closure, the process group through
-//! [`CommandExt::process_group`], and a program given as a path (we search the invocation's
-//! `PATH` ourselves, which std would otherwise do only through `fork` and `execvp`).
+//! The process is started with `posix_spawn` (a `vfork`-style spawn instead of `fork`), called
+//! by [`super::sys::spawn`] with lists built here once per run: the environment is packed in
+//! one buffer from the harness's variables, the invocation's changes and the marker. The
+//! program is given as a path: a bare name is searched on the invocation's `PATH` here, as
+//! `execvp` would. Where libc lacks the `posix_spawn` extension that sets the working
+//! directory, std's `Command` starts it instead.
 
-use std::ffi::OsString;
+use std::ffi::{CString, OsStr, OsString};
 use std::io;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::cstrings::{CStrings, Unpassable};
 use super::{CommandSpec, ExecError, Invocation, RUN_MARKER};
 
 /// The `PATH` searched when the invocation's environment has none (glibc's `execvp` default).
@@ -22,10 +25,10 @@ const DEFAULT_PATH: &str = "/bin:/usr/bin";
 /// Counts runs in this process, for unique markers.
 static RUNS: AtomicU64 = AtomicU64::new(0);
 
-/// A started hook: the child (its pipes taken out) and the marker in its environment.
+/// A started hook: its pid, our ends of its pipes and the marker in its environment.
 #[derive(Debug)]
 pub(super) struct Spawned {
-    pub(super) child: Child,
+    pub(super) pid: i32,
     pub(super) stdin: OwnedFd,
     pub(super) stdout: OwnedFd,
     pub(super) stderr: OwnedFd,
@@ -37,52 +40,144 @@ pub(super) struct Spawned {
 pub(super) fn spawn(inv: &Invocation) -> Result<Spawned, ExecError> {
     let program = resolve(inv)?;
     let value = format!("{}.{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "this module is the one place that starts processes"
-    )]
-    let mut cmd = Command::new(program.as_ref());
-    match &inv.command {
-        CommandSpec::Shell { line } => {
-            cmd.arg("-c").arg(line);
-        }
-        CommandSpec::Exec { args, .. } => {
-            cmd.args(args);
-        }
-    }
-    if !inv.env.inherits() {
-        cmd.env_clear();
-    }
-    for key in inv.env.scrubbed() {
-        cmd.env_remove(key);
-    }
-    for (key, value) in inv.env.changes() {
-        match value {
-            Some(value) => cmd.env(key, value),
-            None => cmd.env_remove(key),
-        };
-    }
-    cmd.env(RUN_MARKER, &value)
-        .current_dir(&inv.cwd)
-        .process_group(0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().map_err(|e| spawn_error(inv, e))?;
-    let (Some(stdin), Some(stdout), Some(stderr)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
-        // Unreachable with piped stdio; reported rather than assumed.
-        return Err(ExecError::Io {
-            stage: "taking the hook's pipes",
-            source: io::Error::from(io::ErrorKind::BrokenPipe),
-        });
-    };
+    let pipes_error = |source| ExecError::Io { stage: "creating the hook's pipes", source };
+    // Close-on-exec on both ends: the child gets its ends as 0, 1 and 2 through dup2.
+    let (child_stdin, stdin) = io::pipe().map_err(pipes_error)?;
+    let (stdout, child_stdout) = io::pipe().map_err(pipes_error)?;
+    let (stderr, child_stderr) = io::pipe().map_err(pipes_error)?;
+    let stdio = [child_stdin.as_fd(), child_stdout.as_fd(), child_stderr.as_fd()];
+    let pid = start(inv, &program, &value, stdio)?;
     let mut marker = Vec::with_capacity(RUN_MARKER.len() + 1 + value.len());
     marker.extend_from_slice(RUN_MARKER.as_bytes());
     marker.push(b'=');
     marker.extend_from_slice(value.as_bytes());
-    Ok(Spawned { child, stdin: stdin.into(), stdout: stdout.into(), stderr: stderr.into(), marker })
+    Ok(Spawned { pid, stdin: stdin.into(), stdout: stdout.into(), stderr: stderr.into(), marker })
+}
+
+/// Starts the process with `posix_spawn` and returns its pid.
+#[cfg(any(
+    all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
+    target_vendor = "apple"
+))]
+fn start(
+    inv: &Invocation,
+    program: &Path,
+    marker: &str,
+    stdio: [BorrowedFd<'_>; 3],
+) -> Result<i32, ExecError> {
+    let path = CString::new(program.as_os_str().as_bytes())
+        .map_err(|_| ExecError::NotFound { program: inv.command.program().to_owned() })?;
+    let Ok(cwd) = CString::new(inv.cwd.as_os_str().as_bytes()) else {
+        return Err(ExecError::MissingCwd { path: inv.cwd.clone() });
+    };
+    let argv = argv(inv)?;
+    let envp = envp(inv, marker)?;
+    let request =
+        super::sys::SpawnRequest { path: &path, argv: &argv, envp: &envp, cwd: &cwd, stdio };
+    super::sys::spawn(&request).map_err(|e| spawn_error(inv, e))
+}
+
+/// Starts the process with std's `Command` (no `posix_spawn` working-directory extension in
+/// this libc) and returns its pid; std reaps nothing behind our back, the `Child` is dropped.
+#[cfg(not(any(
+    all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
+    target_vendor = "apple"
+)))]
+fn start(
+    inv: &Invocation,
+    program: &Path,
+    marker: &str,
+    stdio: [BorrowedFd<'_>; 3],
+) -> Result<i32, ExecError> {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let [stdin, stdout, stderr] = stdio.map(|fd| fd.try_clone_to_owned().map(Stdio::from));
+    let io = |source| ExecError::Io { stage: "creating the hook's pipes", source };
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "this module is the one place that starts processes"
+    )]
+    let mut cmd = Command::new(program);
+    use std::os::unix::ffi::OsStrExt as _;
+    cmd.args(argv(inv)?.iter().skip(1).map(OsStr::from_bytes)).env_clear();
+    for entry in envp(inv, marker)?.iter() {
+        let at = entry.iter().position(|&b| b == b'=').unwrap_or(entry.len());
+        cmd.env(
+            OsStr::from_bytes(&entry[..at]),
+            OsStr::from_bytes(entry.get(at + 1..).unwrap_or_default()),
+        );
+    }
+    cmd.current_dir(&inv.cwd)
+        .process_group(0)
+        .stdin(stdin.map_err(io)?)
+        .stdout(stdout.map_err(io)?)
+        .stderr(stderr.map_err(io)?);
+    let child = cmd.spawn().map_err(|e| spawn_error(inv, e))?;
+    i32::try_from(child.id()).map_err(|_| ExecError::Io {
+        stage: "reading the hook's pid",
+        source: io::Error::from(io::ErrorKind::InvalidData),
+    })
+}
+
+/// The arguments: `/bin/sh -c LINE` in shell form, the program as given and its arguments in
+/// exec form.
+fn argv(inv: &Invocation) -> Result<CStrings, ExecError> {
+    let mut list = CStrings::with_capacity(4, 64);
+    let nul = |argument: &str| ExecError::NulInArgument { argument: argument.to_owned() };
+    match &inv.command {
+        CommandSpec::Shell { line } => {
+            let _ = list.push(b"/bin/sh");
+            let _ = list.push(b"-c");
+            list.push(line.as_bytes()).map_err(|_| nul(line))?;
+        }
+        CommandSpec::Exec { program, args } => {
+            list.push(program.as_bytes()).map_err(|_| nul(program))?;
+            for arg in args {
+                list.push(arg.as_bytes()).map_err(|_| nul(arg))?;
+            }
+        }
+    }
+    Ok(list)
+}
+
+/// The hook's whole environment: the harness's (when inherited, less the scrubbed credentials
+/// and the variables the invocation sets or removes), the invocation's variables, the marker.
+fn envp(inv: &Invocation, marker: &str) -> Result<CStrings, ExecError> {
+    let env = &inv.env;
+    let mut list = CStrings::with_capacity(64, 4096);
+    if env.inherits() {
+        let scrub = env.scrub();
+        for (name, value) in std::env::vars_os() {
+            if name == RUN_MARKER
+                || env.changes_var(&name)
+                || scrub.is_some_and(|s| s.matches(&name))
+            {
+                continue;
+            }
+            list.push_inherited(name.as_bytes(), value.as_bytes());
+        }
+    }
+    for (name, value) in env.changes() {
+        let Some(value) = value else { continue };
+        if name == RUN_MARKER {
+            continue;
+        }
+        list.push_var(name.as_bytes(), value.as_bytes()).map_err(|e| env_error(name, e))?;
+    }
+    list.push_var(RUN_MARKER.as_bytes(), marker.as_bytes())
+        .map_err(|e| env_error(OsStr::new(RUN_MARKER), e))?;
+    Ok(list)
+}
+
+/// The error for a variable of the invocation that cannot be passed to a process.
+fn env_error(name: &OsStr, why: Unpassable) -> ExecError {
+    ExecError::InvalidEnvVar {
+        name: name.to_string_lossy().into_owned(),
+        reason: match why {
+            Unpassable::Nul => "its name or value holds a NUL byte",
+            Unpassable::Name => "its name is empty or holds `=`",
+        },
+    }
 }
 
 /// The path of the program to start.

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use hook_protocol::exec::{CommandSpec, ExecError, run};
+use hook_protocol::exec::{CommandSpec, Env, ExecError, run};
 
 use super::support::{TempDir, shell};
 
@@ -61,4 +61,32 @@ async fn a_zero_timeout_is_refused() {
     let err = run(&inv).await.unwrap_err();
     assert!(matches!(err, ExecError::ZeroTimeout { .. }), "{err:?}");
     assert!(err.to_string().contains("0ns"), "{err}");
+}
+
+#[tokio::test]
+async fn nul_bytes_and_bad_variable_names_are_refused_with_the_value() {
+    let err = run(&shell("echo a\0b")).await.unwrap_err();
+    assert!(matches!(&err, ExecError::NulInArgument { argument } if argument == "echo a\0b"));
+    assert_eq!(err.to_string(), r#"argument "echo a\0b" holds a NUL byte"#);
+
+    let mut inv = shell("true");
+    inv.command = CommandSpec::exec("true", ["x\0"]);
+    assert!(matches!(run(&inv).await.unwrap_err(), ExecError::NulInArgument { .. }));
+
+    let mut inv = shell("true");
+    inv.env = Env::empty();
+    inv.env.set("A=B", "x");
+    let err = run(&inv).await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"environment variable "A=B" cannot be passed to a process: its name is empty or holds `=`"#
+    );
+    inv.env = Env::inherit();
+    inv.env.set("HOOK_IT_NUL", "x\0y");
+    let err = run(&inv).await.unwrap_err();
+    assert!(
+        matches!(&err, ExecError::InvalidEnvVar { name, .. } if name == "HOOK_IT_NUL"),
+        "{err:?}"
+    );
+    assert!(err.to_string().ends_with("its name or value holds a NUL byte"), "{err}");
 }

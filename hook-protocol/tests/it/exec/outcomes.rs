@@ -139,10 +139,11 @@ async fn the_environment_is_exactly_the_invocation_one_plus_the_marker() {
 
 #[tokio::test]
 async fn inherited_environment_applies_changes() {
-    let mut inv = shell("echo \"$HOME|${HOOK_IT_X-unset}|$HOOK_IT_Y\"");
+    let mut inv = shell("echo \"$HOME|${HOOK_IT_X-unset}|$HOOK_IT_Y|$PATH\"");
     inv.env.set("HOOK_IT_Y", "y").remove("HOME");
     let out = run(&inv).await.unwrap();
-    assert_eq!(out.stdout, b"|unset|y\n");
+    let path = std::env::var("PATH").unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("|unset|y|{path}\n"));
     assert_eq!(inv.env.get("HOOK_IT_Y"), Some(OsString::from("y")));
 }
 
@@ -194,4 +195,33 @@ async fn no_first_line_without_a_newline() {
     let out = run(&inv).await.unwrap();
     assert_eq!(out.stdout, b"no newline");
     assert!(!told.load(std::sync::atomic::Ordering::SeqCst));
+}
+
+/// Ignored signals survive `exec`; a hook must start with them at their default all the same
+/// (std ignores SIGPIPE in every Rust program, and a harness may ignore SIGTERM or SIGINT).
+#[cfg(target_os = "linux")]
+#[tokio::test]
+#[expect(unsafe_code, reason = "the test ignores signals in its own process, as a harness might")]
+async fn signals_the_harness_ignores_are_at_their_default_in_the_hook() {
+    // SAFETY: setting a signal to SIG_IGN and back installs no handler.
+    unsafe {
+        libc::signal(libc::SIGTERM, libc::SIG_IGN);
+        libc::signal(libc::SIGINT, libc::SIG_IGN);
+    }
+    let mut inv = shell("");
+    inv.command = CommandSpec::exec("cat", ["/proc/self/status"]);
+    let out = run(&inv).await;
+    // SAFETY: as above.
+    unsafe {
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+    let status = String::from_utf8(out.unwrap().stdout).unwrap();
+    let ignored = status.lines().find_map(|l| l.strip_prefix("SigIgn:\t")).unwrap();
+    // The classic signals (1 to 31) are all at their default; glibc's `posix_spawn` leaves its
+    // two internal real-time signals (32, 33) ignored in every child, which no hook sends.
+    let classic = u64::from_str_radix(ignored, 16).unwrap() & 0x7fff_ffff;
+    assert_eq!(classic, 0, "{status}");
+    let line = status.lines().find(|l| l.starts_with("SigBlk:")).unwrap();
+    assert_eq!(line, "SigBlk:\t0000000000000000", "{status}");
 }

@@ -1,8 +1,9 @@
-//! The system calls std does not wrap; the only file of the crate with `unsafe`.
+//! The system calls std does not wrap; the only module of the crate with `unsafe`.
 //!
-//! Every function here is a thin, safe wrapper: its arguments are integers or borrowed file
-//! descriptors and its results are owned values, so no caller can break memory safety through
-//! it. Errors come back as [`io::Error`] from `errno`.
+//! Every function here is a thin, safe wrapper: its arguments are integers, borrowed file
+//! descriptors or lists whose type upholds what the system call needs, and its results are
+//! owned values, so no caller can break memory safety through it. Errors come back as
+//! [`io::Error`].
 
 #![expect(
     unsafe_code,
@@ -11,9 +12,23 @@
               descriptor we own"
 )]
 
+#[cfg(any(
+    all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
+    target_vendor = "apple"
+))]
+mod posix_spawn;
+
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+
+#[cfg(any(
+    all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
+    target_vendor = "apple"
+))]
+pub(super) use posix_spawn::{SpawnRequest, spawn};
 
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
@@ -99,14 +114,27 @@ pub(super) fn exited_unreaped(pid: i32) -> io::Result<bool> {
     Ok(unsafe { info.si_pid() } != 0)
 }
 
+/// Reaps our child `pid` if it has exited (`None` while it runs), without blocking.
+pub(super) fn try_wait(pid: i32) -> io::Result<Option<ExitStatus>> {
+    waitpid(pid, libc::WNOHANG)
+}
+
 /// Reaps our child `pid`, blocking until it has exited.
-pub(super) fn wait_blocking(pid: i32) -> io::Result<()> {
+pub(super) fn wait_blocking(pid: i32) -> io::Result<ExitStatus> {
+    waitpid(pid, 0)?.ok_or_else(|| io::Error::from(io::ErrorKind::WouldBlock))
+}
+
+/// `waitpid(2)`, retried when a signal interrupts it.
+fn waitpid(pid: i32, options: libc::c_int) -> io::Result<Option<ExitStatus>> {
     loop {
         let mut status = 0;
         // SAFETY: `status` is a valid, writable int that outlives the call.
-        let ret = unsafe { libc::waitpid(pid, &raw mut status, 0) };
-        if ret >= 0 {
-            return Ok(());
+        let ret = unsafe { libc::waitpid(pid, &raw mut status, options) };
+        if ret > 0 {
+            return Ok(Some(ExitStatus::from_raw(status)));
+        }
+        if ret == 0 {
+            return Ok(None);
         }
         let err = io::Error::last_os_error();
         if err.kind() != io::ErrorKind::Interrupted {
