@@ -29,6 +29,12 @@ impl CStrings {
         Self { bytes: Vec::with_capacity(bytes), starts: Vec::with_capacity(entries) }
     }
 
+    /// Empties the list, keeping its buffers.
+    pub(super) fn clear(&mut self) {
+        self.bytes.clear();
+        self.starts.clear();
+    }
+
     /// Appends `entry`.
     pub(super) fn push(&mut self, entry: &[u8]) -> Result<(), Unpassable> {
         if entry.contains(&0) {

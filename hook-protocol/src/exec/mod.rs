@@ -21,6 +21,7 @@
 //!    non-blocking write, and stdin is closed; a larger payload is written as the hook reads it,
 //!    from the same task. A hook that never reads, or exits first, is not an error: the outcome
 //!    records [`StdinOutcome::Unread`](crate::StdinOutcome::Unread) with the bytes written.
+//!    Without a payload, stdin is `/dev/null`.
 //! 3. **Drain and wait.** One task pumps the three pipes (non-blocking, registered with the
 //!    reactor) and watches the leader's exit through a pidfd, until the leader exits or the
 //!    deadline passes. Output is kept up to its cap and read and counted past it, so a hook

@@ -114,12 +114,13 @@ pub(super) struct Pipes {
 impl Pipes {
     /// Takes the pipes of a freshly spawned hook and writes what of the payload fits at once
     /// (the whole of it when it fits the pipe buffer, 64 KiB on Linux), closing stdin when done.
+    /// `stdin` is None when there is no payload (the hook reads `/dev/null`).
     ///
     /// # Errors
     ///
     /// When a pipe cannot be made non-blocking or registered with the reactor.
     pub(super) fn new(
-        stdin: OwnedFd,
+        stdin: Option<OwnedFd>,
         stdout: OwnedFd,
         stderr: OwnedFd,
         payload: &Arc<[u8]>,
@@ -138,10 +139,10 @@ impl Pipes {
             tap: None,
             scanned: 0,
         };
-        if payload.is_empty() {
+        let Some(stdin) = stdin.filter(|_| !payload.is_empty()) else {
             pipes.stdin_outcome = Some(StdinOutcome::Written);
             return Ok(pipes);
-        }
+        };
         sys::set_nonblocking(stdin.as_fd())?;
         let file = File::from(stdin);
         let mut written = 0;

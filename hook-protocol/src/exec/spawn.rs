@@ -9,11 +9,13 @@
 //! directory, std's `Command` starts it instead.
 
 use std::ffi::{CString, OsStr, OsString};
+use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::cstrings::{CStrings, Unpassable};
@@ -29,7 +31,8 @@ static RUNS: AtomicU64 = AtomicU64::new(0);
 #[derive(Debug)]
 pub(super) struct Spawned {
     pub(super) pid: i32,
-    pub(super) stdin: OwnedFd,
+    /// None when there is no payload: the hook's stdin is then `/dev/null`.
+    pub(super) stdin: Option<OwnedFd>,
     pub(super) stdout: OwnedFd,
     pub(super) stderr: OwnedFd,
     /// `RUN_MARKER=value`, as it appears in `/proc/PID/environ`.
@@ -42,16 +45,32 @@ pub(super) fn spawn(inv: &Invocation) -> Result<Spawned, ExecError> {
     let value = format!("{}.{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
     let pipes_error = |source| ExecError::Io { stage: "creating the hook's pipes", source };
     // Close-on-exec on both ends: the child gets its ends as 0, 1 and 2 through dup2.
-    let (child_stdin, stdin) = io::pipe().map_err(pipes_error)?;
+    // Without a payload, stdin is `/dev/null`, opened once per process: one pipe less.
+    let null = if inv.stdin.is_empty() { dev_null() } else { None };
+    let (stdin_read, stdin) = match null {
+        Some(_) => (None, None),
+        None => {
+            let (read, write) = io::pipe().map_err(pipes_error)?;
+            (Some(read), Some(OwnedFd::from(write)))
+        }
+    };
+    let child_stdin = stdin_read.as_ref().map(AsFd::as_fd).or(null);
+    let child_stdin = child_stdin.ok_or_else(|| pipes_error(io::ErrorKind::NotFound.into()))?;
     let (stdout, child_stdout) = io::pipe().map_err(pipes_error)?;
     let (stderr, child_stderr) = io::pipe().map_err(pipes_error)?;
-    let stdio = [child_stdin.as_fd(), child_stdout.as_fd(), child_stderr.as_fd()];
+    let stdio = [child_stdin, child_stdout.as_fd(), child_stderr.as_fd()];
     let pid = start(inv, &program, &value, stdio)?;
     let mut marker = Vec::with_capacity(RUN_MARKER.len() + 1 + value.len());
     marker.extend_from_slice(RUN_MARKER.as_bytes());
     marker.push(b'=');
     marker.extend_from_slice(value.as_bytes());
-    Ok(Spawned { pid, stdin: stdin.into(), stdout: stdout.into(), stderr: stderr.into(), marker })
+    Ok(Spawned { pid, stdin, stdout: stdout.into(), stderr: stderr.into(), marker })
+}
+
+/// `/dev/null` opened for reading, close-on-exec, once per process; None if it cannot be.
+fn dev_null() -> Option<BorrowedFd<'static>> {
+    static NULL: OnceLock<Option<OwnedFd>> = OnceLock::new();
+    NULL.get_or_init(|| File::open("/dev/null").ok().map(OwnedFd::from)).as_ref().map(AsFd::as_fd)
 }
 
 /// Starts the process with `posix_spawn` and returns its pid.
@@ -71,10 +90,17 @@ fn start(
         return Err(ExecError::MissingCwd { path: inv.cwd.clone() });
     };
     let argv = argv(inv)?;
-    let envp = envp(inv, marker)?;
-    let request =
-        super::sys::SpawnRequest { path: &path, argv: &argv, envp: &envp, cwd: &cwd, stdio };
-    super::sys::spawn(&request).map_err(|e| spawn_error(inv, e))
+    thread_local! {
+        /// The environment list, reused from run to run on each thread: its buffer is
+        /// allocated once rather than once per run.
+        static ENVP: std::cell::RefCell<CStrings> = std::cell::RefCell::default();
+    }
+    ENVP.with_borrow_mut(|envp| {
+        envp.clear();
+        fill_envp(inv, marker, envp)?;
+        let request = super::sys::SpawnRequest { path: &path, argv: &argv, envp, cwd: &cwd, stdio };
+        super::sys::spawn(&request).map_err(|e| spawn_error(inv, e))
+    })
 }
 
 /// Starts the process with std's `Command` (no `posix_spawn` working-directory extension in
@@ -140,11 +166,25 @@ fn argv(inv: &Invocation) -> Result<CStrings, ExecError> {
     Ok(list)
 }
 
-/// The hook's whole environment: the harness's (when inherited, less the scrubbed credentials
-/// and the variables the invocation sets or removes), the invocation's variables, the marker.
+/// The hook's whole environment in a new list, for std's `Command`.
+#[cfg_attr(
+    any(
+        all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
+        target_vendor = "apple"
+    ),
+    expect(dead_code, reason = "the std fallback's; posix_spawn fills a reused list")
+)]
 fn envp(inv: &Invocation, marker: &str) -> Result<CStrings, ExecError> {
+    let mut list = CStrings::default();
+    fill_envp(inv, marker, &mut list)?;
+    Ok(list)
+}
+
+/// Appends the hook's whole environment to `list`: the harness's (when inherited, less the
+/// scrubbed credentials and the variables the invocation sets or removes), the invocation's
+/// variables, the marker.
+fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), ExecError> {
     let env = &inv.env;
-    let mut list = CStrings::with_capacity(64, 4096);
     if env.inherits() {
         let scrub = env.scrub();
         for (name, value) in std::env::vars_os() {
@@ -165,8 +205,7 @@ fn envp(inv: &Invocation, marker: &str) -> Result<CStrings, ExecError> {
         list.push_var(name.as_bytes(), value.as_bytes()).map_err(|e| env_error(name, e))?;
     }
     list.push_var(RUN_MARKER.as_bytes(), marker.as_bytes())
-        .map_err(|e| env_error(OsStr::new(RUN_MARKER), e))?;
-    Ok(list)
+        .map_err(|e| env_error(OsStr::new(RUN_MARKER), e))
 }
 
 /// The error for a variable of the invocation that cannot be passed to a process.

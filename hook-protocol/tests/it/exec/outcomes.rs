@@ -21,6 +21,20 @@ async fn shell_form_echoes_stdin_and_reports_the_exit_code() {
     assert!(out.pid > 0);
 }
 
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn stdin_is_dev_null_without_a_payload_and_a_pipe_with_one() {
+    let mut inv = shell("readlink /proc/self/fd/0; cat");
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.stdout, b"/dev/null\n");
+    assert_eq!(out.stdin, StdinOutcome::Written);
+
+    inv.stdin = b"x".to_vec().into();
+    let out = run(&inv).await.unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("pipe:[") && text.ends_with("]\nx"), "{text}");
+}
+
 #[tokio::test]
 async fn exit_two_is_a_code() {
     let out = run(&shell("echo blocked >&2; exit 2")).await.unwrap();

@@ -73,6 +73,7 @@ fn five_hundred_runs_leave_no_zombie_and_no_descriptor() {
     }
     let rt = runtime();
     rt.block_on(async {
+        // Warm: the runtime, and the `/dev/null` that runs without a payload share.
         run(&shell("echo warm")).await.unwrap();
         let fds_before = open_fds();
         let mut pending = (0..500).map(|i| {
@@ -83,7 +84,9 @@ fn five_hundred_runs_leave_no_zombie_and_no_descriptor() {
                 _ => "kill -9 $$".to_owned(),
             };
             let mut inv = shell(&line);
-            inv.stdin = format!("{{\"run\":{i}}}\n").into_bytes().into();
+            if i % 8 != 0 {
+                inv.stdin = format!("{{\"run\":{i}}}\n").into_bytes().into();
+            }
             async move { run(&inv).await }
         });
         let mut running = FuturesUnordered::new();
