@@ -187,15 +187,15 @@ fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), 
     let env = &inv.env;
     if env.inherits() {
         let scrub = env.scrub();
-        for (name, value) in std::env::vars_os() {
-            if name == RUN_MARKER
-                || env.changes_var(&name)
-                || scrub.is_some_and(|s| s.matches(&name))
+        each_inherited(|name, value| {
+            let os_name = OsStr::from_bytes(name);
+            if name != RUN_MARKER.as_bytes()
+                && !env.changes_var(os_name)
+                && !scrub.is_some_and(|s| s.matches(os_name))
             {
-                continue;
+                list.push_inherited(name, value);
             }
-            list.push_inherited(name.as_bytes(), value.as_bytes());
-        }
+        });
     }
     for (name, value) in env.changes() {
         let Some(value) = value else { continue };
@@ -206,6 +206,23 @@ fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), 
     }
     list.push_var(RUN_MARKER.as_bytes(), marker.as_bytes())
         .map_err(|e| env_error(OsStr::new(RUN_MARKER), e))
+}
+
+/// Calls `f` with the name and value of each variable of the harness's environment, split as
+/// `std::env::vars_os` splits them (at the first `=` after the first byte; an entry without
+/// one is no variable).
+fn each_inherited(mut f: impl FnMut(&[u8], &[u8])) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    super::sys::for_each_env_entry(|entry| {
+        let split = entry.get(1..).and_then(|rest| rest.iter().position(|&b| b == b'='));
+        if let Some(at) = split {
+            f(&entry[..=at], &entry[at + 2..]);
+        }
+    });
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    for (name, value) in std::env::vars_os() {
+        f(name.as_bytes(), value.as_bytes());
+    }
 }
 
 /// The error for a variable of the invocation that cannot be passed to a process.
@@ -271,5 +288,21 @@ fn spawn_error(inv: &Invocation, source: io::Error) -> ExecError {
         io::ErrorKind::NotFound => ExecError::NotFound { program },
         io::ErrorKind::PermissionDenied => ExecError::PermissionDenied { program },
         _ => ExecError::Spawn { program, source },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_inherited_variables_are_those_std_sees() {
+        let mut ours = Vec::new();
+        each_inherited(|name, value| ours.push((name.to_vec(), value.to_vec())));
+        let std: Vec<(Vec<u8>, Vec<u8>)> = std::env::vars_os()
+            .map(|(name, value)| (name.as_bytes().to_vec(), value.as_bytes().to_vec()))
+            .collect();
+        assert!(!ours.is_empty());
+        assert_eq!(ours, std);
     }
 }

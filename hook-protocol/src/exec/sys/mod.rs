@@ -8,8 +8,8 @@
 #![expect(
     unsafe_code,
     reason = "thin wrappers over pidfd_open, pidfd_send_signal, kill, waitid, waitpid, ioctl and \
-              geteuid, which std does not offer, and over the reactor registration of a \
-              descriptor we own"
+              geteuid, which std does not offer, over the reactor registration of a descriptor \
+              we own, and over reading `environ` in place"
 )]
 
 #[cfg(any(
@@ -149,6 +149,30 @@ pub(super) fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
     // SAFETY: FIONBIO reads one int through the pointer, which is valid for the call.
     let ret = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONBIO, &raw const on) };
     if ret < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+}
+
+/// Calls `f` with each entry of the process's environment (`NAME=value`, without its NUL), read
+/// from libc's `environ` in place: no copy, no allocation per variable, as `getenv` reads it.
+///
+/// `std::env::set_var` requires of its callers that no other thread reads the environment
+/// meanwhile through anything but `std::env` (so, in practice, that the program is
+/// single-threaded when it is called); this read relies on that contract, as libc's own
+/// readers do.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub(super) fn for_each_env_entry(mut f: impl FnMut(&[u8])) {
+    // SAFETY: `environ` is null or a null-terminated array of pointers to NUL-terminated
+    // strings, which stay valid and unchanged while nothing modifies the environment (the
+    // contract above).
+    unsafe {
+        let mut entry = libc::environ.cast_const();
+        if entry.is_null() {
+            return;
+        }
+        while !(*entry).is_null() {
+            f(std::ffi::CStr::from_ptr(*entry).to_bytes());
+            entry = entry.add(1);
+        }
+    }
 }
 
 /// Our effective user id.
