@@ -4,7 +4,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::env::substitute;
+use crate::env::{HostEnv, command_spec, substitute};
 use crate::{Config, Diagnostic, HandlerSpec, HandlerType, HttpPolicy, Severity};
 
 /// Interpreters whose first argument is the script to check.
@@ -37,6 +37,15 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
             continue;
         }
         let Some(command) = &h.command else { continue };
+        if let Err(why) = command_spec(entry, &HostEnv::new(project_dir)) {
+            out.push(Diagnostic::new(
+                &entry.source.path,
+                h.positions.command,
+                Severity::Error,
+                format!("{why}; this hook fails whenever it runs"),
+            ));
+            continue;
+        }
         let plugin = entry.source.plugin();
         let mut expanded = substitute(command, project_dir, plugin);
         expanded = expanded.replace("$CLAUDE_PROJECT_DIR", &project_dir.display().to_string());
@@ -180,5 +189,24 @@ mod tests {
     fn words_and_quotes() {
         assert_eq!(shell_words(r#""$X/a b.sh" --flag | jq"#), vec!["$X/a b.sh", "--flag"]);
         assert_eq!(shell_words("python3 /x/y.py"), vec!["python3", "/x/y.py"]);
+    }
+
+    #[test]
+    fn a_plugin_command_that_cannot_be_built_is_reported_at_its_line() {
+        let text = r#"{"hooks": {"Stop": [{"hooks": [
+  {"type": "command", "command": "echo ${user_config.level}"},
+  {"type": "command", "command": "/bin/echo", "args": ["${user_config.nope}"]}
+]}]}}"#;
+        let config = crate::Loader::new()
+            .plugin_text("/plug/hooks/hooks.json", text, crate::Plugin::new("p", "/plug"))
+            .finish();
+        let found = check(&config, Path::new("/proj"), "/bin:/usr/bin");
+        let lines: Vec<(usize, &str)> =
+            found.iter().map(|d| (d.line, d.message.as_str())).collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[0].0, 2);
+        assert!(lines[0].1.contains("works only in exec form"), "{lines:?}");
+        assert_eq!(lines[1].0, 3);
+        assert!(lines[1].1.starts_with("`${user_config.nope}` names no option of plugin `p`"));
     }
 }

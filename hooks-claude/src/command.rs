@@ -37,10 +37,13 @@ pub(crate) async fn run(
     timeout: Duration,
     session_id: &str,
 ) -> HookOutcome {
-    let Some(spec) = hook.spec.clone() else {
-        let ctx = hook.decode_ctx(subject.as_deref(), timeout);
-        let d = crate::decode::decode_failure(&ctx, "the handler has no command".to_owned());
-        return hook.finish(d, None, session_id);
+    let spec = match &hook.spec {
+        Ok(spec) => spec.clone(),
+        Err(why) => {
+            let ctx = hook.decode_ctx(subject.as_deref(), timeout);
+            let d = crate::decode::decode_failure(&ctx, why.clone());
+            return hook.finish(d, None, session_id);
+        }
     };
     let host = &hook.shared.host;
     let mut inv = Invocation::new(spec, hook.cwd(payload), timeout);

@@ -23,6 +23,11 @@ pub struct HostEnv {
     pub remote: bool,
     /// More variables for every hook (after the settings `env` blocks).
     pub extra: Vec<(String, String)>,
+    /// `CLAUDE_CODE_SHELL_PREFIX`: a command that wraps every shell-form hook, run as
+    /// `PREFIX '<command>'` (the command single-quoted for `sh`); exec-form and PowerShell hooks
+    /// are not wrapped (§6.2). Claude Code reads it from its environment; the harness passes it
+    /// here.
+    pub shell_prefix: Option<String>,
     /// When set, the credentials of the harness's environment (`*_API_KEY`, `*_TOKEN`,
     /// `*_SECRET`, `*_PASSWORD` and the scrub's extra names) are not passed to hooks; the
     /// settings `env` blocks and [`HostEnv::extra`] still reach them. Off by default, as in
@@ -40,6 +45,7 @@ impl HostEnv {
             env_file: None,
             remote: false,
             extra: Vec::new(),
+            shell_prefix: None,
             scrub: None,
         }
     }
@@ -103,17 +109,67 @@ pub(crate) fn substitute(text: &str, project_dir: &Path, plugin: Option<&Plugin>
     out
 }
 
-/// The command to run: `/bin/sh -c` for shell form (the shell expands variables), the program
-/// and its arguments with placeholders substituted for exec form, `pwsh -Command` for
-/// `shell: "powershell"` (with `${VAR}` rewritten to `${env:VAR}`).
-pub(crate) fn command_spec(entry: &Entry, project_dir: &Path) -> Option<CommandSpec> {
+/// The opening of a plugin option placeholder, `${user_config.KEY}`.
+const USER_CONFIG: &str = "${user_config.";
+
+/// Replaces a plugin's `${user_config.KEY}` placeholders with its option values (exec form,
+/// §6.2). A key the plugin has no option for is an error naming it.
+pub(crate) fn substitute_user_config(text: &str, plugin: &Plugin) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(USER_CONFIG) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + USER_CONFIG.len()..];
+        let Some(end) = after.find('}') else {
+            return Err(format!("`{USER_CONFIG}` in `{text}` is not closed with `}}`"));
+        };
+        let key = &after[..end];
+        let value = plugin.options.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        let Some(value) = value else {
+            return Err(format!(
+                "`${{user_config.{key}}}` names no option of plugin `{}`",
+                plugin.name
+            ));
+        };
+        out.push_str(value);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Quotes `text` as one `sh` word: inside single quotes, each `'` written as `'\''`.
+fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The command to run: `/bin/sh -c` for shell form (the shell expands variables; wrapped in
+/// `CLAUDE_CODE_SHELL_PREFIX` when the harness sets one), the program and its arguments with
+/// placeholders substituted for exec form, `pwsh -Command` for `shell: "powershell"` (with
+/// `${VAR}` rewritten to `${env:VAR}`). An error says why the handler cannot run.
+pub(crate) fn command_spec(entry: &Entry, host: &HostEnv) -> Result<CommandSpec, String> {
     let h = &entry.handler;
-    let command = h.command.as_deref()?;
+    let Some(command) = h.command.as_deref() else {
+        return Err("the handler has no command".to_owned());
+    };
+    let project_dir = &host.project_dir;
     let plugin = entry.source.plugin();
     if let Some(args) = &h.args {
-        return Some(CommandSpec::exec(
-            substitute(command, project_dir, plugin),
-            args.iter().map(|a| substitute(a, project_dir, plugin)),
+        let expand = |text: &str| {
+            let text = substitute(text, project_dir, plugin);
+            match plugin {
+                Some(p) => substitute_user_config(&text, p),
+                None => Ok(text),
+            }
+        };
+        let program = expand(command)?;
+        let args = args.iter().map(|a| expand(a)).collect::<Result<Vec<_>, _>>()?;
+        return Ok(CommandSpec::exec(program, args));
+    }
+    if plugin.is_some() && command.contains(USER_CONFIG) {
+        return Err(format!(
+            "`{USER_CONFIG}...}}` works only in exec form (with `args`); a shell-form command \
+             reads the option as `$CLAUDE_PLUGIN_OPTION_<KEY>`"
         ));
     }
     if h.shell.as_deref() == Some("powershell") {
@@ -121,12 +177,15 @@ pub(crate) fn command_spec(entry: &Entry, project_dir: &Path) -> Option<CommandS
         for var in ["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"] {
             line = line.replace(&format!("${{{var}}}"), &format!("${{env:{var}}}"));
         }
-        return Some(CommandSpec::exec(
+        return Ok(CommandSpec::exec(
             "pwsh",
             ["-NoProfile", "-ExecutionPolicy", "Bypass", "-Command", line.as_str()],
         ));
     }
-    Some(CommandSpec::shell(command))
+    Ok(match host.shell_prefix.as_deref().filter(|p| !p.trim().is_empty()) {
+        Some(prefix) => CommandSpec::shell(format!("{prefix} {}", sh_quote(command))),
+        None => CommandSpec::shell(command),
+    })
 }
 
 #[cfg(test)]
@@ -147,5 +206,29 @@ mod tests {
             substitute("${CLAUDE_PLUGIN_ROOT}", Path::new("/p"), None),
             "${CLAUDE_PLUGIN_ROOT}"
         );
+    }
+
+    #[test]
+    fn user_config_placeholders_take_the_plugin_options() {
+        let mut plugin = Plugin::new("p", "/plug");
+        plugin.options = vec![("a".into(), "1".into()), ("b".into(), "two".into())];
+        let out =
+            substitute_user_config("x${user_config.a}-${user_config.b}${user_config.a}", &plugin);
+        assert_eq!(out.as_deref(), Ok("x1-two1"));
+        assert_eq!(
+            substitute_user_config("plain $a ${b}", &plugin).as_deref(),
+            Ok("plain $a ${b}")
+        );
+        let err = substitute_user_config("${user_config.c}", &plugin).unwrap_err();
+        assert_eq!(err, "`${user_config.c}` names no option of plugin `p`");
+        let err = substitute_user_config("a ${user_config.a", &plugin).unwrap_err();
+        assert!(err.contains("is not closed"), "{err}");
+    }
+
+    #[test]
+    fn sh_quote_makes_one_word_of_anything() {
+        assert_eq!(sh_quote("echo hi"), "'echo hi'");
+        assert_eq!(sh_quote("it's"), r"'it'\''s'");
+        assert_eq!(sh_quote(""), "''");
     }
 }

@@ -70,7 +70,8 @@ pub(crate) struct Twin {
 pub struct ClaudeHook {
     pub(crate) info: HookInfo,
     pub(crate) entry: Entry,
-    pub(crate) spec: Option<CommandSpec>,
+    /// The command, or why the handler cannot run one.
+    pub(crate) spec: Result<CommandSpec, String>,
     pub(crate) timeout: Duration,
     pub(crate) twins: Vec<Twin>,
     pub(crate) shared: Arc<Shared>,
@@ -182,7 +183,7 @@ impl ClaudeHook {
             None => On::Custom(event.as_str().to_owned()),
         };
         info.matcher = entry.matcher.clone();
-        let spec = command_spec(&entry, &shared.host.project_dir);
+        let spec = command_spec(&entry, &shared.host);
         Self {
             info,
             entry,

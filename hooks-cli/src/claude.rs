@@ -69,6 +69,8 @@ impl Claude {
         let mut host = HostEnv::new(project_dir);
         host.home = home;
         host.scrub = sources.scrub();
+        // As in Claude Code, the prefix comes from the environment of the process running hooks.
+        host.shell_prefix = std::env::var("CLAUDE_CODE_SHELL_PREFIX").ok();
         let engine = Engine::builder(config)
             .host(host)
             .build()

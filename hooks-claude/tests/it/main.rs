@@ -3,6 +3,8 @@
 
 /// Background hooks: `async`, `asyncRewake`, the runtime marker, limits, shutdown.
 mod background;
+/// The command line: `CLAUDE_CODE_SHELL_PREFIX`, plugin `${user_config.*}`.
+mod command_line;
 /// Loading configuration: containment, diagnostics with positions, `disableAllHooks`.
 mod config;
 /// `prompt`, `agent` and `mcp_tool` hooks through test doubles of the harness's traits.

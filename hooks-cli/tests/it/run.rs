@@ -127,3 +127,31 @@ fn verbose_shows_each_hook_as_it_happens() {
     assert!(invoked < result, "{}", out.stderr);
     assert!(out.stderr.contains("block-destructive.sh"), "{}", out.stderr);
 }
+
+#[test]
+fn claude_code_shell_prefix_wraps_shell_form_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("wrap.sh");
+    std::fs::write(&wrapper, "#!/bin/sh\necho \"wrapped: $1\" >&2\nexec /bin/sh -c \"$1\"\n")
+        .unwrap();
+    std::fs::set_permissions(&wrapper, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .unwrap();
+    std::fs::write(
+        dir.path().join("settings.json"),
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo 'no stopping' >&2; exit 2"}]}]}}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("input.json"), r#"{"stop_hook_active":false}"#).unwrap();
+    #[expect(clippy::disallowed_methods, reason = "the test drives the hooks binary itself")]
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hooks"))
+        .args(["run", "--settings", "settings.json", "--event", "Stop", "--format", "json"])
+        .args(["--input", "input.json"])
+        .env("CLAUDE_CODE_SHELL_PREFIX", &wrapper)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The wrapper got the command as one argument, quotes kept, and ran it.
+    assert_eq!(doc["reason"], "wrapped: echo 'no stopping' >&2; exit 2\nno stopping\n", "{doc:#}");
+}
