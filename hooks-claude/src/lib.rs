@@ -136,7 +136,7 @@ pub use load::Loader;
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
 pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
 pub use settings::{
-    Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, McpToolSpec, OnFailure,
-    Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,
+    Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, ManagedPolicy, McpToolSpec,
+    OnFailure, Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,
 };
 pub use stop_guard::{GuardOverride, StopGuard};

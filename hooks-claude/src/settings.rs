@@ -48,18 +48,36 @@ impl Scope {
 pub struct Plugin {
     /// The plugin's name (from `.claude-plugin/plugin.json`, else the directory's name).
     pub name: String,
+    /// The marketplace it was installed from, when known: with the name it makes the plugin's
+    /// identity `name@marketplace`, which managed `enabledPlugins` names.
+    pub marketplace: Option<String>,
     /// The plugin's root (`${CLAUDE_PLUGIN_ROOT}`).
     pub root: PathBuf,
     /// The plugin's data directory (`${CLAUDE_PLUGIN_DATA}`), when known.
     pub data: Option<PathBuf>,
-    /// The plugin's user options, exported as `CLAUDE_PLUGIN_OPTION_<KEY>`.
+    /// The plugin's user options, exported as `CLAUDE_PLUGIN_OPTION_<KEY>` and substituted
+    /// for `${user_config.KEY}` in exec form.
     pub options: Vec<(String, String)>,
 }
 
 impl Plugin {
-    /// A plugin with a name and a root, no data directory and no options.
+    /// A plugin with a name and a root, no marketplace, no data directory and no options.
     pub fn new(name: impl Into<String>, root: impl Into<PathBuf>) -> Self {
-        Self { name: name.into(), root: root.into(), data: None, options: Vec::new() }
+        Self {
+            name: name.into(),
+            marketplace: None,
+            root: root.into(),
+            data: None,
+            options: Vec::new(),
+        }
+    }
+
+    /// The plugin's identity: `name@marketplace`, or the name alone without a marketplace.
+    pub fn id(&self) -> String {
+        match &self.marketplace {
+            Some(m) => format!("{}@{m}", self.name),
+            None => self.name.clone(),
+        }
     }
 }
 
@@ -272,7 +290,8 @@ pub struct Entry {
     pub handler: Handler,
     /// The file it comes from.
     pub source: Arc<SourceFile>,
-    /// Whether `disableAllHooks` turned it off.
+    /// Whether the settings turned it off: `disableAllHooks`, or managed
+    /// `allowManagedHooksOnly` / `strictPluginOnlyCustomization` (see [`Config::policy`]).
     pub disabled: bool,
 }
 
@@ -301,6 +320,8 @@ pub struct Config {
     pub env: Vec<(String, String)>,
     /// The effective `disableAllHooks`, with the level that set it.
     pub disable_all: Option<(bool, Scope)>,
+    /// What managed settings restrict.
+    pub policy: ManagedPolicy,
     /// `allowedHttpHookUrls` of every settings file that sets it, merged; `None` when no
     /// file sets it (HTTP hooks are then not restricted by URL).
     pub allowed_http_hook_urls: Option<Vec<String>>,
@@ -309,8 +330,41 @@ pub struct Config {
     pub http_hook_allowed_env_vars: Option<Vec<String>>,
 }
 
+/// The hook restrictions only managed settings can set (§1.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ManagedPolicy {
+    /// `allowManagedHooksOnly`: only managed hooks and hooks of plugins that managed settings
+    /// force-enable run.
+    pub managed_hooks_only: bool,
+    /// `strictPluginOnlyCustomization` covering hooks (`true`, or a list naming `"hooks"`):
+    /// hooks of user, project, local and explicit settings files do not run; plugin and
+    /// managed hooks do.
+    pub plugin_only_hooks: bool,
+    /// The plugins managed `enabledPlugins` force-enables (`name@marketplace`).
+    pub forced_plugins: Vec<String>,
+}
+
+impl ManagedPolicy {
+    /// Whether an entry from `source` may run under these restrictions and under
+    /// `disableAllHooks` set (or not) at `disable_all`.
+    pub fn allows(&self, source: &SourceFile, disable_all: Option<Scope>) -> bool {
+        let managed = source.scope() == Some(Scope::Managed);
+        let forced = source.plugin().is_some_and(|p| self.forced_plugins.contains(&p.id()));
+        match disable_all {
+            Some(Scope::Managed) => return false,
+            Some(_) if !(managed || forced) => return false,
+            _ => {}
+        }
+        if self.managed_hooks_only && !(managed || forced) {
+            return false;
+        }
+        !(self.plugin_only_hooks && source.plugin().is_none() && !managed)
+    }
+}
+
 impl Config {
-    /// The handlers that will run (not turned off by `disableAllHooks`).
+    /// The handlers that will run (not turned off by `disableAllHooks` or a managed policy).
     pub fn active(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| !e.disabled)
     }

@@ -24,6 +24,7 @@ use handler::handler;
 pub struct Loader {
     config: Config,
     disable: Vec<(bool, Scope)>,
+    policy: crate::ManagedPolicy,
     env: Vec<(Scope, String, String)>,
 }
 
@@ -117,13 +118,13 @@ impl Loader {
         }
         // Highest precedence wins; among equals, the file given last.
         let effective = self.disable.iter().copied().max_by_key(|(_, scope)| *scope);
-        if let Some((true, scope)) = effective {
-            for entry in &mut config.entries {
-                let managed = entry.source.scope() == Some(Scope::Managed);
-                entry.disabled = scope == Scope::Managed || !managed;
-            }
+        let disable_all = effective.and_then(|(on, scope)| on.then_some(scope));
+        let policy = std::mem::take(&mut self.policy);
+        for entry in &mut config.entries {
+            entry.disabled = !policy.allows(&entry.source, disable_all);
         }
         config.disable_all = effective;
+        config.policy = policy;
         let mut env = std::mem::take(&mut self.env);
         env.sort_by_key(|(scope, _, _)| *scope);
         for (_, key, value) in env {
@@ -198,6 +199,7 @@ impl Loader {
                 (v, _) => w.sink.error(w.pos(v), "`disableAllHooks` must be a boolean"),
             }
         }
+        self.managed_policy(w, root, scope);
         if let (Some(prop), Some(scope)) = (root.get("env"), scope) {
             match &prop.value {
                 Ast::Object(env) => {
@@ -287,6 +289,63 @@ impl Loader {
             };
             for group in &groups.elements {
                 self.group(w, event, group, source, out);
+            }
+        }
+    }
+
+    /// `allowManagedHooksOnly`, `strictPluginOnlyCustomization` and `enabledPlugins`, which
+    /// restrict hooks from managed settings only. A value that cannot be read restricts (fail
+    /// closed); elsewhere the first two are ignored with a warning.
+    fn managed_policy(&mut self, w: &mut Walk<'_>, root: &Object<'_>, scope: Option<Scope>) {
+        let managed = scope == Some(Scope::Managed);
+        for key in ["allowManagedHooksOnly", "strictPluginOnlyCustomization"] {
+            let Some(prop) = root.get(key) else { continue };
+            let at = w.pos(&prop.value);
+            if !managed {
+                w.sink.warning(
+                    at,
+                    format!("`{key}` is honoured in managed settings only; it is ignored here"),
+                );
+                continue;
+            }
+            let on = match (&prop.value, key) {
+                (Ast::BooleanLit(b), _) => b.value,
+                (Ast::Array(a), "strictPluginOnlyCustomization") => {
+                    a.elements.iter().any(|e| matches!(e, Ast::StringLit(s) if s.value == "hooks"))
+                }
+                (_, "allowManagedHooksOnly") => {
+                    w.sink
+                        .error(at, "`allowManagedHooksOnly` must be a boolean; it is read as true");
+                    true
+                }
+                _ => {
+                    w.sink.error(
+                        at,
+                        "`strictPluginOnlyCustomization` must be a boolean or an array of surface \
+                         names; it is read as covering hooks",
+                    );
+                    true
+                }
+            };
+            if key == "allowManagedHooksOnly" {
+                self.policy.managed_hooks_only |= on;
+            } else {
+                self.policy.plugin_only_hooks |= on;
+            }
+        }
+        if let (true, Some(prop)) = (managed, root.get("enabledPlugins")) {
+            match &prop.value {
+                Ast::Object(plugins) => {
+                    for p in &plugins.properties {
+                        if matches!(&p.value, Ast::BooleanLit(b) if b.value) {
+                            self.policy.forced_plugins.push(p.name.as_str().to_owned());
+                        }
+                    }
+                }
+                v => w.sink.warning(
+                    w.pos(v),
+                    "`enabledPlugins` must be an object of `plugin@marketplace` to booleans; it is ignored",
+                ),
             }
         }
     }

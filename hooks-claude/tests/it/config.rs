@@ -119,3 +119,103 @@ fn settings_env_blocks_merge_by_precedence() {
     let a = config.env.iter().find(|(k, _)| k == "A").map(|(_, v)| v.as_str());
     assert_eq!(a, Some("project"));
 }
+
+/// A user, a project, a managed file and two plugins, each with one hook; `managed` is the
+/// managed file's extra settings.
+fn policy_config(managed: &str) -> hooks_claude::Config {
+    let hooks = settings(
+        serde_json::json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}),
+    );
+    let managed = hooks.replacen('{', &format!("{{{managed}"), 1);
+    let mut forced = Plugin::new("fmt", "/plugins/fmt");
+    forced.marketplace = Some("acme".into());
+    let other = Plugin::new("lint", "/plugins/lint");
+    let mut loader = Loader::new();
+    loader
+        .settings_text("user.json", &hooks, Scope::User)
+        .settings_text("project.json", &hooks, Scope::Project)
+        .settings_text("managed.json", &managed, Scope::Managed)
+        .plugin_text("/plugins/fmt/hooks/hooks.json", &hooks, forced)
+        .plugin_text("/plugins/lint/hooks/hooks.json", &hooks, other);
+    loader.finish()
+}
+
+/// The labels of the hooks that run.
+fn running(config: &hooks_claude::Config) -> Vec<String> {
+    config.active().map(|e| e.source.label()).collect()
+}
+
+#[test]
+fn allow_managed_hooks_only_keeps_managed_and_force_enabled_plugin_hooks() {
+    let config = policy_config(
+        r#""allowManagedHooksOnly": true, "enabledPlugins": {"fmt@acme": true, "lint@acme": true},"#,
+    );
+    assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+    assert_eq!(running(&config), ["managed.json", "plugin:fmt"]);
+    assert!(config.policy.managed_hooks_only);
+    assert_eq!(config.policy.forced_plugins, ["fmt@acme", "lint@acme"]);
+
+    // Without the policy everything runs; a plugin enabled with `false` is not forced.
+    let config = policy_config(r#""enabledPlugins": {"fmt@acme": false},"#);
+    assert_eq!(running(&config).len(), 5);
+    assert!(config.policy.forced_plugins.is_empty());
+}
+
+#[test]
+fn strict_plugin_only_customization_stops_settings_hooks_but_not_plugins() {
+    for value in ["true", r#"["skills", "hooks"]"#] {
+        let config = policy_config(&format!(r#""strictPluginOnlyCustomization": {value},"#));
+        assert_eq!(running(&config), ["managed.json", "plugin:fmt", "plugin:lint"], "{value}");
+    }
+    let config = policy_config(r#""strictPluginOnlyCustomization": ["skills"],"#);
+    assert_eq!(running(&config).len(), 5, "a list without hooks leaves hooks alone");
+}
+
+#[test]
+fn managed_policies_fail_closed_and_are_ignored_outside_managed_settings() {
+    let config = policy_config(r#""allowManagedHooksOnly": "yes","#);
+    assert_eq!(running(&config), ["managed.json"]);
+    let error = &config.diagnostics[0];
+    assert_eq!(error.message, "`allowManagedHooksOnly` must be a boolean; it is read as true");
+    let config = policy_config(r#""strictPluginOnlyCustomization": 1,"#);
+    assert_eq!(running(&config), ["managed.json", "plugin:fmt", "plugin:lint"]);
+
+    let config = Loader::new()
+        .settings_text("user.json", r#"{"allowManagedHooksOnly": true}"#, Scope::User)
+        .finish();
+    assert!(!config.policy.managed_hooks_only);
+    assert!(config.diagnostics[0].message.contains("honoured in managed settings only"));
+}
+
+#[test]
+fn disable_all_hooks_spares_plugins_that_managed_settings_force_enable() {
+    let config = Loader::new()
+        .settings_text("managed.json", r#"{"enabledPlugins": {"fmt@acme": true}}"#, Scope::Managed)
+        .settings_text("project.json", r#"{"disableAllHooks": true}"#, Scope::Project)
+        .plugin_text("/p/fmt/hooks/hooks.json", &stop_hooks(), {
+            let mut p = Plugin::new("fmt", "/p/fmt");
+            p.marketplace = Some("acme".into());
+            p
+        })
+        .plugin_text("/p/lint/hooks/hooks.json", &stop_hooks(), Plugin::new("lint", "/p/lint"))
+        .finish();
+    assert_eq!(running(&config), ["plugin:fmt"]);
+    // In managed settings, disableAllHooks turns off everything, forced plugins included.
+    let config = Loader::new()
+        .settings_text(
+            "managed.json",
+            r#"{"disableAllHooks": true, "enabledPlugins": {"fmt@acme": true}}"#,
+            Scope::Managed,
+        )
+        .plugin_text("/p/fmt/hooks/hooks.json", &stop_hooks(), {
+            let mut p = Plugin::new("fmt", "/p/fmt");
+            p.marketplace = Some("acme".into());
+            p
+        })
+        .finish();
+    assert!(running(&config).is_empty());
+}
+
+fn stop_hooks() -> String {
+    settings(serde_json::json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}))
+}
