@@ -58,8 +58,11 @@ impl Claude {
             }
             for dir in &sources.plugins {
                 let hooks = dir.join("hooks/hooks.json");
-                if !hooks.is_file() {
-                    return Err(cli_error!("plugin `{}` has no hooks/hooks.json", dir.display()));
+                if !hooks.is_file() && !dir.join(".claude-plugin/plugin.json").is_file() {
+                    return Err(cli_error!(
+                        "plugin `{}` has neither hooks/hooks.json nor .claude-plugin/plugin.json",
+                        dir.display()
+                    ));
                 }
                 loader.plugin_dir(dir.clone());
             }

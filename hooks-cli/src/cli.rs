@@ -67,7 +67,8 @@ pub(crate) struct Sources {
     #[arg(long = "settings", value_name = "FILE")]
     pub(crate) settings: Vec<PathBuf>,
 
-    /// A Claude Code plugin directory; reads DIR/hooks/hooks.json (repeatable).
+    /// A Claude Code plugin directory; reads DIR/hooks/hooks.json and the hooks its manifest,
+    /// DIR/.claude-plugin/plugin.json, adds (repeatable).
     #[arg(long = "plugin", value_name = "DIR")]
     pub(crate) plugins: Vec<PathBuf>,
 

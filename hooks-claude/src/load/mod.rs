@@ -8,7 +8,6 @@ use std::sync::Arc;
 use jsonc_parser::ast::{Object, Value as Ast};
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
-use serde_json::Value;
 
 use crate::diagnostic::{LineIndex, Pos, Sink};
 use crate::matcher::{compile, mcp_server_warning};
@@ -16,6 +15,7 @@ use crate::settings::{Origin, Plugin, Scope, SourceFile};
 use crate::{Config, Diagnostic, Entry, EventName};
 
 mod handler;
+mod plugin;
 
 use handler::handler;
 
@@ -63,28 +63,6 @@ impl Loader {
     ) -> &mut Self {
         let source = SourceFile { path: path.into(), origin: Origin::Settings { scope } };
         self.load_text(source, text);
-        self
-    }
-
-    /// Reads a plugin directory: `DIR/hooks/hooks.json`, with the plugin root `DIR` and the
-    /// name from `DIR/.claude-plugin/plugin.json` (else the directory's name).
-    pub fn plugin_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
-        let dir: PathBuf = dir.into();
-        let name = plugin_name(&dir);
-        self.plugin(Plugin::new(name, dir))
-    }
-
-    /// Reads a plugin's `hooks/hooks.json`.
-    pub fn plugin(&mut self, plugin: Plugin) -> &mut Self {
-        let path = plugin.root.join("hooks/hooks.json");
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                self.load_text(SourceFile { path, origin: Origin::Plugin(plugin) }, &text);
-            }
-            Err(e) => {
-                self.unreadable(&path, &e);
-            }
-        }
         self
     }
 
@@ -136,18 +114,7 @@ impl Loader {
     }
 
     fn load_text(&mut self, source: SourceFile, text: &str) {
-        let options = ParseOptions {
-            allow_comments: false,
-            allow_loose_object_property_names: false,
-            allow_trailing_commas: false,
-            allow_missing_commas: false,
-            allow_single_quoted_strings: false,
-            allow_hexadecimal_numbers: false,
-            allow_unary_plus_numbers: false,
-            allow_bare_decimal_point_numbers: false,
-            allow_non_finite_numbers: false,
-            allow_extended_string_escapes: false,
-        };
+        let options = strict();
         let path = source.path.clone();
         let mut diagnostics = Vec::new();
         let mut entries = Vec::new();
@@ -424,14 +391,18 @@ impl Loader {
     }
 }
 
-fn plugin_name(dir: &Path) -> String {
-    let manifest = dir.join(".claude-plugin/plugin.json");
-    std::fs::read_to_string(manifest)
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .and_then(|v| v.get("name").and_then(Value::as_str).map(str::to_owned))
-        .unwrap_or_else(|| {
-            dir.file_name()
-                .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
-        })
+/// Strict JSON: no comments, no trailing commas, nothing JSON itself does not allow.
+fn strict() -> ParseOptions {
+    ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
 }

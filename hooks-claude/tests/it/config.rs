@@ -219,3 +219,149 @@ fn disable_all_hooks_spares_plugins_that_managed_settings_force_enable() {
 fn stop_hooks() -> String {
     settings(serde_json::json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}))
 }
+
+/// Writes `files` (relative path, text) under a fresh plugin directory named `fmt`.
+fn plugin_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let root = temp_dir(name).join("fmt");
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    root
+}
+
+/// A hooks file (as `hooks/hooks.json` is) with one Stop hook running `command`.
+fn hooks_file(command: &str) -> String {
+    settings(serde_json::json!({"Stop": [{"hooks": [{"type": "command", "command": command}]}]}))
+}
+
+fn commands(config: &hooks_claude::Config) -> Vec<(&str, String)> {
+    config
+        .active()
+        .map(|e| {
+            let file = e.source.path.strip_prefix(&e.source.plugin().unwrap().root).unwrap();
+            (e.handler.command.as_deref().unwrap(), file.display().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_plugin_manifest_adds_hook_files_after_the_standard_one() {
+    let root = plugin_dir(
+        "manifest-files",
+        &[
+            ("hooks/hooks.json", &hooks_file("standard")),
+            (
+                ".claude-plugin/plugin.json",
+                r#"{"name": "formatter", "hooks": ["./extra/a.json", "./extra/b.json"]}"#,
+            ),
+            ("extra/a.json", &hooks_file("a")),
+            ("extra/b.json", &hooks_file("b")),
+        ],
+    );
+    let config = Loader::new().plugin_dir(&root).finish();
+    assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+    assert_eq!(
+        commands(&config),
+        [
+            ("standard", "hooks/hooks.json".to_owned()),
+            ("a", "extra/a.json".to_owned()),
+            ("b", "extra/b.json".to_owned())
+        ]
+    );
+    assert!(config.active().all(|e| e.source.plugin().unwrap().name == "formatter"));
+
+    // One path as a string, and no standard file: the manifest's hooks are the plugin's.
+    let root = plugin_dir(
+        "manifest-one-file",
+        &[
+            (".claude-plugin/plugin.json", r#"{"hooks": "./config/hooks.json"}"#),
+            ("config/hooks.json", &hooks_file("only")),
+        ],
+    );
+    let config = Loader::new().plugin_dir(&root).finish();
+    assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+    assert_eq!(commands(&config), [("only", "config/hooks.json".to_owned())]);
+    assert_eq!(config.entries[0].source.plugin().unwrap().name, "fmt", "the directory's name");
+}
+
+#[test]
+fn a_plugin_manifest_can_hold_hooks_inline() {
+    let manifest = r#"{
+  "name": "fmt",
+  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/inline.sh"}]}],
+            "Nope": []}
+}"#;
+    let root = plugin_dir("manifest-inline", &[(".claude-plugin/plugin.json", manifest)]);
+    let config = Loader::new().plugin_dir(&root).finish();
+    assert_eq!(
+        commands(&config),
+        [("${CLAUDE_PLUGIN_ROOT}/inline.sh", ".claude-plugin/plugin.json".to_owned())]
+    );
+    // Problems inside inline hooks are reported in the manifest, at their line.
+    let d = &config.diagnostics[0];
+    assert!(d.file.ends_with(".claude-plugin/plugin.json"));
+    assert_eq!((d.line, d.column), (4, 13));
+    assert!(d.message.starts_with("unknown hook event `Nope`"), "{}", d.message);
+}
+
+#[test]
+fn bad_manifest_hook_paths_are_reported_at_their_value_and_skipped() {
+    let manifest = r#"{"hooks": [
+  "extra/no-dot.json",
+  "./../outside.json",
+  "./hooks/hooks.json",
+  "./missing.json",
+  7,
+  "./extra/good.json"
+]}"#;
+    let root = plugin_dir(
+        "manifest-bad",
+        &[
+            ("hooks/hooks.json", &hooks_file("standard")),
+            (".claude-plugin/plugin.json", manifest),
+            ("extra/good.json", &hooks_file("good")),
+        ],
+    );
+    std::fs::write(root.parent().unwrap().join("outside.json"), hooks_file("outside")).unwrap();
+    let config = Loader::new().plugin_dir(&root).finish();
+    assert_eq!(
+        commands(&config),
+        [("standard", "hooks/hooks.json".to_owned()), ("good", "extra/good.json".to_owned())]
+    );
+    let found: Vec<(usize, bool, &str)> =
+        config.diagnostics.iter().map(|d| (d.line, d.is_error(), d.message.as_str())).collect();
+    assert_eq!(found.len(), 5, "{found:#?}");
+    assert_eq!(found[0].0, 6, "the element that is no string is reported while reading");
+    assert!(found[0].2.contains("must be a path"), "{found:#?}");
+    assert_eq!((found[1].0, found[1].1), (2, true));
+    assert!(found[1].2.contains("must be a path starting with `./`"), "{found:#?}");
+    assert_eq!((found[2].0, found[2].1), (3, true));
+    assert!(found[2].2.contains("must stay inside the plugin"), "{found:#?}");
+    assert_eq!((found[3].0, found[3].1), (4, false));
+    assert!(found[3].2.contains("standard hooks file, loaded once already"), "{found:#?}");
+    assert_eq!((found[4].0, found[4].1), (5, true));
+    assert!(found[4].2.starts_with("cannot read hook file `./missing.json`"), "{found:#?}");
+}
+
+#[test]
+fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
+    let root = plugin_dir(
+        "manifest-broken",
+        &[
+            ("hooks/hooks.json", &hooks_file("standard")),
+            (".claude-plugin/plugin.json", "{\"name\": }"),
+        ],
+    );
+    let config = Loader::new().plugin_dir(&root).finish();
+    assert_eq!(commands(&config), [("standard", "hooks/hooks.json".to_owned())]);
+    assert_eq!(config.entries[0].source.plugin().unwrap().name, "fmt");
+    let d = &config.diagnostics[0];
+    assert!(d.message.starts_with("invalid JSON"), "{}", d.message);
+    assert_eq!((d.line, d.column), (1, 10));
+    // Without a manifest's hooks, a missing standard file is still an error.
+    let root = plugin_dir("manifest-none", &[(".claude-plugin/plugin.json", r#"{"name": "x"}"#)]);
+    let config = Loader::new().plugin_dir(&root).finish();
+    assert!(config.diagnostics[0].message.starts_with("cannot read"), "{:?}", config.diagnostics);
+}

@@ -155,3 +155,25 @@ fn claude_code_shell_prefix_wraps_shell_form_hooks() {
     // The wrapper got the command as one argument, quotes kept, and ran it.
     assert_eq!(doc["reason"], "wrapped: echo 'no stopping' >&2; exit 2\nno stopping\n", "{doc:#}");
 }
+
+#[test]
+fn a_plugin_whose_hooks_are_inline_in_its_manifest_runs_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("guard");
+    std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+    std::fs::write(
+        plugin.join(".claude-plugin/plugin.json"),
+        r#"{"name": "guard", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo \"keep going ($CLAUDE_PLUGIN_ROOT)\" >&2; exit 2"}]}]}}"#,
+    )
+    .unwrap();
+    let out = hooks(
+        &["run", "--plugin", "guard", "--event", "Stop", "--format", "json", "--input", "-"],
+        dir.path(),
+        Some(r#"{"stop_hook_active":false}"#),
+    );
+    assert_eq!(out.status, 2, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["decision"], "block");
+    // `--plugin guard` was relative; the hook sees the absolute root.
+    assert_eq!(doc["reason"], format!("keep going ({})\n", plugin.display()));
+}
