@@ -124,7 +124,6 @@ fn start(
         reason = "this module is the one place that starts processes"
     )]
     let mut cmd = Command::new(program);
-    use std::os::unix::ffi::OsStrExt as _;
     cmd.args(argv(inv)?.iter().skip(1).map(OsStr::from_bytes)).env_clear();
     for entry in envp(inv, marker)?.iter() {
         let at = entry.iter().position(|&b| b == b'=').unwrap_or(entry.len());
