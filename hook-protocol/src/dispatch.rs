@@ -267,6 +267,7 @@ impl Dispatcher {
             .matching(event.subject())
             .into_iter()
             .map(|i| &self.hooks[route.hooks[i]])
+            .filter(|hook| hook.active(event))
             .collect()
     }
 

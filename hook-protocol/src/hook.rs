@@ -224,6 +224,15 @@ pub trait Hook: Send + Sync + fmt::Debug {
     /// The hook's identity and registration.
     fn info(&self) -> &HookInfo;
 
+    /// Whether the hook is registered for this event at all, beyond its seam and matcher: a
+    /// hook whose registration depends on the session (one that lives while a skill or a
+    /// sub-agent does, one that runs once) says no, and the dispatcher leaves it out without a
+    /// record. Always yes by default.
+    fn active(&self, event: &Event) -> bool {
+        let _ = event;
+        true
+    }
+
     /// Runs the hook on an event the dispatcher matched it to.
     ///
     /// # Cancel safety
@@ -239,6 +248,10 @@ impl<T: Hook + ?Sized> Hook for Arc<T> {
         (**self).info()
     }
 
+    fn active(&self, event: &Event) -> bool {
+        (**self).active(event)
+    }
+
     async fn run(&self, event: &Event) -> HookOutcome {
         (**self).run(event).await
     }
@@ -248,6 +261,10 @@ impl<T: Hook + ?Sized> Hook for Arc<T> {
 impl<T: Hook + ?Sized> Hook for Box<T> {
     fn info(&self) -> &HookInfo {
         (**self).info()
+    }
+
+    fn active(&self, event: &Event) -> bool {
+        (**self).active(event)
     }
 
     async fn run(&self, event: &Event) -> HookOutcome {

@@ -120,6 +120,39 @@ async fn matchers_and_seams_select_hooks() {
     assert_eq!(report.merged.decision, Some(Decision::Deny));
 }
 
+/// A hook registered only for `ls` commands, beyond its matcher.
+#[derive(Debug)]
+struct OnlyLs(Fake);
+
+#[async_trait]
+impl Hook for OnlyLs {
+    fn info(&self) -> &HookInfo {
+        &self.0.info
+    }
+
+    fn active(&self, event: &Event) -> bool {
+        event.payload.tool_call().is_some_and(|c| c.tool_input["command"] == "ls")
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        self.0.run(event).await
+    }
+}
+
+#[tokio::test]
+async fn an_inactive_hook_is_left_out_without_a_record() {
+    let only_ls = Arc::new(OnlyLs(fake("only-ls", 0, ok(Verdict::deny("no ls")))));
+    let every = fake("every", 0, ok(Verdict::none()));
+    let d = Dispatcher::builder().hook(Arc::clone(&only_ls)).hook(every).build().unwrap();
+    let report = d.dispatch(&bash("pwd")).await;
+    assert_eq!(report.records.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["every"]);
+    assert_eq!(d.matching(&bash("pwd")).len(), 1);
+    let report = d.dispatch(&bash("ls")).await;
+    assert_eq!(report.records.len(), 2);
+    assert_eq!(report.merged.decision, Some(Decision::Deny));
+    assert_eq!(only_ls.0.seen.lock().unwrap().len(), 1, "it ran once, on ls");
+}
+
 #[tokio::test]
 async fn failure_policy_applies_to_failures_only() {
     let mut closed =
