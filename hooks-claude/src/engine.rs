@@ -258,6 +258,7 @@ impl EngineBuilder {
             http_policy,
             delegates: self.delegates,
             spill: Arc::new(Spill::new(self.session_dir)),
+            skills: std::sync::RwLock::default(),
         });
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);
         let claude = claude_hooks(&self.config, &shared, session_end);
@@ -463,6 +464,20 @@ impl Engine {
         let report = self.dispatcher.dispatch(&event).await;
         let records = report.records.iter().map(ClaudeRecord::from_record).collect();
         RawRun { event: name.to_owned(), input: sent, report, records }
+    }
+
+    /// Registers the frontmatter hooks of skill `name` (loaded with
+    /// [`crate::Loader::skill`]) for the rest of the session, as Claude Code does when the
+    /// skill is invoked. Returns whether it was not registered yet.
+    pub fn activate_skill(&self, name: &str) -> bool {
+        let mut skills = self.shared.skills.write().unwrap_or_else(|e| e.into_inner());
+        skills.insert(name.to_owned())
+    }
+
+    /// Whether skill `name` was invoked ([`Engine::activate_skill`]).
+    pub fn skill_active(&self, name: &str) -> bool {
+        let skills = self.shared.skills.read().unwrap_or_else(|e| e.into_inner());
+        skills.contains(name)
     }
 
     /// The Claude hooks that match an event (after the matcher), each with whether it would

@@ -22,6 +22,7 @@ use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::env::{HostEnv, command_spec};
 use crate::http::HttpPolicy;
 use crate::seams::{ClaudePayload, payload_for};
+use crate::settings::Origin;
 use crate::spill::Spill;
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
@@ -47,6 +48,8 @@ pub(crate) struct Shared {
     /// Shared with background jobs, which must not hold the rest (the background's own
     /// tasks would keep it alive, and an engine dropped would not end them).
     pub(crate) spill: Arc<Spill>,
+    /// The skills invoked in this session, whose frontmatter hooks are registered.
+    pub(crate) skills: std::sync::RwLock<std::collections::HashSet<String>>,
 }
 
 /// The deadline every `SessionEnd` hook of one firing shares (§6.6), carried in
@@ -76,6 +79,8 @@ pub struct ClaudeHook {
     pub(crate) twins: Vec<Twin>,
     pub(crate) shared: Arc<Shared>,
     warned: AtomicBool,
+    /// A skill's `once` hook after its first successful run: no longer registered.
+    spent: AtomicBool,
 }
 
 impl fmt::Debug for ClaudeHook {
@@ -192,6 +197,7 @@ impl ClaudeHook {
             twins: Vec::new(),
             shared,
             warned: AtomicBool::new(false),
+            spent: AtomicBool::new(false),
         }
     }
 
@@ -231,9 +237,7 @@ impl ClaudeHook {
                 )
             }
         };
-        let plugin =
-            self.entry.source.plugin().map(|p| format!("{}\u{0}{}", p.name, p.root.display()));
-        Some((plugin, what))
+        Some((self.entry.source.dedup_scope(), what))
     }
 
     fn rule_passes(
@@ -422,7 +426,34 @@ impl Hook for ClaudeHook {
         &self.info
     }
 
+    /// A skill's hooks are registered once the skill was invoked, until a `once` hook's first
+    /// success; a sub-agent's run on the events of that sub-agent only (its `agent_type`).
+    fn active(&self, event: &Event) -> bool {
+        match &self.entry.source.origin {
+            Origin::Skill { name } => {
+                let invoked = self.shared.skills.read().unwrap_or_else(|e| e.into_inner());
+                invoked.contains(name) && !self.spent.load(Ordering::Acquire)
+            }
+            Origin::Agent { name } => event.common.agent_type.as_deref() == Some(name.as_str()),
+            _ => true,
+        }
+    }
+
     async fn run(&self, event: &Event) -> HookOutcome {
+        let outcome = self.run_once(event).await;
+        if self.entry.handler.once
+            && matches!(self.entry.source.origin, Origin::Skill { .. })
+            && outcome.status == hook_protocol::HookStatus::Success
+        {
+            self.spent.store(true, Ordering::Release);
+        }
+        outcome
+    }
+}
+
+impl ClaudeHook {
+    /// One run, whatever its registration.
+    async fn run_once(&self, event: &Event) -> HookOutcome {
         let payload = payload_for(event, self.entry.event.as_str());
         if let Some(why) = self.not_run_for(event, &payload) {
             return self.skipped(&why);

@@ -91,8 +91,19 @@ pub enum Origin {
         /// The level.
         scope: Scope,
     },
-    /// A plugin's `hooks/hooks.json`.
+    /// A plugin's `hooks/hooks.json`, or its manifest's hooks.
     Plugin(Plugin),
+    /// The frontmatter of a skill (`SKILL.md`): its hooks live from the skill's invocation to
+    /// the end of the session.
+    Skill {
+        /// The skill's name.
+        name: String,
+    },
+    /// The frontmatter of a sub-agent definition: its hooks run on that sub-agent's events.
+    Agent {
+        /// The sub-agent's name (its type).
+        name: String,
+    },
 }
 
 /// One configuration file that was loaded.
@@ -110,23 +121,38 @@ impl SourceFile {
     pub fn plugin(&self) -> Option<&Plugin> {
         match &self.origin {
             Origin::Plugin(p) => Some(p),
-            Origin::Settings { .. } => None,
+            _ => None,
         }
     }
 
-    /// The settings level (managed for nothing but managed files; plugins have none).
+    /// The settings level (managed for nothing but managed files; plugins, skills and
+    /// sub-agents have none).
     pub fn scope(&self) -> Option<Scope> {
         match &self.origin {
             Origin::Settings { scope } => Some(*scope),
-            Origin::Plugin(_) => None,
+            _ => None,
         }
     }
 
-    /// The label a hook from this file carries (plugin name, or the file's path).
+    /// The label a hook from this file carries (`plugin:NAME`, `skill:NAME`, `agent:NAME`, or
+    /// the file's path).
     pub fn label(&self) -> String {
         match &self.origin {
             Origin::Plugin(p) => format!("plugin:{}", p.name),
+            Origin::Skill { name } => format!("skill:{name}"),
+            Origin::Agent { name } => format!("agent:{name}"),
             Origin::Settings { .. } => self.path.display().to_string(),
+        }
+    }
+
+    /// What keeps this file's copy of a handler apart from an identical one elsewhere: a
+    /// plugin's, a skill's or a sub-agent's copy stays separate (§1.3); settings files share.
+    pub(crate) fn dedup_scope(&self) -> Option<String> {
+        match &self.origin {
+            Origin::Plugin(p) => Some(format!("plugin\u{0}{}\u{0}{}", p.name, p.root.display())),
+            Origin::Skill { name } => Some(format!("skill\u{0}{name}")),
+            Origin::Agent { name } => Some(format!("agent\u{0}{name}")),
+            Origin::Settings { .. } => None,
         }
     }
 }

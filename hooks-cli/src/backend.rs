@@ -30,9 +30,13 @@ impl Backend {
         let project_dir = project_dir(sources.project_dir.as_ref())?;
         match sources.dialect {
             Dialect::Tnsai => {
-                if !sources.settings.is_empty() || !sources.plugins.is_empty() {
+                if !sources.settings.is_empty()
+                    || !sources.plugins.is_empty()
+                    || !sources.skills.is_empty()
+                    || !sources.agents.is_empty()
+                {
                     return Err(cli_error!(
-                        "--settings and --plugin are for --dialect claude; a TNSAI hook list is given with --config"
+                        "--settings, --plugin, --skill and --agent are for --dialect claude; a TNSAI hook list is given with --config"
                     ));
                 }
                 Ok(Backend::Tnsai(Tnsai::load(sources, project_dir)?))

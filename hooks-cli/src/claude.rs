@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use hook_protocol::Decision;
 use hooks_claude::{
-    ClaudeRecord, Config, Diagnostic, Engine, EventName, HostEnv, Loader, RawRun, Scope, Severity,
-    discover,
+    ClaudeRecord, Config, Diagnostic, Engine, EventName, HostEnv, Loader, Origin, RawRun, Scope,
+    Severity, discover,
 };
 use serde_json::{Map, Value};
 
@@ -67,6 +67,21 @@ impl Claude {
                 loader.plugin_dir(dir.clone());
             }
         }
+        for (path, kind) in sources
+            .skills
+            .iter()
+            .map(|p| (p, "skill"))
+            .chain(sources.agents.iter().map(|p| (p, "sub-agent")))
+        {
+            if !path.is_file() {
+                return Err(cli_error!("{kind} file `{}` does not exist", path.display()));
+            }
+            if kind == "skill" {
+                loader.skill(path.clone());
+            } else {
+                loader.agent(path.clone());
+            }
+        }
         let config = loader.finish();
         report_load(&config)?;
         let mut host = HostEnv::new(project_dir);
@@ -78,6 +93,19 @@ impl Claude {
             .host(host)
             .build()
             .map_err(|e| cli_error!("cannot compile the matchers: {e}"))?;
+        // A skill given on the command line counts as invoked.
+        let skills: Vec<String> = engine
+            .config()
+            .sources
+            .iter()
+            .filter_map(|s| match &s.origin {
+                Origin::Skill { name } => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        for name in skills {
+            engine.activate_skill(&name);
+        }
         Ok(Self { engine })
     }
 

@@ -72,6 +72,16 @@ pub(crate) struct Sources {
     #[arg(long = "plugin", value_name = "DIR")]
     pub(crate) plugins: Vec<PathBuf>,
 
+    /// A skill's SKILL.md whose frontmatter hooks run, as after the skill was invoked
+    /// (repeatable; in addition to the settings files).
+    #[arg(long = "skill", value_name = "FILE")]
+    pub(crate) skills: Vec<PathBuf>,
+
+    /// A sub-agent definition whose frontmatter hooks run on that sub-agent's events (those
+    /// whose input has its name as agent_type; repeatable).
+    #[arg(long = "agent", value_name = "FILE")]
+    pub(crate) agents: Vec<PathBuf>,
+
     /// The project directory ($CLAUDE_PROJECT_DIR) [default: the current directory].
     #[arg(long, value_name = "DIR")]
     pub(crate) project_dir: Option<PathBuf>,

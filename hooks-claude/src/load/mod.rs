@@ -14,6 +14,7 @@ use crate::matcher::{compile, mcp_server_warning};
 use crate::settings::{Origin, Plugin, Scope, SourceFile};
 use crate::{Config, Diagnostic, Entry, EventName};
 
+mod frontmatter;
 mod handler;
 mod plugin;
 

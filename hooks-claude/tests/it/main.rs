@@ -11,6 +11,8 @@ mod config;
 mod delegates;
 /// Hooks run end to end: stdin, environment, decisions, dedup, parallelism, the Stop guard.
 mod e2e;
+/// Hooks in skill and sub-agent frontmatter.
+mod frontmatter;
 /// `http` hooks against a real server on loopback: every response rule, limits, timeouts.
 mod http;
 /// The 10,000-character cap and the `SessionEnd` budget.

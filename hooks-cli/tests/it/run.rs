@@ -177,3 +177,51 @@ fn a_plugin_whose_hooks_are_inline_in_its_manifest_runs_them() {
     // `--plugin guard` was relative; the hook sees the absolute root.
     assert_eq!(doc["reason"], format!("keep going ({})\n", plugin.display()));
 }
+
+#[test]
+fn skills_and_sub_agents_given_on_the_command_line_bring_their_frontmatter_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("skills/guard")).unwrap();
+    std::fs::write(
+        dir.path().join("skills/guard/SKILL.md"),
+        "---\nname: guard\ndescription: Guards\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo 'skill says no' >&2; exit 2\n---\n# Guard\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("agents")).unwrap();
+    std::fs::write(
+        dir.path().join("agents/reviewer.md"),
+        "---\ndescription: Reviews\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo 'reviewer not done' >&2; exit 2\n---\nReview.\n",
+    )
+    .unwrap();
+    let run = |args: &[&str], input: &str| {
+        let mut all = vec!["run", "--format", "json", "--input", "-"];
+        all.extend_from_slice(args);
+        let out = hooks(&all, dir.path(), Some(input));
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+        (out.status, doc, out.stderr)
+    };
+    let (status, doc, stderr) = run(
+        &["--skill", "skills/guard/SKILL.md", "--event", "Stop"],
+        r#"{"stop_hook_active":false}"#,
+    );
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(doc["reason"], "skill says no\n");
+
+    // The sub-agent's Stop is its SubagentStop, and runs for that sub-agent only.
+    let input = |agent: &str| {
+        format!(
+            r#"{{"stop_hook_active":false,"agent_id":"a1","agent_type":"{agent}","agent_transcript_path":""}}"#
+        )
+    };
+    let (status, doc, stderr) =
+        run(&["--agent", "agents/reviewer.md", "--event", "SubagentStop"], &input("reviewer"));
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(doc["reason"], "reviewer not done\n");
+    let (status, doc, _) =
+        run(&["--agent", "agents/reviewer.md", "--event", "SubagentStop"], &input("other"));
+    assert_eq!((status, doc["decision"].as_str()), (0, Some("none")));
+
+    let (status, _, stderr) = run(&["--skill", "nope.md", "--event", "Stop"], "{}");
+    assert_eq!(status, 1);
+    assert!(stderr.contains("skill file `nope.md` does not exist"), "{stderr}");
+}
