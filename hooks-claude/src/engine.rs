@@ -129,6 +129,21 @@ pub struct Listed {
     pub not_run: Option<NotRun>,
 }
 
+/// Whether the user trusted the project folder (§1.3). Claude Code holds hooks back in a folder
+/// the user has not trusted yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum WorkspaceTrust {
+    /// Trusted without asking, as `-p` and SDK sessions do: every hook runs but a project
+    /// sub-agent's frontmatter hooks, which need the folder really trusted.
+    #[default]
+    Implicit,
+    /// The user trusted the folder: every hook runs.
+    Trusted,
+    /// An interactive session whose folder the user has not trusted (yet): no hook runs.
+    Untrusted,
+}
+
 /// Runs a configuration's Claude Code hooks (and any other hooks given) on typed events.
 pub struct Engine {
     dispatcher: Dispatcher,
@@ -157,6 +172,7 @@ pub struct EngineBuilder {
     background: BackgroundLimits,
     session_dir: Option<PathBuf>,
     session_end_budget: Option<Duration>,
+    trust: WorkspaceTrust,
 }
 
 impl std::fmt::Debug for EngineBuilder {
@@ -230,6 +246,13 @@ impl EngineBuilder {
         self
     }
 
+    /// Whether the user trusted the project folder (§1.3); [`WorkspaceTrust::Implicit`], as in
+    /// `-p` and SDK sessions, when not set.
+    pub fn workspace_trust(mut self, trust: WorkspaceTrust) -> Self {
+        self.trust = trust;
+        self
+    }
+
     /// The shared budget of `SessionEnd` hooks and the timeout of those that set none, as
     /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code (§6.6). Without it
     /// the budget is 1.5 s, raised to the highest `timeout` of a `SessionEnd` hook from a
@@ -259,6 +282,7 @@ impl EngineBuilder {
             delegates: self.delegates,
             spill: Arc::new(Spill::new(self.session_dir)),
             skills: std::sync::RwLock::default(),
+            trust: std::sync::atomic::AtomicU8::new(self.trust as u8),
         });
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);
         let claude = claude_hooks(&self.config, &shared, session_end);
@@ -464,6 +488,19 @@ impl Engine {
         let report = self.dispatcher.dispatch(&event).await;
         let records = report.records.iter().map(ClaudeRecord::from_record).collect();
         RawRun { event: name.to_owned(), input: sent, report, records }
+    }
+
+    /// The user trusted the project folder (the trust dialog was accepted): every hook runs
+    /// from now on, a project sub-agent's included.
+    pub fn trust_workspace(&self) {
+        self.shared
+            .trust
+            .store(WorkspaceTrust::Trusted as u8, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Whether the project folder is trusted.
+    pub fn workspace_trust(&self) -> WorkspaceTrust {
+        self.shared.workspace_trust()
     }
 
     /// Registers the frontmatter hooks of skill `name` (loaded with

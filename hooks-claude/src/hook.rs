@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 use crate::background::Background;
 use crate::decode::{ClaudeMeta, ClaudeStatus, DecodeCtx, Decoded};
 use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
+use crate::engine::WorkspaceTrust;
 use crate::env::{HostEnv, command_spec};
 use crate::http::HttpPolicy;
 use crate::seams::{ClaudePayload, payload_for};
@@ -50,6 +51,19 @@ pub(crate) struct Shared {
     pub(crate) spill: Arc<Spill>,
     /// The skills invoked in this session, whose frontmatter hooks are registered.
     pub(crate) skills: std::sync::RwLock<std::collections::HashSet<String>>,
+    /// The [`WorkspaceTrust`], as its discriminant.
+    pub(crate) trust: std::sync::atomic::AtomicU8,
+}
+
+impl Shared {
+    /// The workspace trust now.
+    pub(crate) fn workspace_trust(&self) -> WorkspaceTrust {
+        match self.trust.load(Ordering::Acquire) {
+            x if x == WorkspaceTrust::Trusted as u8 => WorkspaceTrust::Trusted,
+            x if x == WorkspaceTrust::Implicit as u8 => WorkspaceTrust::Implicit,
+            _ => WorkspaceTrust::Untrusted,
+        }
+    }
 }
 
 /// The deadline every `SessionEnd` hook of one firing shares (§6.6), carried in
@@ -429,7 +443,19 @@ impl Hook for ClaudeHook {
     /// A skill's hooks are registered once the skill was invoked, until a `once` hook's first
     /// success; a sub-agent's run on the events of that sub-agent only (its `agent_type`).
     fn active(&self, event: &Event) -> bool {
-        match &self.entry.source.origin {
+        let source = &self.entry.source;
+        match self.shared.workspace_trust() {
+            WorkspaceTrust::Trusted => {}
+            WorkspaceTrust::Untrusted => return false,
+            WorkspaceTrust::Implicit => {
+                let project = &self.shared.host.project_dir;
+                if matches!(source.origin, Origin::Agent { .. }) && source.path.starts_with(project)
+                {
+                    return false;
+                }
+            }
+        }
+        match &source.origin {
             Origin::Skill { name } => {
                 let invoked = self.shared.skills.read().unwrap_or_else(|e| e.into_inner());
                 invoked.contains(name) && !self.spent.load(Ordering::Acquire)

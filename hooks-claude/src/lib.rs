@@ -127,7 +127,7 @@ pub use check::check;
 pub use decision::*;
 pub use decode::{ClaudeMeta, ClaudeStatus, decode_outcome};
 pub use diagnostic::{Diagnostic, Pos, Severity};
-pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
+pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun, WorkspaceTrust};
 pub use env::HostEnv;
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
 pub use hook::{ClaudeHook, NotRun};

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use hook_protocol::Decision;
 use hooks_claude::{
     ClaudeRecord, Config, Diagnostic, Engine, EventName, HostEnv, Loader, Origin, RawRun, Scope,
-    Severity, discover,
+    Severity, WorkspaceTrust, discover,
 };
 use serde_json::{Map, Value};
 
@@ -89,8 +89,11 @@ impl Claude {
         host.scrub = sources.scrub();
         // As in Claude Code, the prefix comes from the environment of the process running hooks.
         host.shell_prefix = std::env::var("CLAUDE_CODE_SHELL_PREFIX").ok();
+        // Asking for hooks by name is trusting the folder they come from: project sub-agents'
+        // hooks run too.
         let engine = Engine::builder(config)
             .host(host)
+            .workspace_trust(WorkspaceTrust::Trusted)
             .build()
             .map_err(|e| cli_error!("cannot compile the matchers: {e}"))?;
         // A skill given on the command line counts as invoked.

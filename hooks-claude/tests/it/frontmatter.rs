@@ -73,7 +73,9 @@ async fn a_sub_agents_hooks_run_on_its_events_only_and_its_stop_is_subagent_stop
         "---\ndescription: Reviews\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: echo pre >> '{log}'\n  Stop:\n    - hooks:\n        - type: command\n          command: echo stop >> '{log}'\n---\nYou review.\n",
         log = log.display()
     );
-    let config = Loader::new().agent_text(dir.join("agents/reviewer.md"), &agent).finish();
+    // A user's sub-agent (outside the project: no trust needed).
+    let home = temp_dir("agent-home");
+    let config = Loader::new().agent_text(home.join("agents/reviewer.md"), &agent).finish();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     let events: Vec<EventName> = config.entries.iter().map(|e| e.event).collect();
     assert_eq!(events, [EventName::PreToolUse, EventName::SubagentStop]);
@@ -148,4 +150,52 @@ async fn a_skills_copy_of_a_settings_hook_stays_separate_and_managed_only_blocks
         .skill_text(dir.join("SKILL.md"), &skill)
         .finish();
     assert_eq!(config.active().count(), 0, "a skill's hooks are not managed hooks");
+}
+
+#[tokio::test]
+async fn an_untrusted_folder_runs_no_hook_and_a_project_sub_agent_needs_real_trust() {
+    use hooks_claude::{Engine, HostEnv, WorkspaceTrust};
+    let dir = temp_dir("trust");
+    let log = dir.join("log");
+    let echo = |tag: &str| format!("echo {tag} >> '{}'", log.display());
+    let settings_text = settings(
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": echo("settings")}]}]}),
+    );
+    let agent = |tag: &str| {
+        format!(
+            "---\nname: reviewer\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: \"{}\"\n---\n",
+            echo(tag)
+        )
+    };
+    let outside = temp_dir("trust-user-agents");
+    let build = |trust| {
+        let mut loader = Loader::new();
+        loader
+            .settings_text(dir.join(".claude/settings.json"), &settings_text, Scope::Project)
+            .agent_text(dir.join(".claude/agents/reviewer.md"), &agent("project-agent"))
+            .agent_text(outside.join("reviewer.md"), &agent("user-agent"));
+        Engine::builder(loader.finish())
+            .host(HostEnv::new(&dir))
+            .workspace_trust(trust)
+            .build()
+            .unwrap()
+    };
+    let input = tool(&dir, Some("reviewer"));
+
+    let engine = build(WorkspaceTrust::Untrusted);
+    assert!(engine.pre_tool_use(&input).await.records().is_empty(), "nothing runs");
+    engine.trust_workspace();
+    assert_eq!(engine.workspace_trust(), WorkspaceTrust::Trusted);
+    assert_eq!(engine.pre_tool_use(&input).await.records().len(), 3, "the user said yes");
+    let mut lines = logged(&log);
+    lines.sort();
+    assert_eq!(lines, ["project-agent", "settings", "user-agent"]);
+
+    std::fs::remove_file(&log).unwrap();
+    let engine = build(WorkspaceTrust::default());
+    assert_eq!(engine.workspace_trust(), WorkspaceTrust::Implicit);
+    assert_eq!(engine.pre_tool_use(&input).await.records().len(), 2);
+    let mut lines = logged(&log);
+    lines.sort();
+    assert_eq!(lines, ["settings", "user-agent"], "a project sub-agent needs the folder trusted");
 }
