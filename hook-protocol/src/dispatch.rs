@@ -216,12 +216,17 @@ impl DispatcherBuilder {
                 let r = route(&|info| match &info.on {
                     On::Every => true,
                     On::Custom(n) => n == name,
-                    On::Seams(_) => false,
+                    // The custom seam takes every custom event, as `On::applies` says.
+                    On::Seams(s) => s.contains(&Seam::Custom),
                 })?;
                 custom.insert(name.clone(), r);
             }
         }
-        let custom_fallback = route(&|info| matches!(info.on, On::Every))?;
+        let custom_fallback = route(&|info| match &info.on {
+            On::Every => true,
+            On::Seams(s) => s.contains(&Seam::Custom),
+            On::Custom(_) => false,
+        })?;
         Ok(Dispatcher {
             hooks,
             seams,

@@ -120,6 +120,38 @@ async fn matchers_and_seams_select_hooks() {
     assert_eq!(report.merged.decision, Some(Decision::Deny));
 }
 
+#[tokio::test]
+async fn custom_events_reach_their_name_every_event_and_the_custom_seam() {
+    let named = |id: &str, on: On| {
+        let mut hook = fake(id, 0, ok(Verdict::none()));
+        hook.info.on = on;
+        hook
+    };
+    let d = Dispatcher::builder()
+        .hook(named("deploy", On::Custom("Deploy".into())))
+        .hook(named("other", On::Custom("Other".into())))
+        .hook(named("custom-seam", On::seam(Seam::Custom)))
+        .hook(named("every", On::Every))
+        .hook(named("pre-tool", On::seam(Seam::PreTool)))
+        .build()
+        .unwrap();
+    let ids =
+        |event: &Event| d.matching(event).iter().map(|h| h.info().id.clone()).collect::<Vec<_>>();
+    let custom = |name: &str| {
+        Event::new(Common::new("s", "/"), crate::Custom::new(name, serde_json::Map::new()))
+    };
+    let deploy = custom("Deploy");
+    assert_eq!(ids(&deploy), ["deploy", "custom-seam", "every"]);
+    let unknown = custom("Unregistered");
+    assert_eq!(ids(&unknown), ["custom-seam", "every"]);
+    for hook in d.hooks() {
+        for event in [&deploy, &unknown] {
+            let routed = d.matching(event).iter().any(|h| h.info().id == hook.info().id);
+            assert_eq!(routed, hook.info().on.applies_to(event), "{}", hook.info().id);
+        }
+    }
+}
+
 /// A hook registered only for `ls` commands, beyond its matcher.
 #[derive(Debug)]
 struct OnlyLs(Fake);
