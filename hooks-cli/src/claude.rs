@@ -265,19 +265,27 @@ fn hook_line(r: &ClaudeRecord) -> HookLine {
     }
 }
 
-/// Checks a Claude Code settings or hooks.json file (a plugin's when it sits in `hooks/`) whose
-/// text has been read.
+/// Checks a Claude Code configuration file whose text has been read: a settings or bare hooks
+/// file; a plugin's `hooks/hooks.json` or `.claude-plugin/plugin.json` (the whole plugin is
+/// read); a skill's `SKILL.md` or a sub-agent definition (any other `.md`).
 pub(crate) fn check(path: &Path, text: &str, project_dir: &Path) -> Vec<Problem> {
     let mut loader = Loader::new();
-    let in_plugin = path.file_name().is_some_and(|n| n == "hooks.json")
-        && path.parent().and_then(Path::file_name).is_some_and(|d| d == "hooks");
-    match path.parent().and_then(Path::parent).filter(|_| in_plugin) {
-        Some(root) => {
-            loader.plugin_dir(root.to_path_buf());
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str());
+    let plugin_root = match (name, parent) {
+        ("hooks.json", Some("hooks")) | ("plugin.json", Some(".claude-plugin")) => {
+            path.parent().and_then(Path::parent)
         }
-        None => {
-            loader.settings_text(path.to_path_buf(), text, Scope::Explicit);
-        }
+        _ => None,
+    };
+    if let Some(root) = plugin_root {
+        loader.plugin_dir(root.to_path_buf());
+    } else if name == "SKILL.md" {
+        loader.skill_text(path.to_path_buf(), text);
+    } else if path.extension().is_some_and(|e| e == "md") {
+        loader.agent_text(path.to_path_buf(), text);
+    } else {
+        loader.settings_text(path.to_path_buf(), text, Scope::Explicit);
     }
     let config = loader.finish();
     let search_path = std::env::var("PATH").unwrap_or_default();

@@ -51,3 +51,44 @@ fn a_missing_file_is_one_error() {
         "no-such-file.json: error: cannot read `no-such-file.json`: no such file or directory (os error 2)"
     );
 }
+
+#[test]
+fn skills_sub_agents_and_plugin_manifests_are_checked_as_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("skills/fmt/SKILL.md", "---\nname: fmt\nhooks:\n  Stopp: []\n---\n# Formats\n");
+    write("agents/reviewer.md", "---\nhooks:\n  Stop:\n    - matcher: [1]\n---\n");
+    write(".claude-plugin/plugin.json", r#"{"name": "p", "hooks": "extra.json"}"#);
+    let out = hooks(
+        &["check", "skills/fmt/SKILL.md", "agents/reviewer.md", ".claude-plugin/plugin.json"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(out.status, 1, "{}{}", out.stdout, out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stdout);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("skills/fmt/SKILL.md:3:1: warning: unknown hook event `Stopp`")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("agents/reviewer.md:2:1: error: `matcher` must be a string")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        lines.iter().any(|l| l.contains(".claude-plugin/plugin.json:1:")
+            && l.contains("error: hook file `extra.json` must be a path starting with `./`")),
+        "{}",
+        out.stdout
+    );
+}
