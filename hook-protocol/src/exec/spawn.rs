@@ -99,8 +99,45 @@ fn start(
         envp.clear();
         fill_envp(inv, marker, envp)?;
         let request = super::sys::SpawnRequest { path: &path, argv: &argv, envp, cwd: &cwd, stdio };
-        super::sys::spawn(&request).map_err(|e| spawn_error(inv, e))
+        match super::sys::spawn(&request) {
+            // A program without a `#!` line runs under `/bin/sh`, as `execvp` (and so Claude
+            // Code, through libuv) runs it.
+            Err(e)
+                if e.raw_os_error() == Some(libc::ENOEXEC)
+                    && matches!(inv.command, CommandSpec::Exec { .. }) =>
+            {
+                let argv = script_argv(inv, program)?;
+                let request = super::sys::SpawnRequest {
+                    path: c"/bin/sh",
+                    argv: &argv,
+                    envp,
+                    cwd: &cwd,
+                    stdio,
+                };
+                super::sys::spawn(&request).map_err(|e| spawn_error(inv, e))
+            }
+            other => other.map_err(|e| spawn_error(inv, e)),
+        }
     })
+}
+
+/// The arguments that run an exec-form program without a `#!` line as a `/bin/sh` script:
+/// `/bin/sh PATH ARGS...`.
+#[cfg(any(
+    all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
+    target_vendor = "apple"
+))]
+fn script_argv(inv: &Invocation, program: &Path) -> Result<CStrings, ExecError> {
+    let mut list = CStrings::with_capacity(4, 64);
+    let _ = list.push(b"/bin/sh");
+    let nul = |argument: String| ExecError::NulInArgument { argument };
+    list.push(program.as_os_str().as_bytes()).map_err(|_| nul(program.display().to_string()))?;
+    if let CommandSpec::Exec { args, .. } = &inv.command {
+        for arg in args {
+            list.push(arg.as_bytes()).map_err(|_| nul(arg.clone()))?;
+        }
+    }
+    Ok(list)
 }
 
 /// Starts the process with std's `Command` (no `posix_spawn` working-directory extension in

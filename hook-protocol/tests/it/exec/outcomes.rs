@@ -36,6 +36,19 @@ async fn stdin_is_dev_null_without_a_payload_and_a_pipe_with_one() {
 }
 
 #[tokio::test]
+async fn an_exec_form_script_without_a_shebang_runs_under_sh_as_execvp_runs_it() {
+    let dir = TempDir::new();
+    let script = dir.path().join("no-shebang");
+    std::fs::write(&script, "echo \"no shebang: $1 $2\"\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut inv = shell("");
+    inv.command = CommandSpec::exec(script.to_str().unwrap(), ["a b", "c"]);
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 });
+    assert_eq!(out.stdout, b"no shebang: a b c\n");
+}
+
+#[tokio::test]
 async fn exit_two_is_a_code() {
     let out = run(&shell("echo blocked >&2; exit 2")).await.unwrap();
     assert_eq!(out.exit, Exit::Code { code: 2 });
