@@ -9,7 +9,8 @@
 //!
 //! 1. **Spawn.** Shell form runs `/bin/sh -c LINE`; exec form runs the program with its
 //!    arguments, no shell (a bare name is searched on the `PATH` of the invocation's
-//!    environment, a relative path is taken from its working directory). The environment is
+//!    environment, a relative path is taken from its working directory; a program without a
+//!    `#!` line runs as `/bin/sh PATH ARGS...`, as `execvp` runs it). The environment is
 //!    exactly the invocation's [`Env`], plus [`RUN_MARKER`]`=<our pid>.<counter>`, unique to
 //!    the run, less the inherited credentials a [`Scrub`] names when one is set
 //!    ([`Env::scrub_credentials`]). The hook leads a new process group; stdin, stdout and
