@@ -64,11 +64,23 @@ def main():
         write("codec", s)
 
     # claude_settings: settings files and hooks.json from the loader's tests (selector 0: settings,
-    # 1: plugin hooks.json).
+    # 1: plugin hooks.json, 2: managed settings), and frontmatter (3: SKILL.md, 4: sub-agent).
     for s in raw_strings("hooks-claude/tests/it/config.rs", "hooks-claude/tests/it/e2e.rs", "hooks-claude/src/lib.rs"):
         if '"hooks"' in s or '"PreToolUse"' in s:
             write("claude_settings", b"\x00" + s.encode())
             write("claude_settings", b"\x01" + s.encode())
+        if "allowManagedHooksOnly" in s or "strictPluginOnlyCustomization" in s or "enabledPlugins" in s:
+            write("claude_settings", b"\x02" + s.encode())
+    frontmatter = [
+        "---\nname: fmt\ndescription: Formats\nhooks:\n  PostToolUse:\n    - matcher: Write|Edit\n"
+        "      hooks:\n        - type: command\n          command: ./fmt.sh\n          once: true\n---\n# Body\n",
+        "---\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: 'true'\n"
+        "  SubagentStop: []\n---\n",
+        "---\r\nname: x\r\nhooks: [unclosed\r\n---\r\n",
+    ]
+    for s in frontmatter:
+        write("claude_settings", b"\x03" + s.encode())
+        write("claude_settings", b"\x04" + s.encode())
 
     # claude_output: each output on the event it names, under exit 0, 2 and 1, fail open and closed.
     for s in outputs:

@@ -1,6 +1,7 @@
-//! The Claude Code settings and plugin `hooks.json` loader: any text loads into a
-//! configuration plus diagnostics (never a panic), every diagnostic points inside the text,
-//! and an engine builds from whatever loaded.
+//! The Claude Code loader (settings files, managed ones included, a plugin's `hooks.json`,
+//! skill and sub-agent frontmatter): any text loads into a configuration plus diagnostics
+//! (never a panic), every diagnostic points inside the text, and an engine builds from
+//! whatever loaded.
 #![no_main]
 
 use hooks_claude::{Engine, HostEnv, Loader, Plugin, Scope};
@@ -10,11 +11,23 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else { return };
     let text = String::from_utf8_lossy(rest);
     let mut loader = Loader::new();
-    if selector & 1 == 0 {
-        loader.settings_text("/fuzz/.claude/settings.json", &text, Scope::Project);
-    } else {
-        let plugin = Plugin::new("fuzz", "/fuzz/plugin");
-        loader.plugin_text("/fuzz/plugin/hooks/hooks.json", &text, plugin);
+    match selector % 5 {
+        0 => {
+            loader.settings_text("/fuzz/.claude/settings.json", &text, Scope::Project);
+        }
+        1 => {
+            let plugin = Plugin::new("fuzz", "/fuzz/plugin");
+            loader.plugin_text("/fuzz/plugin/hooks/hooks.json", &text, plugin);
+        }
+        2 => {
+            loader.settings_text("/etc/claude-code/managed-settings.json", &text, Scope::Managed);
+        }
+        3 => {
+            loader.skill_text("/fuzz/.claude/skills/s/SKILL.md", &text);
+        }
+        _ => {
+            loader.agent_text("/fuzz/.claude/agents/a.md", &text);
+        }
     }
     let config = loader.finish();
     // Line breaks are `\n`, `\r\n` or a lone `\r`: at most this many lines.
