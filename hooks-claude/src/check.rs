@@ -18,6 +18,7 @@ const INTERPRETERS: &[&str] =
 pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic> {
     let mut out = config.diagnostics.clone();
     let policy = HttpPolicy::from_config(config);
+    let host = HostEnv::new(project_dir);
     for entry in &config.entries {
         let h = &entry.handler;
         if let HandlerSpec::Http(spec) = &h.spec
@@ -37,7 +38,7 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
             continue;
         }
         let Some(command) = &h.command else { continue };
-        if let Err(why) = command_spec(entry, &HostEnv::new(project_dir)) {
+        if let Err(why) = command_spec(entry, &host) {
             out.push(Diagnostic::new(
                 &entry.source.path,
                 h.positions.command,

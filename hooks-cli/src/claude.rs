@@ -67,20 +67,20 @@ impl Claude {
                 loader.plugin_dir(dir.clone());
             }
         }
-        for (path, kind) in sources
-            .skills
-            .iter()
-            .map(|p| (p, "skill"))
-            .chain(sources.agents.iter().map(|p| (p, "sub-agent")))
-        {
-            if !path.is_file() {
-                return Err(cli_error!("{kind} file `{}` does not exist", path.display()));
-            }
-            if kind == "skill" {
-                loader.skill(path.clone());
+        let exists = |path: &Path, kind: &str| {
+            if path.is_file() {
+                Ok(())
             } else {
-                loader.agent(path.clone());
+                Err(cli_error!("{kind} file `{}` does not exist", path.display()))
             }
+        };
+        for path in &sources.skills {
+            exists(path, "skill")?;
+            loader.skill(path.clone());
+        }
+        for path in &sources.agents {
+            exists(path, "sub-agent")?;
+            loader.agent(path.clone());
         }
         let config = loader.finish();
         report_load(&config)?;

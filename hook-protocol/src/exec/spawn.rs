@@ -46,16 +46,16 @@ pub(super) fn spawn(inv: &Invocation) -> Result<Spawned, ExecError> {
     let pipes_error = |source| ExecError::Io { stage: "creating the hook's pipes", source };
     // Close-on-exec on both ends: the child gets its ends as 0, 1 and 2 through dup2.
     // Without a payload, stdin is `/dev/null`, opened once per process: one pipe less.
+    let stdin_read;
     let null = if inv.stdin.is_empty() { dev_null() } else { None };
-    let (stdin_read, stdin) = match null {
-        Some(_) => (None, None),
+    let (child_stdin, stdin) = match null {
+        Some(null) => (null, None),
         None => {
             let (read, write) = io::pipe().map_err(pipes_error)?;
-            (Some(read), Some(OwnedFd::from(write)))
+            stdin_read = read;
+            (stdin_read.as_fd(), Some(OwnedFd::from(write)))
         }
     };
-    let child_stdin = stdin_read.as_ref().map(AsFd::as_fd).or(null);
-    let child_stdin = child_stdin.ok_or_else(|| pipes_error(io::ErrorKind::NotFound.into()))?;
     let (stdout, child_stdout) = io::pipe().map_err(pipes_error)?;
     let (stderr, child_stderr) = io::pipe().map_err(pipes_error)?;
     let stdio = [child_stdin, child_stdout.as_fd(), child_stderr.as_fd()];

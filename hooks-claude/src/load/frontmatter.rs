@@ -109,7 +109,6 @@ impl Loader {
         for d in &mut self.config.diagnostics[before..] {
             d.line = at;
             d.column = 1;
-            d.file.clone_from(&path);
         }
         self
     }

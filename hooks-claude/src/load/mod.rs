@@ -266,7 +266,20 @@ impl Loader {
     /// closed); elsewhere the first two are ignored with a warning.
     fn managed_policy(&mut self, w: &mut Walk<'_>, root: &Object<'_>, scope: Option<Scope>) {
         let managed = scope == Some(Scope::Managed);
-        for key in ["allowManagedHooksOnly", "strictPluginOnlyCustomization"] {
+        let policy = &mut self.policy;
+        for (key, slot, bad_value) in [
+            (
+                "allowManagedHooksOnly",
+                &mut policy.managed_hooks_only,
+                "`allowManagedHooksOnly` must be a boolean; it is read as true",
+            ),
+            (
+                "strictPluginOnlyCustomization",
+                &mut policy.plugin_only_hooks,
+                "`strictPluginOnlyCustomization` must be a boolean or an array of surface names; \
+                 it is read as covering hooks",
+            ),
+        ] {
             let Some(prop) = root.get(key) else { continue };
             let at = w.pos(&prop.value);
             if !managed {
@@ -276,30 +289,17 @@ impl Loader {
                 );
                 continue;
             }
-            let on = match (&prop.value, key) {
-                (Ast::BooleanLit(b), _) => b.value,
-                (Ast::Array(a), "strictPluginOnlyCustomization") => {
+            *slot |= match &prop.value {
+                Ast::BooleanLit(b) => b.value,
+                // A list names the surfaces it covers; only `strictPluginOnlyCustomization` has one.
+                Ast::Array(a) if key == "strictPluginOnlyCustomization" => {
                     a.elements.iter().any(|e| matches!(e, Ast::StringLit(s) if s.value == "hooks"))
                 }
-                (_, "allowManagedHooksOnly") => {
-                    w.sink
-                        .error(at, "`allowManagedHooksOnly` must be a boolean; it is read as true");
-                    true
-                }
                 _ => {
-                    w.sink.error(
-                        at,
-                        "`strictPluginOnlyCustomization` must be a boolean or an array of surface \
-                         names; it is read as covering hooks",
-                    );
+                    w.sink.error(at, bad_value);
                     true
                 }
             };
-            if key == "allowManagedHooksOnly" {
-                self.policy.managed_hooks_only |= on;
-            } else {
-                self.policy.plugin_only_hooks |= on;
-            }
         }
         if let (true, Some(prop)) = (managed, root.get("enabledPlugins")) {
             match &prop.value {

@@ -20,7 +20,7 @@ const MANIFEST: &str = ".claude-plugin/plugin.json";
 const HOOKS_FILE: &str = "hooks/hooks.json";
 
 /// What a plugin's manifest says about it.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Manifest {
     path: PathBuf,
     text: String,
@@ -202,6 +202,6 @@ impl Loader {
                 None
             }
         };
-        Some(Manifest { path, text: text.clone(), name, hooks })
+        Some(Manifest { path, text, name, hooks })
     }
 }
