@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::Loader;
 use crate::diagnostic::Pos;
 use crate::settings::{Origin, SourceFile};
-use crate::{Diagnostic, Severity};
+use crate::{Diagnostic, DiagnosticSeverity};
 
 /// Which kind of definition a frontmatter belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +56,7 @@ impl Loader {
             Diagnostic::new(
                 &path,
                 at,
-                Severity::Error,
+                DiagnosticSeverity::Error,
                 format!("{message}; no hook from it registers"),
             )
         };
