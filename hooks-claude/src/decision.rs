@@ -51,7 +51,7 @@ impl FromRun for BlockDecision {
 /// PreToolUse's decision: allow / ask / defer / deny, a rewrite, context.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct PreToolUseDecision {
+pub struct ToolCallDecision {
     /// The answer about the call (`NoOpinion`: the harness's own rules decide).
     pub permission: ToolPermission,
     /// The replacement input (from the hook last in configuration order; never with deny).
@@ -64,7 +64,7 @@ pub struct PreToolUseDecision {
     pub control: Control,
 }
 
-impl FromRun for PreToolUseDecision {
+impl FromRun for ToolCallDecision {
     fn from_run(report: &Report) -> Self {
         let d = PreToolDecision::from_merged(&report.merged);
         Self {
@@ -198,7 +198,7 @@ impl FromRun for ToolResultDecision {
 /// UserPromptSubmit's and UserPromptExpansion's decision.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct PromptDecision {
+pub struct UserPromptDecision {
     /// Proceed, or block (the reason is for the user, not the model).
     pub verdict: PromptVerdict,
     /// Context added with the prompt (none when the prompt is blocked).
@@ -211,9 +211,9 @@ pub struct PromptDecision {
     pub control: Control,
 }
 
-impl FromRun for PromptDecision {
+impl FromRun for UserPromptDecision {
     fn from_run(report: &Report) -> Self {
-        let d = hook_protocol::PromptDecision::from_merged(&report.merged);
+        let d = hook_protocol::PromptSubmitDecision::from_merged(&report.merged);
         let mut session_title = None;
         let mut suppress_original_prompt = false;
         for s in specifics(report) {

@@ -24,7 +24,7 @@
 //!   [`PermissionRule`] (the `if` filter of tool events).
 //! - Outcome rules: exit 0 / 2 / other per event, JSON detection, `onFailure`, timeouts, in
 //!   Claude terms ([`ClaudeStatus`]) and as neutral verdicts.
-//! - Decisions: one type per group of events ([`PreToolUseDecision`], [`StopDecision`], ...),
+//! - Decisions: one type per group of events ([`ToolCallDecision`], [`StopDecision`], ...),
 //!   read off the core's fold ([`FromRun`]); [`StopGuard`] is the Stop loop guard.
 //! - Seams: [`event_from_payload`] and [`payload_from_event`] translate between the neutral
 //!   events of `hook-protocol` and Claude payloads.
@@ -134,7 +134,7 @@ pub use background::{AsyncResult, BackgroundLimits, Refused};
 pub use check::check;
 pub use decision::*;
 pub use decode::{ClaudeMeta, ClaudeStatus, decode_outcome};
-pub use diagnostic::{Diagnostic, Pos, Severity};
+pub use diagnostic::{Diagnostic, DiagnosticSeverity, Pos};
 pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun, WorkspaceTrust};
 pub use env::HostEnv;
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::Loader;
 use crate::diagnostic::Pos;
 use crate::settings::{Origin, SourceFile};
-use crate::{Diagnostic, Severity};
+use crate::{Diagnostic, DiagnosticSeverity};
 
 /// Which kind of definition a frontmatter belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +57,7 @@ impl Loader {
             Diagnostic::new(
                 &path,
                 at,
-                Severity::Error,
+                DiagnosticSeverity::Error,
                 format!("{message}; no hook from it registers"),
             )
         };
