@@ -51,7 +51,7 @@ mod verdict;
 
 pub use decide::{
     BlockDecision, ContextDecision, Continuation, Control, Injected, PermissionAnswer,
-    PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, PromptVerdict,
+    PermissionDecision, PostToolDecision, PreToolDecision, PromptSubmitDecision, PromptVerdict,
     SeamDecision, ToolPermission, TurnEndDecision,
 };
 pub use dispatch::{Dispatcher, DispatcherBuilder, HookEvent, Mode, Observer, Report};

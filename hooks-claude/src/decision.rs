@@ -1,6 +1,7 @@
-//! Typed decisions, one shape per group of events (§5.2), read off a dispatch [`Report`]: the
-//! neutral fold gives the verdict, and each hook's Claude record (kept in its metadata) gives
-//! what only Claude Code has (`updatedPermissions`, `watchPaths`, `updatedToolOutput`, ...).
+//! Typed decisions, one shape per group of events
+//! ([JSON output](crate::compatibility#json-output)), read off a dispatch [`Report`]: the neutral
+//! fold gives the verdict, and each hook's Claude record (kept in its metadata) gives what only
+//! Claude Code has (`updatedPermissions`, `watchPaths`, `updatedToolOutput`, ...).
 //!
 //! A decision carries what the hooks said in their own words: a JSON reason verbatim, an
 //! exit-2 hook's stderr verbatim (`No stderr output` when it wrote none), whole contexts.
@@ -103,7 +104,7 @@ impl FromRun for BlockDecision {
 /// PreToolUse's decision: allow / ask / defer / deny, a rewrite, context.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct PreToolUseDecision {
+pub struct ToolCallDecision {
     /// The answer about the call (`NoOpinion`: the harness's own rules decide).
     pub permission: ToolPermission,
     /// The replacement input (from the hook last in configuration order; never with deny).
@@ -116,7 +117,7 @@ pub struct PreToolUseDecision {
     pub control: Control,
 }
 
-impl FromRun for PreToolUseDecision {
+impl FromRun for ToolCallDecision {
     fn from_run(report: &Report) -> Self {
         let d = PreToolDecision::from_merged(&report.merged);
         Self {
@@ -221,7 +222,8 @@ pub struct ToolResultDecision {
     pub control: Control,
 }
 
-/// The cap on classifier notes per tool call (§2.3).
+/// The cap on classifier notes per tool call
+/// ([Several hooks on one event](crate::compatibility#several-hooks-on-one-event)).
 const CLASSIFIER_CAP: usize = 2000;
 
 impl FromRun for ToolResultDecision {
@@ -254,7 +256,7 @@ impl FromRun for ToolResultDecision {
 /// UserPromptSubmit's and UserPromptExpansion's decision.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct PromptDecision {
+pub struct UserPromptDecision {
     /// Proceed, or block (the reason is for the user, not the model).
     pub verdict: PromptVerdict,
     /// Context added with the prompt (none when the prompt is blocked).
@@ -267,9 +269,9 @@ pub struct PromptDecision {
     pub control: Control,
 }
 
-impl FromRun for PromptDecision {
+impl FromRun for UserPromptDecision {
     fn from_run(report: &Report) -> Self {
-        let mut d = hook_protocol::PromptDecision::from_merged(&report.merged);
+        let mut d = hook_protocol::PromptSubmitDecision::from_merged(&report.merged);
         if let PromptVerdict::Block { reason } = &mut d.verdict {
             *reason = shown_reason(report);
         }
@@ -281,7 +283,8 @@ impl FromRun for PromptDecision {
                 suppress_original_prompt |= p.suppress_original_prompt == Some(true);
             }
         }
-        // One blocking hook wins over another's context (§11).
+        // One blocking hook wins over another's context
+        // (docs/claude-code.md#several-hooks-on-one-event).
         let context =
             if matches!(d.verdict, PromptVerdict::Block { .. }) { Vec::new() } else { d.context };
         Self {

@@ -62,8 +62,8 @@ impl Shared {
     }
 }
 
-/// The deadline every `SessionEnd` hook of one firing shares (§6.6), carried in
-/// [`Event::extensions`].
+/// The deadline every `SessionEnd` hook of one firing shares
+/// ([SessionEnd budget](crate::compatibility#sessionend-budget)), carried in [`Event::extensions`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SessionEndDeadline(pub(crate) Instant);
 
@@ -172,7 +172,8 @@ impl ClaudeHook {
             timeout = timeout.min(max);
         }
         if h.runs_async() && !h.async_rewake {
-            // Claude Code enforces no timeout on `async` hooks (§1.4); a backstop only.
+            // Claude Code enforces no timeout on `async` hooks (docs/claude-code.md#timeouts); a
+            // backstop only.
             timeout = shared.background.limits().async_timeout;
         }
         let blocks = matches!(event.exit2(), Exit2::Block | Exit2::Feedback)
@@ -222,7 +223,8 @@ impl ClaudeHook {
     }
 
     /// The key under which identical handlers run once per event: what the handler does
-    /// (command and args; URL, §1.3; prompt and model; tool call), and for plugin hooks the
+    /// (command and args; URL; prompt and model; tool call:
+    /// [Configuration files](crate::compatibility#configuration-files)), and for plugin hooks the
     /// plugin, so that a plugin's copy stays separate. Background hooks are never merged.
     pub(crate) fn dedup_key(&self) -> Option<DedupKey> {
         let h = &self.entry.handler;

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use hook_protocol::Decision;
 use hooks_claude::{
-    ClaudeRecord, Config, Diagnostic, Engine, EventName, HostEnv, Loader, Origin, RawRun, Scope,
-    Severity, WorkspaceTrust, discover,
+    ClaudeRecord, Config, Diagnostic, DiagnosticSeverity, Engine, EventName, HostEnv, Loader,
+    Origin, RawRun, Scope, WorkspaceTrust, discover,
 };
 use serde_json::{Map, Value};
 
@@ -205,7 +205,7 @@ fn report_load(config: &Config) -> Result<(), CliError> {
 
 fn render(d: &Diagnostic) -> String {
     let severity = match d.severity {
-        Severity::Error => "error",
+        DiagnosticSeverity::Error => "error",
         _ => "warning",
     };
     if d.line == 0 {

@@ -72,13 +72,13 @@ fn decide<D: FromRun + serde::Serialize>(report: &Report) -> Value {
 fn decision(event: EventName, report: &Report) -> Value {
     use EventName as E;
     match event {
-        E::PreToolUse => decide::<PreToolUseDecision>(report),
+        E::PreToolUse => decide::<ToolCallDecision>(report),
         E::PermissionRequest => decide::<PermissionRequestDecision>(report),
         E::PermissionDenied => decide::<RetryDecision>(report),
         E::PostToolUse | E::PostToolUseFailure | E::PostToolBatch => {
             decide::<ToolResultDecision>(report)
         }
-        E::UserPromptSubmit | E::UserPromptExpansion => decide::<PromptDecision>(report),
+        E::UserPromptSubmit | E::UserPromptExpansion => decide::<UserPromptDecision>(report),
         E::SessionStart => decide::<SessionStartDecision>(report),
         E::SubagentStart | E::PostModelSwitch => decide::<ContextDecision>(report),
         E::Stop | E::SubagentStop => decide::<StopDecision>(report),

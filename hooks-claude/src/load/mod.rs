@@ -82,7 +82,7 @@ impl Loader {
         self.config.diagnostics.push(Diagnostic::new(
             path,
             Pos::default(),
-            crate::Severity::Error,
+            crate::DiagnosticSeverity::Error,
             format!("cannot read `{}`: {e}; no hook from it registers", path.display()),
         ));
         self

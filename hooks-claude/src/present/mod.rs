@@ -1,7 +1,7 @@
 //! What Claude Code shows the model and the user after an event: its own texts around what
 //! the hooks said, word for word, where it puts them.
 //!
-//! A decision ([`crate::PreToolUseDecision`], ...) carries the hooks' own words. The texts a
+//! A decision ([`crate::ToolCallDecision`], ...) carries the hooks' own words. The texts a
 //! model sees under Claude Code are different: a deny's reason is the tool result
 //! `PreToolUse:Bash hook error: ...`, a Stop block is a user message wrapped in a
 //! `<system-reminder>` preamble, a context over 10,000 characters is saved to a file and

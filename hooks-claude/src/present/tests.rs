@@ -210,7 +210,7 @@ async fn one_reason_among_several() {
     assert_eq!(s.model, [tool_error("one")], "asks: the first");
     let input = payload_of(E);
     let r = report(E, &input, &[out("./a.sh", deny("first")), out("./b.sh", deny("second"))]).await;
-    let d = crate::PreToolUseDecision::from_run(&r);
+    let d = crate::ToolCallDecision::from_run(&r);
     assert_eq!(d.permission, hook_protocol::ToolPermission::Deny { reason: Some("second".into()) });
     assert_eq!(r.merged.reasons.len(), 2, "the core keeps every reason");
 }

@@ -1,4 +1,4 @@
-use hooks_claude::{Loader, Plugin, Scope, Severity, check};
+use hooks_claude::{DiagnosticSeverity, Loader, Plugin, Scope, check};
 
 use crate::support::*;
 
@@ -14,7 +14,7 @@ fn a_broken_file_is_contained_and_positioned() {
         .finish();
     assert_eq!(config.entries.len(), 1, "the good file still registers");
     let d = &config.diagnostics[0];
-    assert_eq!((d.line, d.column, d.severity), (3, 14, Severity::Error), "{d}");
+    assert_eq!((d.line, d.column, d.severity), (3, 14, DiagnosticSeverity::Error), "{d}");
     assert!(d.to_string().starts_with("/p/bad.json:3:14: error: invalid JSON"), "{d}");
 }
 
