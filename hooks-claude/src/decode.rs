@@ -40,6 +40,9 @@ pub enum ClaudeStatus {
     SpawnFailed,
     /// It did not run (`if` did not match, a duplicate, a handler type not run yet).
     Skipped,
+    /// The harness cancelled it (Ctrl-C) or ended the session while it ran in the background:
+    /// its process tree was killed and it gave no answer.
+    Cancelled,
 }
 
 impl ClaudeStatus {
@@ -52,6 +55,7 @@ impl ClaudeStatus {
             ClaudeStatus::TimedOut => "timed_out",
             ClaudeStatus::SpawnFailed => "spawn_failed",
             ClaudeStatus::Skipped => "skipped",
+            ClaudeStatus::Cancelled => "cancelled",
         }
     }
 
@@ -64,6 +68,7 @@ impl ClaudeStatus {
             ClaudeStatus::TimedOut => HookStatus::TimedOut,
             ClaudeStatus::SpawnFailed => HookStatus::SpawnFailed,
             ClaudeStatus::Skipped => HookStatus::Skipped,
+            ClaudeStatus::Cancelled => HookStatus::Cancelled,
         }
     }
 }
