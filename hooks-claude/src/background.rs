@@ -1,5 +1,6 @@
-//! Background hooks (§6.7): `async` and `asyncRewake` command hooks, and command hooks that go
-//! async at run time by printing `{"async":true}` as their first line.
+//! [Background hooks](crate::compatibility#background-hooks): `async` and `asyncRewake` command
+//! hooks, and command hooks that go async at run time by printing `{"async":true}` as their first
+//! line.
 //!
 //! The event does not wait for them. A bounded number run at once; the next ones wait in a
 //! bounded queue; past that a hook is refused with a warning, so their number is never

@@ -1,8 +1,8 @@
 //! Command handlers: a process run through `hook_protocol::exec::run`, in the foreground, in
 //! the background (`async`, `asyncRewake`), or in the foreground until its first stdout line
-//! says `{"async":true}` (§11), after which the event goes on without it and the rest of its
-//! output is collected like an async hook's. The background part keeps the hook's own
-//! timeout; `asyncTimeout` is not read.
+//! says `{"async":true}` ([Background hooks](crate::compatibility#background-hooks)), after which
+//! the event goes on without it and the rest of its output is collected like an async hook's. The
+//! background part keeps the hook's own timeout; `asyncTimeout` is not read.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -179,9 +179,10 @@ fn async_result(
     JobHook::of(hook, session_id).result(result, rewake, went_async)
 }
 
-/// Reads a background hook's end (§6.7): `additionalContext` and `systemMessage` of a JSON
-/// output, each field of the wrong type dropped on its own, decision fields ignored; with
-/// `asyncRewake`, exit 2 wakes the model with stderr (or stdout when stderr is empty).
+/// Reads a background hook's end ([Background hooks](crate::compatibility#background-hooks)):
+/// `additionalContext` and `systemMessage` of a JSON output, each field of the wrong type dropped
+/// on its own, decision fields ignored; with `asyncRewake`, exit 2 wakes the model with stderr (or
+/// stdout when stderr is empty).
 impl JobHook {
     fn result(
         &self,

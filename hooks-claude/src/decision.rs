@@ -1,6 +1,7 @@
-//! Typed decisions, one shape per group of events (§5.2), read off a dispatch [`Report`]: the
-//! neutral fold gives the verdict, and each hook's Claude record (kept in its metadata) gives
-//! what only Claude Code has (`updatedPermissions`, `watchPaths`, `updatedToolOutput`, ...).
+//! Typed decisions, one shape per group of events
+//! ([JSON output](crate::compatibility#json-output)), read off a dispatch [`Report`]: the neutral
+//! fold gives the verdict, and each hook's Claude record (kept in its metadata) gives what only
+//! Claude Code has (`updatedPermissions`, `watchPaths`, `updatedToolOutput`, ...).
 
 use std::path::PathBuf;
 
@@ -163,7 +164,8 @@ pub struct ToolResultDecision {
     pub control: Control,
 }
 
-/// The cap on classifier notes per tool call (§2.3).
+/// The cap on classifier notes per tool call
+/// ([Several hooks on one event](crate::compatibility#several-hooks-on-one-event)).
 const CLASSIFIER_CAP: usize = 2000;
 
 impl FromRun for ToolResultDecision {
@@ -220,7 +222,8 @@ impl FromRun for UserPromptDecision {
                 suppress_original_prompt |= p.suppress_original_prompt == Some(true);
             }
         }
-        // One blocking hook wins over another's context (§11).
+        // One blocking hook wins over another's context
+        // (docs/claude-code.md#several-hooks-on-one-event).
         let context =
             if matches!(d.verdict, PromptVerdict::Block { .. }) { Vec::new() } else { d.context };
         Self {

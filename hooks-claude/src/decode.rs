@@ -1,5 +1,6 @@
-//! The outcome rules (§4): from what a hook process did to a Claude status, a neutral verdict
-//! and the validated output, event by event.
+//! The outcome rules ([Exit codes and output](crate::compatibility#exit-codes-and-output)): from
+//! what a hook process did to a Claude status, a neutral verdict and the validated output, event by
+//! event.
 //!
 //! | stdout | exit 0 | exit 2 | other exit |
 //! |---|---|---|---|
@@ -7,10 +8,10 @@
 //! | invalid JSON output | non-blocking error | blocking error | non-blocking error |
 //! | text or nothing | success | blocking error | non-blocking error |
 //!
-//! "Starts with `{` and parses as one object" is JSON; anything else is text (§11). A blocking
-//! error blocks only where the event can block ([`crate::Exit2`]); its message is stderr, or
-//! `No stderr output`. A timeout gives no decision, except on `PreModelSwitch` and with
-//! `onFailure: "block"`.
+//! "Starts with `{` and parses as one object" is JSON; anything else is text
+//! ([JSON detection](crate::compatibility#json-detection)). A blocking error blocks only where the
+//! event can block ([`crate::Exit2`]); its message is stderr, or `No stderr output`. A timeout
+//! gives no decision, except on `PreModelSwitch` and with `onFailure: "block"`.
 
 use std::time::Duration;
 
@@ -272,7 +273,8 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
             let mut reason =
                 if stderr.trim().is_empty() { "No stderr output".to_owned() } else { stderr };
             if event == Some(EventName::PreToolUse) {
-                // What the model gets as the tool's error (§4.1).
+                // What the model gets as the tool's error
+                // (docs/claude-code.md#exit-codes-and-output).
                 reason = format!("{}{reason}", ctx.prefix());
             }
             d.meta.status = ClaudeStatus::BlockingError;
@@ -338,7 +340,8 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
 }
 
 /// A run cancelled at its timeout: no decision (its output is discarded), except on
-/// `PreModelSwitch` and the worktree events, and with `onFailure: "block"` (§4.4).
+/// `PreModelSwitch` and the worktree events, and with `onFailure: "block"`
+/// ([Timeouts](crate::compatibility#timeouts)).
 pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
     let mut d = Decoded {
         verdict: Verdict::none(),
@@ -387,9 +390,9 @@ pub(crate) fn decode_verdict(ctx: &DecodeCtx<'_>, verdict: Verdict) -> Decoded {
     d
 }
 
-/// What an `http` hook's server answered (§4.5): 2xx with an empty body is success with no
-/// output; 2xx with a JSON object is read like a command's stdout; any other 2xx body, and
-/// any other status, is a non-blocking error: a status alone never blocks.
+/// What an `http` hook's server answered ([HTTP hooks](crate::compatibility#http-hooks)): 2xx with
+/// an empty body is success with no output; 2xx with a JSON object is read like a command's stdout;
+/// any other 2xx body, and any other status, is a non-blocking error: a status alone never blocks.
 pub(crate) fn decode_http(
     ctx: &DecodeCtx<'_>,
     status: u16,

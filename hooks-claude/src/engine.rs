@@ -130,8 +130,9 @@ pub struct Listed {
     pub not_run: Option<NotRun>,
 }
 
-/// Whether the user trusted the project folder (§1.3). Claude Code holds hooks back in a folder
-/// the user has not trusted yet.
+/// Whether the user trusted the project folder
+/// ([Workspace trust](crate::compatibility#workspace-trust)). Claude Code holds hooks back in a
+/// folder the user has not trusted yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
 pub enum WorkspaceTrust {
@@ -247,17 +248,19 @@ impl EngineBuilder {
         self
     }
 
-    /// Whether the user trusted the project folder (§1.3); [`WorkspaceTrust::Implicit`], as in
-    /// `-p` and SDK sessions, when not set.
+    /// Whether the user trusted the project folder
+    /// ([Workspace trust](crate::compatibility#workspace-trust)); [`WorkspaceTrust::Implicit`], as
+    /// in `-p` and SDK sessions, when not set.
     pub fn workspace_trust(mut self, trust: WorkspaceTrust) -> Self {
         self.trust = trust;
         self
     }
 
     /// The shared budget of `SessionEnd` hooks and the timeout of those that set none, as
-    /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code (§6.6). Without it
-    /// the budget is 1.5 s, raised to the highest `timeout` of a `SessionEnd` hook from a
-    /// settings file, at most 60 s.
+    /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code
+    /// ([SessionEnd budget](crate::compatibility#sessionend-budget)). Without it the budget is 1.5
+    /// s, raised to the highest `timeout` of a `SessionEnd` hook from a settings file, at most 60
+    /// s.
     pub fn session_end_budget(mut self, budget: Duration) -> Self {
         self.session_end_budget = Some(budget);
         self
@@ -306,7 +309,8 @@ impl EngineBuilder {
     }
 }
 
-/// The shared time budget of the `SessionEnd` hooks of one firing (§6.6).
+/// The shared time budget of the `SessionEnd` hooks of one firing
+/// ([SessionEnd budget](crate::compatibility#sessionend-budget)).
 #[derive(Debug, Clone, Copy)]
 struct SessionEndBudget {
     /// The whole firing's budget.

@@ -66,8 +66,8 @@ impl Shared {
     }
 }
 
-/// The deadline every `SessionEnd` hook of one firing shares (§6.6), carried in
-/// [`Event::extensions`].
+/// The deadline every `SessionEnd` hook of one firing shares
+/// ([SessionEnd budget](crate::compatibility#sessionend-budget)), carried in [`Event::extensions`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SessionEndDeadline(pub(crate) Instant);
 
@@ -176,7 +176,8 @@ impl ClaudeHook {
             timeout = timeout.min(max);
         }
         if h.runs_async() && !h.async_rewake {
-            // Claude Code enforces no timeout on `async` hooks (§1.4); a backstop only.
+            // Claude Code enforces no timeout on `async` hooks (docs/claude-code.md#timeouts); a
+            // backstop only.
             timeout = shared.background.limits().async_timeout;
         }
         let blocks = matches!(event.exit2(), Exit2::Block | Exit2::Feedback)
@@ -226,7 +227,8 @@ impl ClaudeHook {
     }
 
     /// The key under which identical handlers run once per event: what the handler does
-    /// (command and args; URL, §1.3; prompt and model; tool call), and for plugin hooks the
+    /// (command and args; URL; prompt and model; tool call:
+    /// [Configuration files](crate::compatibility#configuration-files)), and for plugin hooks the
     /// plugin, so that a plugin's copy stays separate. Background hooks are never merged.
     pub(crate) fn dedup_key(&self) -> Option<DedupKey> {
         let h = &self.entry.handler;
@@ -387,7 +389,7 @@ impl ClaudeHook {
     }
 
     /// Applies the 10,000-character cap to each context and message, and to
-    /// `initialUserMessage` in the kept output (§5.4).
+    /// `initialUserMessage` in the kept output ([Size limits](crate::compatibility#size-limits)).
     fn cap_texts(&self, d: &mut Decoded, session_id: &str) {
         let spill = &self.shared.spill;
         let id = &self.info.id;

@@ -8,6 +8,10 @@
 //! becomes a [`hook_protocol::Hook`] ([`ClaudeHook`]) on the core's seams, so Claude Code hooks
 //! mix with native hooks and other dialects in one most-restrictive fold.
 //!
+//! What the crate does for each event, field and rule, where it deliberately differs from
+//! Claude Code and why, and the Claude Code release it follows (2.1.332) is written down in
+//! [`compatibility`], which the API docs below link to section by section.
+//!
 //! # Brief overview
 //!
 //! - Configuration: [`Loader`] reads settings files (their `hooks` key, or a bare hooks file)
@@ -29,19 +33,20 @@
 //!
 //! - `command`: a process, through `hook_protocol::exec::run` (the only place that starts
 //!   one): shell form `/bin/sh -c`, exec form with `args`.
-//! - `http`: a POST of the event's JSON (§4.5 decides what the answer means; a status alone
-//!   never blocks). [`HttpPolicy`] holds `allowedHttpHookUrls` (an empty list blocks every
-//!   URL) and `httpHookAllowedEnvVars`; header values interpolate only the variables both the
-//!   handler's `allowedEnvVars` and the policy allow, and are never logged. Redirects are not
-//!   followed, so that a redirect cannot lead past the allowlist. TLS is rustls with the
-//!   platform's verifier.
+//! - `http`: a POST of the event's JSON ([HTTP hooks](crate::compatibility#http-hooks) says what
+//!   the answer means; a status alone never blocks). [`HttpPolicy`] holds `allowedHttpHookUrls` (an
+//!   empty list blocks every URL) and `httpHookAllowedEnvVars`; header values interpolate only the
+//!   variables both the handler's `allowedEnvVars` and the policy allow, and are never logged.
+//!   Redirects are not followed, so that a redirect cannot lead past the allowlist. TLS is rustls
+//!   with the platform's verifier.
 //! - `prompt`, `agent`, `mcp_tool`: through traits the harness implements ([`delegate`]:
 //!   [`ModelEvaluator`](delegate::ModelEvaluator), [`AgentRunner`](delegate::AgentRunner),
 //!   [`McpToolCaller`](delegate::McpToolCaller)), registered on the [`EngineBuilder`]. This
 //!   crate builds the request (`$ARGUMENTS`, `${path}`), bounds it by the hook's timeout, and
 //!   maps the `{ok, reason}` answer per event; without an implementation such a hook is
-//!   skipped with a warning naming it. An event that does not accept a type (§1.5) rejects it
-//!   at load, with the file, line and column.
+//!   skipped with a warning naming it. An event that does not accept a type
+//!   ([Handler types](crate::compatibility#handler-types)) rejects it at load, with the file,
+//!   line and column.
 //!
 //! # What the harness calls besides the events
 //!
@@ -95,6 +100,9 @@
 //! assert_eq!(fired.decision.permission, ToolPermission::Deny { reason: Some("no rm".into()) });
 //! Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+#[doc = include_str!("../docs/claude-code.md")]
+pub mod compatibility {}
 
 mod background;
 mod check;

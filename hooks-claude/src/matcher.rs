@@ -1,4 +1,5 @@
-//! Claude Code's matcher rule: which configuration string becomes which kind of matcher (§3).
+//! Claude Code's matcher rule: which configuration string becomes which kind of matcher
+//! ([Matchers](crate::compatibility#matchers)).
 //!
 //! - `""`, `"*"` or no matcher: match all;
 //! - only letters, digits, `_`, `-`, space, `,` and `|`: an exact name, or a list of exact
@@ -70,7 +71,8 @@ pub fn compile(raw: Option<&str>, event: Option<EventName>) -> Result<Matcher, M
 }
 
 /// A warning for an exact matcher that names an MCP server without a tool (`mcp__memory`),
-/// which matches nothing: the whole server needs `mcp__memory__.*` (§3.3).
+/// which matches nothing: the whole server needs `mcp__memory__.*`
+/// ([MCP tool names](crate::compatibility#mcp-tool-names)).
 pub fn mcp_server_warning(raw: &str, event: Option<EventName>) -> Option<String> {
     let MatcherKind::Exact(names) = classify(Some(raw), event) else { return None };
     names.iter().find(|n| n.starts_with("mcp__") && !n[5..].contains("__")).map(|n| {
@@ -80,7 +82,7 @@ pub fn mcp_server_warning(raw: &str, event: Option<EventName>) -> Option<String>
 
 /// The subject a `PreModelSwitch` / `PostModelSwitch` matcher is tested against: the canonical
 /// model name, without a `[1m]`-style context suffix; `None` when it cannot be told (then every
-/// hook runs, §3.2).
+/// hook runs, [Matchers](crate::compatibility#matchers)).
 pub fn canonical_model(model: &str) -> Option<String> {
     let base = match model.find('[') {
         Some(i) if model.ends_with(']') => &model[..i],

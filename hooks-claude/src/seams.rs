@@ -57,7 +57,8 @@ fn opt(map: &Map<String, Value>, key: &str) -> Option<String> {
     map.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// The matcher subject of an event's payload (§3.2), `None` when the event ignores matchers.
+/// The matcher subject of an event's payload ([Matchers](crate::compatibility#matchers)), `None`
+/// when the event ignores matchers.
 pub fn subject_of(event: Option<EventName>, map: &Map<String, Value>) -> Option<String> {
     let event = event?;
     let field = event.subject_field()?;

@@ -1,7 +1,8 @@
-//! The 10,000-character cap on what a hook adds to the conversation (§5.4): an
-//! `additionalContext`, a `systemMessage`, an `initialUserMessage` or plain stdout used as
-//! context, each measured on its own, that is longer is written whole to a file, and the
-//! conversation gets the file's path and a preview of the first 2,000 characters.
+//! The 10,000-character cap on what a hook adds to the conversation
+//! ([Size limits](crate::compatibility#size-limits)): an `additionalContext`, a `systemMessage`, an
+//! `initialUserMessage` or plain stdout used as context, each measured on its own, that is longer
+//! is written whole to a file, and the conversation gets the file's path and a preview of the first
+//! 2,000 characters.
 //!
 //! The file goes in the directory the harness gives ([`crate::EngineBuilder::session_dir`]),
 //! else in `<temp>/hooks-claude/<session id>/` (`<temp>` is [`std::env::temp_dir`]); the

@@ -1,5 +1,5 @@
-//! The Stop loop guard (§6.8): `stop_hook_active`, and a cap on consecutive forced
-//! continuations that resets when a tool is called.
+//! The [Stop loop guard](crate::compatibility#stop-loop-guard): `stop_hook_active`, and a cap on
+//! consecutive forced continuations that resets when a tool is called.
 //!
 //! The harness holds one guard per agent (the main session, and each sub-agent for
 //! SubagentStop). After `cap` consecutive continuations caused by Stop / SubagentStop hooks

@@ -1,4 +1,5 @@
-//! The outcome table of §4.1, row by row, and the per-event exceptions.
+//! The outcome table of docs/claude-code.md#exit-codes-and-output, row by row, and the per-event
+//! exceptions.
 
 use std::time::Duration;
 

@@ -9,7 +9,8 @@ use super::{
 };
 use crate::EventName;
 
-/// The reason Claude Code gives a PreToolUse deny that has none (§11).
+/// The reason Claude Code gives a PreToolUse deny that has none
+/// ([JSON output](crate::compatibility#json-output)).
 pub(crate) const BLOCKED_BY_HOOK: &str = "Blocked by hook";
 
 fn permission(value: PermissionDecisionValue) -> Decision {

@@ -121,8 +121,8 @@ async fn settings_allowlists_merge_and_an_empty_one_blocks_all() {
     assert_eq!(server.requests().len(), 1, "nothing more was sent");
 }
 
-/// Each row of §4.5, on PreToolUse (and plain text on UserPromptSubmit, where plain stdout
-/// of a command would be context).
+/// Each row of docs/claude-code.md#http-hooks, on PreToolUse (and plain text on UserPromptSubmit,
+/// where plain stdout of a command would be context).
 #[tokio::test]
 async fn every_response_rule() {
     let dir = temp_dir("http-rows");
