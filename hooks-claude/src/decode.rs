@@ -42,6 +42,9 @@ pub enum ClaudeStatus {
     SpawnFailed,
     /// It did not run (`if` did not match, a duplicate, a handler type not run yet).
     Skipped,
+    /// The harness cancelled it (Ctrl-C) or ended the session while it ran in the background:
+    /// its process tree was killed and it gave no answer.
+    Cancelled,
 }
 
 impl ClaudeStatus {
@@ -54,6 +57,7 @@ impl ClaudeStatus {
             ClaudeStatus::TimedOut => "timed_out",
             ClaudeStatus::SpawnFailed => "spawn_failed",
             ClaudeStatus::Skipped => "skipped",
+            ClaudeStatus::Cancelled => "cancelled",
         }
     }
 
@@ -66,6 +70,7 @@ impl ClaudeStatus {
             ClaudeStatus::TimedOut => HookStatus::TimedOut,
             ClaudeStatus::SpawnFailed => HookStatus::SpawnFailed,
             ClaudeStatus::Skipped => HookStatus::Skipped,
+            ClaudeStatus::Cancelled => HookStatus::Cancelled,
         }
     }
 }

@@ -71,7 +71,7 @@ pub struct ClaudeRecord {
     /// Where it comes from.
     pub source: Source,
     /// `success`, `blocking_error`, `non_blocking_error`, `timed_out`, `spawn_failed`,
-    /// `skipped`.
+    /// `skipped`, `cancelled`.
     pub status: ClaudeStatus,
     /// The exit code, when it exited with one.
     pub exit_code: Option<i32>,
@@ -98,6 +98,7 @@ impl ClaudeRecord {
                 hook_protocol::HookStatus::TimedOut => ClaudeStatus::TimedOut,
                 hook_protocol::HookStatus::SpawnFailed => ClaudeStatus::SpawnFailed,
                 hook_protocol::HookStatus::Skipped => ClaudeStatus::Skipped,
+                hook_protocol::HookStatus::Cancelled => ClaudeStatus::Cancelled,
                 _ => ClaudeStatus::NonBlockingError,
             },
             |m| m.status,
@@ -240,7 +241,7 @@ impl EngineBuilder {
         self
     }
 
-    /// Receives `hook/invoked` and `hook/result` events.
+    /// Receives `hook/started`, `hook/invoked` and `hook/result` events.
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.observer = Some(observer);
         self
