@@ -86,6 +86,11 @@ pub(crate) struct Sources {
     #[arg(long, value_name = "DIR")]
     pub(crate) project_dir: Option<PathBuf>,
 
+    /// Where Claude Code hook texts too long for the conversation are saved, as Claude Code
+    /// saves them: DIR/projects/<cwd slug>/<session id>/tool-results/ [default: ~/.claude].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) claude_home: Option<PathBuf>,
+
     /// The TNSAI hook list (with --dialect tnsai).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
