@@ -26,10 +26,9 @@ impl ClaudeHook {
         &self,
         spec: &HttpSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let policy = &self.shared.http_policy;
         let allowed = |name: &str| {
             spec.allowed_env_vars.iter().any(|n| n == name) && policy.env_var_allowed(name)
@@ -78,10 +77,9 @@ impl ClaudeHook {
         &self,
         spec: &PromptSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let event = self.entry.event;
         let agent = self.entry.handler.kind == HandlerType::Agent;
         let json = String::from_utf8_lossy(payload.bytes()).trim_end().to_owned();
@@ -143,10 +141,9 @@ impl ClaudeHook {
         &self,
         spec: &McpToolSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let Some(caller) = &self.shared.delegates.mcp else {
             return decode_failure(&ctx, missing(HandlerType::McpTool).to_string());
         };

@@ -306,7 +306,7 @@ fn document(name: EventName, run: &RawRun) -> RunDocument {
     RunDocument {
         event: run.event.clone(),
         decision,
-        reason: merged.reason(),
+        reason: run.reason(),
         additional_context: merged.context.iter().map(|c| c.value.clone()).collect(),
         updated_input: merged.updated_input.as_ref().map(|u| u.value.clone()),
         continue_: merged.halt.is_none(),

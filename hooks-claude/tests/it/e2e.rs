@@ -70,11 +70,14 @@ async fn decisions_from_real_scripts() {
     let d = engine.pre_tool_use(&input).await.decision;
     assert_eq!(d.permission, ToolPermission::Deny { reason: Some("no rm".into()) });
     input.tool_name = "Write".into();
-    let d = engine.pre_tool_use(&input).await.decision;
-    let ToolPermission::Deny { reason: Some(reason) } = d.permission else { panic!("{d:?}") };
+    let fired = engine.pre_tool_use(&input).await;
+    let d = &fired.decision;
+    assert_eq!(d.permission, ToolPermission::Deny { reason: Some("exit two".into()) }, "{d:?}");
+    let shown = fired.shown();
+    let text = &shown.tool_result().unwrap().text;
     assert!(
-        reason.starts_with("PreToolUse:Write hook error: [") && reason.ends_with("]: exit two"),
-        "{reason}"
+        text.starts_with("PreToolUse:Write hook error: [") && text.ends_with("]: exit two"),
+        "{text}"
     );
     input.tool_name = "Read".into();
     let fired = engine.pre_tool_use(&input).await;

@@ -226,11 +226,12 @@ async fn on_failure_block_blocks_on_errors_and_timeouts() {
         let engine =
             engine_for(&dir, &settings(json!({"PreToolUse": [{"hooks": [handler(path, 0.5)]}]})));
         let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
-        let ToolPermission::Deny { reason: Some(reason) } = &fired.decision.permission else {
+        let ToolPermission::Deny { reason: Some(_) } = &fired.decision.permission else {
             panic!("{path}: {:?}", fired.decision)
         };
+        let reason = fired.shown().tool_result().unwrap().text.clone();
         let prefix = format!(
-            "PreToolUse:Bash hook error: [{}]: {what}; blocking because onFailure is \"block\"",
+            "PreToolUse:Bash hook error: [{}]: {what}; blocking because onFailure is \"block\"\n",
             server.url(path)
         );
         assert!(reason.starts_with(&prefix), "{reason}");

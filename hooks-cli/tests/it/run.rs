@@ -127,9 +127,10 @@ fn verbose_shows_each_hook_as_it_happens() {
         Some(input),
     );
     assert_eq!(out.status, 0);
+    let started = out.stderr.find("hook/started").expect("a started event");
     let invoked = out.stderr.find("hook/invoked").expect("an invoked event");
     let result = out.stderr.find("hook/result").expect("a result event");
-    assert!(invoked < result, "{}", out.stderr);
+    assert!(started < invoked && invoked < result, "{}", out.stderr);
     assert!(out.stderr.contains("block-destructive.sh"), "{}", out.stderr);
 }
 
