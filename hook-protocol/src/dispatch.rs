@@ -617,7 +617,7 @@ impl<'a> Emitter<'a> {
     /// Emits `hook/started` for a hook starting now, and returns the instant.
     fn started(&self, position: usize, hook: &Arc<dyn Hook>) -> Instant {
         let info = hook.info();
-        tracing::debug!(target: "hooks", name = "hook/started", seam = %self.seam, position, id = %info.id, label = %info.label);
+        tracing::debug!(target: "hooks", name = %"hook/started", seam = %self.seam, position, id = %info.id, label = %info.label);
         if let Some(observer) = self.observer {
             observer.observe(&HookEvent::Started {
                 seam: self.seam,
