@@ -105,11 +105,12 @@ impl Claude {
         host.shell_prefix = std::env::var("CLAUDE_CODE_SHELL_PREFIX").ok();
         // Asking for hooks by name is trusting the folder they come from: project sub-agents'
         // hooks run too.
-        let engine = Engine::builder(config)
-            .host(host)
-            .workspace_trust(WorkspaceTrust::Trusted)
-            .build()
-            .map_err(|e| cli_error!("cannot compile the matchers: {e}"))?;
+        let mut builder =
+            Engine::builder(config).host(host).workspace_trust(WorkspaceTrust::Trusted);
+        if let Some(dir) = &sources.claude_home {
+            builder = builder.claude_home(dir);
+        }
+        let engine = builder.build().map_err(|e| cli_error!("cannot compile the matchers: {e}"))?;
         // A skill given on the command line counts as invoked.
         let skills: Vec<String> = engine
             .config()
@@ -291,6 +292,10 @@ fn deny_word(name: EventName) -> DecisionWord {
 
 fn document(name: EventName, run: &RawRun) -> RunDocument {
     let merged = &run.report.merged;
+    let shown = run.shown();
+    for warning in &shown.warnings {
+        eprintln!("hooks: warning: {warning}");
+    }
     let decision = match merged.decision {
         None => DecisionWord::None,
         Some(Decision::Allow) => DecisionWord::Allow,
@@ -312,6 +317,7 @@ fn document(name: EventName, run: &RawRun) -> RunDocument {
         continue_: merged.halt.is_none(),
         stop_reason: merged.halt.as_ref().and_then(|h| h.value.reason.clone()),
         system_messages: merged.messages.iter().map(|m| m.value.clone()).collect(),
+        shown: Some(shown),
         hooks: run.records.iter().map(hook_line).collect(),
         subject,
         elapsed_ms: 0,

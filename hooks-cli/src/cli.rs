@@ -95,6 +95,11 @@ pub(crate) struct Sources {
     #[arg(long)]
     pub(crate) lenient: bool,
 
+    /// Where Claude Code hook texts too long for the conversation are saved, as Claude Code
+    /// saves them: DIR/projects/<cwd slug>/<session id>/tool-results/ [default: ~/.claude].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) claude_home: Option<PathBuf>,
+
     /// The TNSAI hook list (with --dialect tnsai).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,

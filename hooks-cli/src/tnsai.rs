@@ -95,6 +95,7 @@ fn document(event: &str, subject: Option<String>, report: &Report) -> RunDocumen
         continue_: true,
         stop_reason: None,
         system_messages: report.merged.messages.iter().map(|m| m.value.clone()).collect(),
+        shown: None,
         hooks: report.records.iter().map(hook_line).collect(),
         subject,
         elapsed_ms: 0,

@@ -29,6 +29,7 @@ pub(crate) fn hooks_with_env(
     cmd.envs(env.iter().copied());
     cmd.args(args)
         .current_dir(cwd)
+        .env("HOME", home())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -45,6 +46,14 @@ pub(crate) fn hooks_with_env(
         stdout: String::from_utf8(out.stdout).unwrap(),
         stderr: String::from_utf8(out.stderr).unwrap(),
     }
+}
+
+/// The home directory the tests give `hooks`: empty, so that no user settings are found and
+/// long texts are saved under it, never in the real `~/.claude`.
+pub(crate) fn home() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hooks-cli-it-home-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    dir
 }
 
 /// The repository's root.
