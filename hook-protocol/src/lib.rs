@@ -45,6 +45,7 @@ pub mod exec;
 mod hook;
 mod matcher;
 mod merge;
+mod os_error;
 mod outcome;
 mod seam;
 mod verdict;
@@ -65,6 +66,7 @@ pub use hook::{
 };
 pub use matcher::{Matcher, MatcherError, MatcherSet};
 pub use merge::{Attributed, Attribution, Merged, Merger, merge};
+pub use os_error::os_error_text;
 pub use outcome::{Exit, RawOutcome, StdinOutcome, signal_name};
 pub use seam::Seam;
 pub use verdict::{Decision, Halt, Source, Verdict};

@@ -6,8 +6,10 @@
 //! sends as `null` (`requested_model`) are always present.
 
 mod events;
+mod validate;
 
 pub use events::*;
+pub use validate::{InvalidInput, validate};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

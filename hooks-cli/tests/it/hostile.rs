@@ -73,7 +73,8 @@ impl Project {
     /// A project with the small event and no hook yet.
     fn empty() -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+        let input =
+            json!({"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": "ls"}});
         std::fs::write(dir.path().join("input.json"), input.to_string()).unwrap();
         Self { dir }
     }
@@ -262,7 +263,8 @@ fn saved_path(text: &str) -> std::path::PathBuf {
 fn sixteen_mebibytes_of_stdin_never_read() {
     let p = Project::shell(&format!("echo '{DENY}'"), 30.0);
     let big = "x".repeat(16 << 20);
-    let input = json!({"tool_name": "Bash", "tool_input": {"command": big}});
+    let input =
+        json!({"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": big}});
     std::fs::write(p.path().join("input.json"), input.to_string()).unwrap();
     let m = p.run();
     // The event itself is 16 MiB: read, parsed and serialized once for the hook.
@@ -342,7 +344,8 @@ fn tnsai(body: &str, timeout_ms: u64) -> (tempfile::TempDir, Measured) {
         "trusted_roots: [./hooks]\nhooks:\n  - id: hostile\n    event_type: PreToolUse\n    executable: ./hooks/hook.sh\n    timeout_ms: {timeout_ms}\n"
     );
     std::fs::write(dir.path().join("hooks.yaml"), list).unwrap();
-    let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let input =
+        json!({"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": "ls"}});
     std::fs::write(dir.path().join("input.json"), input.to_string()).unwrap();
     let m = measured(
         dir.path(),

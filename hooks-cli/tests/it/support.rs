@@ -14,8 +14,19 @@ pub(crate) struct Out {
 
 /// Runs `hooks ARGS` in `cwd`, feeding `stdin`.
 pub(crate) fn hooks(args: &[&str], cwd: &Path, stdin: Option<&str>) -> Out {
+    hooks_with_env(args, cwd, stdin, &[])
+}
+
+/// [`hooks`] with more environment variables.
+pub(crate) fn hooks_with_env(
+    args: &[&str],
+    cwd: &Path,
+    stdin: Option<&str>,
+    env: &[(&str, &Path)],
+) -> Out {
     #[expect(clippy::disallowed_methods, reason = "the tests drive the hooks binary itself")]
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    cmd.envs(env.iter().copied());
     cmd.args(args)
         .current_dir(cwd)
         .env("HOME", home())
@@ -24,7 +35,7 @@ pub(crate) fn hooks(args: &[&str], cwd: &Path, stdin: Option<&str>) -> Out {
         .stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
     let mut pipe = child.stdin.take().unwrap();
-    // `hooks` may exit before reading stdin (an input given as a file, a usage error).
+    // A command that stops before reading its input (a usage error) closes the pipe first.
     if let Err(e) = pipe.write_all(stdin.unwrap_or("").as_bytes()) {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
     }
