@@ -84,7 +84,8 @@
 //!     "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"no rm\"}}'",
 //!     "if": "Bash(rm *)"
 //! }]}]}}"#;
-//! let config = Loader::new().settings_text(".claude/settings.json", settings, Scope::Project).finish();
+//! // Problems in the files are an error that still holds what loaded (`into_config`).
+//! let config = Loader::new().settings_text(".claude/settings.json", settings, Scope::Project).finish()?;
 //! assert!(config.diagnostics.is_empty());
 //! let engine = Engine::builder(config).host(HostEnv::new(std::env::temp_dir())).build()?;
 //!
@@ -140,7 +141,7 @@ pub use env::HostEnv;
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
 pub use hook::{ClaudeHook, NotRun};
 pub use http::HttpPolicy;
-pub use load::Loader;
+pub use load::{LoadErrors, Loader};
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
 pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
 pub use settings::{

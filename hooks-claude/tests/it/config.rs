@@ -1,4 +1,4 @@
-use hooks_claude::{DiagnosticSeverity, Loader, Plugin, Scope, check};
+use hooks_claude::{DiagnosticSeverity, LoadErrors, Loader, Plugin, Scope, check};
 
 use crate::support::*;
 
@@ -11,7 +11,22 @@ fn a_broken_file_is_contained_and_positioned() {
     let config = Loader::new()
         .settings_text("/p/bad.json", "{\n  \"hooks\": {\n    \"Stop\": [,]\n  }\n}", Scope::User)
         .settings_text(dir.join("good.json"), &good, Scope::Project)
-        .finish();
+        .finish()
+        .expect_err("a broken file is an error the harness cannot miss");
+    let shown = config.to_string();
+    assert_eq!(
+        shown.lines().next(),
+        Some("a configuration problem; the rest of the configuration loaded:")
+    );
+    assert!(
+        shown
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("/p/bad.json:3:14: error: invalid JSON")),
+        "{shown}"
+    );
+    assert_eq!(config.errors().count(), 1);
+    let config = config.into_config();
     assert_eq!(config.entries.len(), 1, "the good file still registers");
     let d = &config.diagnostics[0];
     assert_eq!((d.line, d.column, d.severity), (3, 14, DiagnosticSeverity::Error), "{d}");
@@ -47,7 +62,11 @@ fn every_problem_is_reported_at_its_value() {
   "unknownKey": true,
   "allowedHttpHookUrls": "http://localhost/*"
 }"#;
-    let config = Loader::new().settings_text("settings.json", text, Scope::Project).finish();
+    let config = Loader::new()
+        .settings_text("settings.json", text, Scope::Project)
+        .finish()
+        .unwrap_err()
+        .into_config();
     let all: Vec<String> = check(&config, std::path::Path::new("/p"), "/usr/bin:/bin")
         .iter()
         .map(ToString::to_string)
@@ -86,17 +105,22 @@ fn disable_all_hooks_follows_precedence() {
         &hooks,
         Scope::Project,
     );
-    assert!(loader.finish().active().next().is_none(), "a user true disables project hooks");
+    assert!(
+        loader.finish().unwrap().active().next().is_none(),
+        "a user true disables project hooks"
+    );
     let config = Loader::new()
         .settings_text("user.json", r#"{"disableAllHooks": true}"#, Scope::User)
         .settings_text("local.json", r#"{"disableAllHooks": false}"#, Scope::Local)
         .settings_text("project.json", &hooks, Scope::Project)
-        .finish();
+        .finish()
+        .unwrap();
     assert_eq!(config.active().count(), 1, "a local false overrides a user true");
     let config = Loader::new()
         .settings_text("managed.json", &hooks, Scope::Managed)
         .settings_text("project.json", r#"{"disableAllHooks": true}"#, Scope::Project)
-        .finish();
+        .finish()
+        .unwrap();
     assert_eq!(config.active().count(), 1, "managed hooks keep running");
 }
 
@@ -105,7 +129,8 @@ fn plugin_files_take_a_description_and_the_plugin_root() {
     let text = r#"{"description": "Formatting", "hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/fmt.sh"}]}]}}"#;
     let config = Loader::new()
         .plugin_text("/plug/hooks/hooks.json", text, Plugin::new("fmt", "/plug"))
-        .finish();
+        .finish()
+        .unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert_eq!(config.entries[0].source.plugin().map(|p| p.name.as_str()), Some("fmt"));
 }
@@ -115,7 +140,8 @@ fn settings_env_blocks_merge_by_precedence() {
     let config = Loader::new()
         .settings_text("p.json", r#"{"env": {"A": "project", "B": "b"}}"#, Scope::Project)
         .settings_text("u.json", r#"{"env": {"A": "user"}}"#, Scope::User)
-        .finish();
+        .finish()
+        .unwrap();
     let a = config.env.iter().find(|(k, _)| k == "A").map(|(_, v)| v.as_str());
     assert_eq!(a, Some("project"));
 }
@@ -137,7 +163,7 @@ fn policy_config(managed: &str) -> hooks_claude::Config {
         .settings_text("managed.json", &managed, Scope::Managed)
         .plugin_text("/plugins/fmt/hooks/hooks.json", &hooks, forced)
         .plugin_text("/plugins/lint/hooks/hooks.json", &hooks, other);
-    loader.finish()
+    loader.finish().unwrap_or_else(LoadErrors::into_config)
 }
 
 /// The labels of the hooks that run.
@@ -182,7 +208,8 @@ fn managed_policies_fail_closed_and_are_ignored_outside_managed_settings() {
 
     let config = Loader::new()
         .settings_text("user.json", r#"{"allowManagedHooksOnly": true}"#, Scope::User)
-        .finish();
+        .finish()
+        .unwrap();
     assert!(!config.policy.managed_hooks_only);
     assert!(config.diagnostics[0].message.contains("honoured in managed settings only"));
 }
@@ -198,7 +225,8 @@ fn disable_all_hooks_spares_plugins_that_managed_settings_force_enable() {
             p
         })
         .plugin_text("/p/lint/hooks/hooks.json", &stop_hooks(), Plugin::new("lint", "/p/lint"))
-        .finish();
+        .finish()
+        .unwrap();
     assert_eq!(running(&config), ["plugin:fmt"]);
     // In managed settings, disableAllHooks turns off everything, forced plugins included.
     let config = Loader::new()
@@ -212,7 +240,8 @@ fn disable_all_hooks_spares_plugins_that_managed_settings_force_enable() {
             p.marketplace = Some("acme".into());
             p
         })
-        .finish();
+        .finish()
+        .unwrap();
     assert!(running(&config).is_empty());
 }
 
@@ -260,7 +289,7 @@ fn a_plugin_manifest_adds_hook_files_after_the_standard_one() {
             ("extra/b.json", &hooks_file("b")),
         ],
     );
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert_eq!(
         commands(&config),
@@ -280,7 +309,7 @@ fn a_plugin_manifest_adds_hook_files_after_the_standard_one() {
             ("config/hooks.json", &hooks_file("only")),
         ],
     );
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert_eq!(commands(&config), [("only", "config/hooks.json".to_owned())]);
     assert_eq!(config.entries[0].source.plugin().unwrap().name, "fmt", "the directory's name");
@@ -294,7 +323,7 @@ fn a_plugin_manifest_can_hold_hooks_inline() {
             "Nope": []}
 }"#;
     let root = plugin_dir("manifest-inline", &[(".claude-plugin/plugin.json", manifest)]);
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert_eq!(
         commands(&config),
         [("${CLAUDE_PLUGIN_ROOT}/inline.sh", ".claude-plugin/plugin.json".to_owned())]
@@ -325,7 +354,7 @@ fn bad_manifest_hook_paths_are_reported_at_their_value_and_skipped() {
         ],
     );
     std::fs::write(root.parent().unwrap().join("outside.json"), hooks_file("outside")).unwrap();
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
     assert_eq!(
         commands(&config),
         [("standard", "hooks/hooks.json".to_owned()), ("good", "extra/good.json".to_owned())]
@@ -354,7 +383,7 @@ fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
             (".claude-plugin/plugin.json", "{\"name\": }"),
         ],
     );
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
     assert_eq!(commands(&config), [("standard", "hooks/hooks.json".to_owned())]);
     assert_eq!(config.entries[0].source.plugin().unwrap().name, "fmt");
     let d = &config.diagnostics[0];
@@ -362,6 +391,6 @@ fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
     assert_eq!((d.line, d.column), (1, 10));
     // Without a manifest's hooks, a missing standard file is still an error.
     let root = plugin_dir("manifest-none", &[(".claude-plugin/plugin.json", r#"{"name": "x"}"#)]);
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
     assert!(config.diagnostics[0].message.starts_with("cannot read"), "{:?}", config.diagnostics);
 }

@@ -23,7 +23,10 @@ pub(crate) fn hooks(args: &[&str], cwd: &Path, stdin: Option<&str>) -> Out {
         .stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
     let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    // `hooks` may exit (a usage error) before it reads its input.
+    if let Err(e) = pipe.write_all(stdin.unwrap_or("").as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     drop(pipe);
     let out = child.wait_with_output().unwrap();
     Out {
