@@ -281,6 +281,7 @@ impl EngineBuilder {
             host,
             settings_env: self.config.env.clone(),
             background: Background::new(self.background),
+            #[cfg(feature = "http")]
             http: crate::http::Client::default(),
             http_policy,
             delegates: self.delegates,

@@ -43,6 +43,7 @@ pub(crate) struct Shared {
     pub(crate) host: HostEnv,
     pub(crate) settings_env: Vec<(String, String)>,
     pub(crate) background: Background,
+    #[cfg(feature = "http")]
     pub(crate) http: crate::http::Client,
     pub(crate) http_policy: HttpPolicy,
     pub(crate) delegates: Delegates,
@@ -133,6 +134,8 @@ pub enum NotRun {
     },
     /// An `mcp_tool` hook on `SessionStart` at launch, when no MCP client is connected yet.
     NoMcpAtLaunch,
+    /// An `http` hook in a program built without `hooks-claude`'s `http` feature.
+    HttpNotBuilt,
 }
 
 impl fmt::Display for NotRun {
@@ -160,6 +163,7 @@ impl fmt::Display for NotRun {
             NotRun::NoMcpAtLaunch => f.write_str(
                 "`mcp_tool` hooks are not available for `SessionStart` at launch (no MCP client yet)",
             ),
+            NotRun::HttpNotBuilt => write!(f, "{}; this hook is skipped", crate::http::NOT_BUILT),
         }
     }
 }
@@ -302,6 +306,7 @@ impl ClaudeHook {
         let delegates = &self.shared.delegates;
         match &h.spec {
             HandlerSpec::Command => None,
+            HandlerSpec::Http(_) if !crate::http::BUILT => Some(NotRun::HttpNotBuilt),
             HandlerSpec::Http(s) => (!self.shared.http_policy.url_allowed(&s.url))
                 .then(|| NotRun::UrlNotAllowed { url: crate::http::shown_url(&s.url) }),
             HandlerSpec::Prompt(_) => {
@@ -323,8 +328,10 @@ impl ClaudeHook {
     }
 
     fn skipped(&self, why: &NotRun) -> HookOutcome {
-        if matches!(why, NotRun::NoImplementation { .. } | NotRun::UrlNotAllowed { .. })
-            && !self.warned.swap(true, Ordering::Relaxed)
+        if matches!(
+            why,
+            NotRun::NoImplementation { .. } | NotRun::UrlNotAllowed { .. } | NotRun::HttpNotBuilt
+        ) && !self.warned.swap(true, Ordering::Relaxed)
         {
             tracing::warn!(target: "hooks", hook = %self.info.id, handler = %self.info.label, "{why}");
         }
@@ -504,10 +511,14 @@ impl ClaudeHook {
             HandlerSpec::Command => {
                 crate::command::run(self, &payload, subject, timeout, &session_id).await
             }
+            #[cfg(feature = "http")]
             HandlerSpec::Http(spec) => {
                 let d = self.run_http(spec, &payload, subject.as_deref(), timeout).await;
                 self.finish(d, None, &session_id)
             }
+            // `not_run_for` skipped it already.
+            #[cfg(not(feature = "http"))]
+            HandlerSpec::Http(_) => self.skipped(&NotRun::HttpNotBuilt),
             HandlerSpec::Prompt(spec) | HandlerSpec::Agent(spec) => {
                 let d = self.run_prompt(spec, &payload, subject.as_deref(), timeout).await;
                 self.finish(d, None, &session_id)

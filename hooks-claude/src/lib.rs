@@ -38,7 +38,10 @@
 //!   empty list blocks every URL) and `httpHookAllowedEnvVars`; header values interpolate only the
 //!   variables both the handler's `allowedEnvVars` and the policy allow, and are never logged.
 //!   Redirects are not followed, so that a redirect cannot lead past the allowlist. TLS is rustls
-//!   with the platform's verifier.
+//!   with the platform's verifier. The client is the crate's `http` feature, on by default; a
+//!   harness with no use for `http` hooks turns it off (`default-features = false`) and builds
+//!   without reqwest, rustls and hyper: an `http` hook is then a load warning at its handler
+//!   and is skipped ([`NotRun::HttpNotBuilt`]).
 //! - `prompt`, `agent`, `mcp_tool`: through traits the harness implements ([`delegate`]:
 //!   [`ModelEvaluator`](delegate::ModelEvaluator), [`AgentRunner`](delegate::AgentRunner),
 //!   [`McpToolCaller`](delegate::McpToolCaller)), registered on the [`EngineBuilder`]. This

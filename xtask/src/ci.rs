@@ -17,6 +17,36 @@ pub(crate) fn run_all() -> Result {
             "warnings",
         ]),
     )?;
+    // `hooks-claude` without its default `http` feature: no HTTP client in the build, and an
+    // `http` hook is a load warning.
+    step(
+        "hooks-claude without the http feature: clippy",
+        cargo().args([
+            "clippy",
+            "-p",
+            "hooks-claude",
+            "--no-default-features",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    step(
+        "hooks-claude without the http feature: tests",
+        cargo()
+            .args([
+                "test",
+                "-p",
+                "hooks-claude",
+                "--no-default-features",
+                "--locked",
+                "--test",
+                "it",
+            ])
+            .env("CI", "true"),
+    )?;
     if has_cargo_subcommand("nextest") {
         step(
             "tests (nextest)",

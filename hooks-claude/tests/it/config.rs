@@ -33,6 +33,8 @@ fn a_broken_file_is_contained_and_positioned() {
     assert!(d.to_string().starts_with("/p/bad.json:3:14: error: invalid JSON"), "{d}");
 }
 
+/// (Its `http` handlers' URL and header checks need the `http` feature.)
+#[cfg(feature = "http")]
 #[test]
 fn every_problem_is_reported_at_its_value() {
     let text = r#"{
@@ -393,4 +395,40 @@ fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
     let root = plugin_dir("manifest-none", &[(".claude-plugin/plugin.json", r#"{"name": "x"}"#)]);
     let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
     assert!(config.diagnostics[0].message.starts_with("cannot read"), "{:?}", config.diagnostics);
+}
+
+/// Built without the `http` feature (`cargo test -p hooks-claude --no-default-features`): an
+/// `http` hook is a warning at its handler, and is skipped when it would run.
+#[cfg(not(feature = "http"))]
+#[tokio::test]
+async fn without_the_http_feature_an_http_hook_is_a_load_warning_and_never_runs() {
+    let dir = temp_dir("http-feature-off");
+    let text = r#"{"hooks": {"Stop": [{"hooks": [
+  {"type": "http", "url": "https://user:pw@hooks.example/stop"},
+  {"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"still here\"}'"}
+]}]}}"#;
+    let config = Loader::new()
+        .settings_text(dir.join("settings.json"), text, Scope::Project)
+        .finish()
+        .expect("a warning is not an error: the rest loads");
+    let d = &config.diagnostics[0];
+    assert_eq!((d.line, d.column, d.severity), (2, 3, DiagnosticSeverity::Warning), "{d}");
+    assert!(
+        d.message.starts_with("`http` hooks are not built into this program (the `http` feature of hooks-claude is off)"),
+        "{d}"
+    );
+    let engine = engine(config, &dir);
+    let input = hooks_claude::input::Stop {
+        base: hooks_claude::input::Base::new("s", "/t", dir.display().to_string()),
+        ..Default::default()
+    };
+    let fired = engine.stop(&input, &mut hooks_claude::StopGuard::default()).await;
+    let records = fired.records();
+    assert_eq!(records[0].status, hooks_claude::ClaudeStatus::Skipped);
+    assert_eq!(records[0].command, "https://***@hooks.example/stop", "no password shown");
+    assert!(records[0].message.as_deref().is_some_and(|m| m.contains("feature")));
+    assert!(matches!(
+        fired.decision.continuation,
+        hook_protocol::Continuation::Continue { reason: Some(ref r) } if r == "still here"
+    ));
 }

@@ -14,12 +14,14 @@ mod e2e;
 /// Hooks in skill and sub-agent frontmatter.
 mod frontmatter;
 /// `http` hooks against a real server on loopback: every response rule, limits, timeouts.
+#[cfg(feature = "http")]
 mod http;
 /// The 10,000-character cap and the `SessionEnd` budget.
 mod limits;
 /// Fail-closed on every failure path, the event off argv, credentials scrubbed.
 mod reliability;
 /// The loopback HTTP server.
+#[cfg(feature = "http")]
 mod server;
 /// Shared helpers: temporary directories, fixture paths, settings files.
 mod support;
