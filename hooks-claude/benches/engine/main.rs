@@ -469,9 +469,9 @@ fn profile(ctx: &Arc<Ctx>, spec: &str) {
     let raw = Arc::new(Raw::new(&ctx.noop, &ctx.stdin, form));
     let ours = side == "ours";
     let c = Arc::clone(ctx);
-    let (us, cpu) = ctx.block(async move {
+    let (us, (user, system)) = ctx.block(async move {
         let lockstep = (!ours).then(|| Lockstep::new(&raw, hooks, events));
-        let cpu = cpu_us();
+        let cpu = measure::cpu_split_us();
         let t = Instant::now();
         for _ in 0..events {
             match &lockstep {
@@ -479,11 +479,17 @@ fn profile(ctx: &Arc<Ctx>, spec: &str) {
                 None => fire(&engine, &c.input, hooks).await,
             }
         }
-        let out = (micros(t.elapsed()) / events as f64, (cpu_us() - cpu) / events as f64);
+        let now = measure::cpu_split_us();
+        let per = events as f64;
+        let out = (micros(t.elapsed()) / per, ((now.0 - cpu.0) / per, (now.1 - cpu.1) / per));
         if let Some(l) = lockstep {
             l.join();
         }
         out
     });
-    println!("{spec}: {us:.1} µs per event, {cpu:.1} µs of this process's CPU per event");
+    println!(
+        "{spec}: {us:.1} µs per event; this process's CPU per event: {:.1} µs ({user:.1} user, \
+         {system:.1} system)",
+        user + system
+    );
 }

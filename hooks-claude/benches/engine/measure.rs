@@ -90,18 +90,24 @@ impl Alloc {
 
 /// User plus system CPU time of this process (every thread), in µs.
 pub(crate) fn cpu_us() -> f64 {
+    let (user, system) = cpu_split_us();
+    user + system
+}
+
+/// User and system CPU time of this process (every thread), in µs.
+pub(crate) fn cpu_split_us() -> (f64, f64) {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: `getrusage` writes one `rusage` into the pointer it is given, which points to
     // zeroed memory of that type; we read it only when the call reports success.
     #[expect(unsafe_code, reason = "getrusage(2): the harness process's CPU time")]
     let usage = unsafe {
         if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
-            return f64::NAN;
+            return (f64::NAN, f64::NAN);
         }
         usage.assume_init()
     };
     let us = |t: libc::timeval| t.tv_sec as f64 * 1e6 + t.tv_usec as f64;
-    us(usage.ru_utime) + us(usage.ru_stime)
+    (us(usage.ru_utime), us(usage.ru_stime))
 }
 
 /// Resident memory of this process, in KiB (`VmRSS`), or 0 when unreadable.
