@@ -88,7 +88,7 @@ pub enum PromptVerdict {
 /// Prompt submit's decision.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct PromptDecision {
+pub struct PromptSubmitDecision {
     /// Proceed or block.
     pub verdict: PromptVerdict,
     /// Context to add to the prompt.
@@ -97,7 +97,7 @@ pub struct PromptDecision {
     pub control: Control,
 }
 
-impl SeamDecision for PromptDecision {
+impl SeamDecision for PromptSubmitDecision {
     fn from_merged(merged: &Merged) -> Self {
         let verdict = match merged.decision {
             Some(Decision::Deny) => PromptVerdict::Block { reason: merged.reason() },
@@ -339,7 +339,7 @@ mod tests {
     fn prompt_block_and_halt() {
         let mut v = Verdict::deny("secret in prompt");
         v.halt = Some(Halt::new(Some("stop".into())));
-        let d = PromptDecision::from_merged(&fold(vec![Verdict::context("c"), v]));
+        let d = PromptSubmitDecision::from_merged(&fold(vec![Verdict::context("c"), v]));
         assert_eq!(d.verdict, PromptVerdict::Block { reason: Some("secret in prompt".into()) });
         assert_eq!(d.control.halt, Some(Some("stop".into())));
         assert_eq!(d.context.len(), 1);

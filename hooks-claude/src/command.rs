@@ -1,8 +1,8 @@
 //! Command handlers: a process run through `hook_protocol::exec::run`, in the foreground, in
 //! the background (`async`, `asyncRewake`), or in the foreground until its first stdout line
-//! says `{"async":true}` (§11), after which the event goes on without it and the rest of its
-//! output is collected like an async hook's. The background part keeps the hook's own
-//! timeout; `asyncTimeout` is not read.
+//! says `{"async":true}` ([Background hooks](crate::compatibility#background-hooks)), after which
+//! the event goes on without it and the rest of its output is collected like an async hook's. The
+//! background part keeps the hook's own timeout; `asyncTimeout` is not read.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -34,16 +34,14 @@ type Running = Pin<Box<dyn Future<Output = Result<RawOutcome, ExecError>> + Send
 pub(crate) async fn run(
     hook: &ClaudeHook,
     payload: &ClaudePayload,
-    subject: Option<String>,
     timeout: Duration,
-    session_id: &str,
 ) -> HookOutcome {
     let spec = match &hook.spec {
         Ok(spec) => spec.clone(),
         Err(why) => {
-            let ctx = hook.decode_ctx(subject.as_deref(), timeout);
+            let ctx = hook.decode_ctx(timeout);
             let d = crate::decode::decode_failure(&ctx, why.clone());
-            return hook.finish(d, None, session_id);
+            return hook.finish(d, None);
         }
     };
     let host = &hook.shared.host;
@@ -53,7 +51,7 @@ pub(crate) async fn run(
     let project = host.project_dir.clone();
     if hook.entry.handler.runs_async() {
         let running: Running = Box::pin(run_in(inv, project));
-        return start_background(hook, running, hook.entry.handler.async_rewake, false, session_id);
+        return start_background(hook, running, hook.entry.handler.async_rewake, false, payload);
     }
     let (tx, mut rx) = oneshot::channel::<Vec<u8>>();
     let slot = Mutex::new(Some(tx));
@@ -73,7 +71,7 @@ pub(crate) async fn run(
             line = &mut rx, if listening => {
                 listening = false;
                 if line.is_ok_and(|l| is_async_marker(&l)) {
-                    return start_background(hook, running, false, true, session_id);
+                    return start_background(hook, running, false, true, payload);
                 }
             }
         }
@@ -82,16 +80,16 @@ pub(crate) async fn run(
         && first_line_is_marker(&raw.stdout)
     {
         // It said it goes async and ended at once: its result is an async hook's.
-        let done = async_result(hook, result, false, true, session_id);
+        let done = async_result(hook, result, false, true, payload);
         hook.shared.background.deliver(done);
         return background_outcome(hook, None);
     }
-    let ctx = hook.decode_ctx(subject.as_deref(), timeout);
+    let ctx = hook.decode_ctx(timeout);
     let (decoded, process) = match &result {
         Ok(raw) => (decode(&ctx, raw), Some(ProcessFacts::from_outcome(raw))),
         Err(e) => (decode_spawn_error(&ctx, e), None),
     };
-    hook.finish(decoded, process, session_id)
+    hook.finish(decoded, process)
 }
 
 /// Runs an invocation started in the event's `cwd`; when that directory cannot be entered
@@ -126,9 +124,9 @@ fn start_background(
     running: Running,
     rewake: bool,
     went_async: bool,
-    session_id: &str,
+    payload: &ClaudePayload,
 ) -> HookOutcome {
-    let job_hook = JobHook::of(hook, session_id);
+    let job_hook = JobHook::of(hook, payload);
     let job = async move {
         let result = running.await;
         job_hook.result(result, rewake, went_async)
@@ -169,12 +167,15 @@ struct JobHook {
     event: crate::EventName,
     from_plugin: bool,
     timeout: Duration,
-    spill: Arc<crate::spill::Spill>,
     session_id: String,
+    cwd: String,
 }
 
 impl JobHook {
-    fn of(hook: &ClaudeHook, session_id: &str) -> Self {
+    fn of(hook: &ClaudeHook, payload: &ClaudePayload) -> Self {
+        let text = |key: &str| {
+            payload.object().get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+        };
         Self {
             id: hook.info().id.clone(),
             label: hook.info().label.clone(),
@@ -182,8 +183,8 @@ impl JobHook {
             event: hook.entry.event,
             from_plugin: hook.entry.source.plugin().is_some(),
             timeout: hook.timeout,
-            spill: Arc::clone(&hook.shared.spill),
-            session_id: session_id.to_owned(),
+            session_id: text("session_id"),
+            cwd: text("cwd"),
         }
     }
 }
@@ -193,14 +194,15 @@ fn async_result(
     result: Result<RawOutcome, ExecError>,
     rewake: bool,
     went_async: bool,
-    session_id: &str,
+    payload: &ClaudePayload,
 ) -> AsyncResult {
-    JobHook::of(hook, session_id).result(result, rewake, went_async)
+    JobHook::of(hook, payload).result(result, rewake, went_async)
 }
 
-/// Reads a background hook's end (§6.7): `additionalContext` and `systemMessage` of a JSON
-/// output, each field of the wrong type dropped on its own, decision fields ignored; with
-/// `asyncRewake`, exit 2 wakes the model with stderr (or stdout when stderr is empty).
+/// Reads a background hook's end ([Background hooks](crate::compatibility#background-hooks)):
+/// `additionalContext` and `systemMessage` of a JSON output, each field of the wrong type dropped
+/// on its own, decision fields ignored; with `asyncRewake`, exit 2 wakes the model with stderr (or
+/// stdout when stderr is empty).
 impl JobHook {
     fn result(
         &self,
@@ -214,6 +216,8 @@ impl JobHook {
             command: h.label.clone(),
             source: h.source.clone(),
             event: h.event.as_str().to_owned(),
+            session_id: h.session_id.clone(),
+            cwd: h.cwd.clone(),
             status: ClaudeStatus::Success,
             exit_code: None,
             context: Vec::new(),
@@ -224,8 +228,6 @@ impl JobHook {
         let ctx = crate::decode::DecodeCtx {
             event: Some(h.event),
             name: h.event.as_str(),
-            subject: None,
-            label: &h.label,
             on_failure: OnFailure::Continue,
             from_plugin: h.from_plugin,
             timeout: h.timeout,
@@ -287,10 +289,6 @@ impl JobHook {
                     out.warnings.push(format!("stdout is not valid JSON ({e}); it is ignored"))
                 }
             }
-        }
-        let spill = &h.spill;
-        for text in &mut out.context {
-            *text = spill.cap(std::mem::take(text), &h.session_id, &h.id, &mut out.warnings);
         }
         out
     }

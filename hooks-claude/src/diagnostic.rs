@@ -8,19 +8,19 @@ use serde::Serialize;
 /// How bad a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Severity {
+pub enum DiagnosticSeverity {
     /// Worth knowing; everything still works as Claude Code would make it work.
     Warning,
     /// Something did not register (a file, an event, a group or a handler).
     Error,
 }
 
-impl Severity {
+impl DiagnosticSeverity {
     /// `warning` or `error`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Severity::Warning => "warning",
-            Severity::Error => "error",
+            DiagnosticSeverity::Warning => "warning",
+            DiagnosticSeverity::Error => "error",
         }
     }
 }
@@ -36,7 +36,7 @@ pub struct Diagnostic {
     /// The column of the offending value, from 1, in characters (0 for the whole file).
     pub column: usize,
     /// Warning or error.
-    pub severity: Severity,
+    pub severity: DiagnosticSeverity,
     /// What is wrong, naming the value.
     pub message: String,
 }
@@ -46,7 +46,7 @@ impl Diagnostic {
     pub fn new(
         file: impl Into<PathBuf>,
         pos: Pos,
-        severity: Severity,
+        severity: DiagnosticSeverity,
         message: impl Into<String>,
     ) -> Self {
         Self {
@@ -60,7 +60,7 @@ impl Diagnostic {
 
     /// Whether it is an error.
     pub fn is_error(&self) -> bool {
-        self.severity == Severity::Error
+        self.severity == DiagnosticSeverity::Error
     }
 }
 
@@ -127,11 +127,11 @@ pub(crate) struct Sink<'a> {
 
 impl Sink<'_> {
     pub(crate) fn error(&mut self, pos: Pos, message: impl Into<String>) {
-        self.out.push(Diagnostic::new(self.file, pos, Severity::Error, message));
+        self.out.push(Diagnostic::new(self.file, pos, DiagnosticSeverity::Error, message));
     }
 
     pub(crate) fn warning(&mut self, pos: Pos, message: impl Into<String>) {
-        self.out.push(Diagnostic::new(self.file, pos, Severity::Warning, message));
+        self.out.push(Diagnostic::new(self.file, pos, DiagnosticSeverity::Warning, message));
     }
 }
 
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn displays_as_file_line_col() {
-        let d = Diagnostic::new("a.json", Pos::new(3, 7), Severity::Warning, "msg");
+        let d = Diagnostic::new("a.json", Pos::new(3, 7), DiagnosticSeverity::Warning, "msg");
         assert_eq!(d.to_string(), "a.json:3:7: warning: msg");
     }
 }

@@ -3,8 +3,9 @@
 //! in size.
 //!
 //! HTTP requests are not processes, so they do not go through `hook_protocol::exec`; what this
-//! module returns is decoded by the outcome rules of §4.5 elsewhere. Header values are secrets
-//! as far as this module is concerned: they are never logged nor put in an error.
+//! module returns is decoded elsewhere by the answer rules of
+//! [HTTP hooks](crate::compatibility#http-hooks). Header values are secrets as far as this module
+//! is concerned: they are never logged nor put in an error.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -70,9 +71,9 @@ pub(crate) fn check_header_name(name: &str) -> Result<(), UrlError> {
         .map_err(|_| UrlError::HeaderName { name: name.to_owned() })
 }
 
-/// The harness-level limits on `http` hooks (§1.3): which URLs they may post to
-/// (`allowedHttpHookUrls`) and which environment variables their headers may interpolate
-/// (`httpHookAllowedEnvVars`). Both apply to hooks of every source.
+/// The harness-level limits on `http` hooks ([HTTP hooks](crate::compatibility#http-hooks)): which
+/// URLs they may post to (`allowedHttpHookUrls`) and which environment variables their headers may
+/// interpolate (`httpHookAllowedEnvVars`). Both apply to hooks of every source.
 #[derive(Clone, Default)]
 pub struct HttpPolicy {
     urls: Option<Vec<(String, Option<Regex>)>>,
@@ -186,7 +187,8 @@ fn url_pattern(pattern: &str) -> Option<Regex> {
 }
 
 /// Replaces `$VAR` and `${VAR}` in a header value: allowed names by their value (empty when
-/// unset), every other name by nothing (§1.4). A `$` not followed by a name stays.
+/// unset), every other name by nothing ([HTTP hooks](crate::compatibility#http-hooks)). A `$` not
+/// followed by a name stays.
 pub(crate) fn interpolate(
     value: &str,
     allowed: impl Fn(&str) -> bool,

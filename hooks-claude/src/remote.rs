@@ -1,6 +1,7 @@
 //! The handlers that are not processes: `http` (through [`crate::http`]), and `prompt`,
 //! `agent` and `mcp_tool` (through the harness's implementations, [`crate::delegate`]). Each
-//! run is bounded by the hook's timeout on the wall clock and decoded by the rules of §4.
+//! run is bounded by the hook's timeout on the wall clock and decoded by the rules of
+//! [Exit codes and output](crate::compatibility#exit-codes-and-output).
 
 use std::time::Duration;
 
@@ -20,15 +21,14 @@ use crate::settings::{HttpSpec, McpToolSpec, PromptSpec};
 use hook_protocol::Hook;
 
 impl ClaudeHook {
-    /// Posts the event's JSON and reads the answer (§4.5).
+    /// Posts the event's JSON and reads the answer ([HTTP hooks](crate::compatibility#http-hooks)).
     pub(crate) async fn run_http(
         &self,
         spec: &HttpSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let policy = &self.shared.http_policy;
         let allowed = |name: &str| {
             spec.allowed_env_vars.iter().any(|n| n == name) && policy.env_var_allowed(name)
@@ -71,15 +71,15 @@ impl ClaudeHook {
             .or_else(|| std::env::var(name).ok())
     }
 
-    /// Asks the harness's model or agent and maps its `{ok, reason}` answer (§5.5).
+    /// Asks the harness's model or agent and maps its `{ok, reason}` answer
+    /// ([Prompt and agent hooks](crate::compatibility#prompt-and-agent-hooks)).
     pub(crate) async fn run_prompt(
         &self,
         spec: &PromptSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let event = self.entry.event;
         let agent = self.entry.handler.kind == HandlerType::Agent;
         let json = String::from_utf8_lossy(payload.bytes()).trim_end().to_owned();
@@ -141,10 +141,9 @@ impl ClaudeHook {
         &self,
         spec: &McpToolSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let Some(caller) = &self.shared.delegates.mcp else {
             return decode_failure(&ctx, missing(HandlerType::McpTool).to_string());
         };

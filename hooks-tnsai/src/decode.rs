@@ -35,7 +35,9 @@ use hook_protocol::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{DecisionKind, EventType, ProtocolError, Response, Severity, validate_modified};
+use crate::{
+    DecisionKind, EventType, ProtocolError, Response, ResponseSeverity, validate_modified,
+};
 
 /// The exit code by which a TNSAI hook blocks.
 pub const BLOCK_EXIT_CODE: i32 = 2;
@@ -54,7 +56,7 @@ pub struct RecordMeta {
     pub reason: Option<String>,
     /// The block's severity (the default, `HIGH`, when the hook named none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub severity: Option<Severity>,
+    pub severity: Option<ResponseSeverity>,
     /// The free-form metadata it returned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
@@ -186,10 +188,10 @@ fn blocked_by_exit(raw: &RawOutcome) -> HookOutcome {
         .or(stdout_text)
         .unwrap_or_else(|| format!("blocked by exit status {BLOCK_EXIT_CODE}"));
     let severity = match field("severity") {
-        None => Severity::default(),
-        Some(v) => v.as_str().and_then(Severity::from_wire).unwrap_or_else(|| {
+        None => ResponseSeverity::default(),
+        Some(v) => v.as_str().and_then(ResponseSeverity::from_wire).unwrap_or_else(|| {
             warnings.push(format!("unknown `severity` {v} ignored; the block counts as `HIGH`"));
-            Severity::default()
+            ResponseSeverity::default()
         }),
     };
     let continue_chain = field("continue_chain").and_then(Value::as_bool);
@@ -229,7 +231,7 @@ mod tests {
         assert_eq!(o.verdict.reason.as_deref(), Some("from json"));
         assert_eq!(
             RecordMeta::from_value(o.metadata.as_ref().unwrap()).unwrap().severity,
-            Some(Severity::Low)
+            Some(ResponseSeverity::Low)
         );
         let o = run(2, "some text", "from stderr");
         assert_eq!(o.verdict.reason.as_deref(), Some("from stderr"));

@@ -120,7 +120,7 @@ pub use hook::{
     BuildError, DEFAULT_TIMEOUT, DIALECT, FRAMEWORK_ENV, TnsaiHook, TnsaiHookBuilder,
     compile_matcher,
 };
-pub use response::{DecisionKind, ProtocolError, Response, Severity};
+pub use response::{DecisionKind, ProtocolError, Response, ResponseSeverity};
 pub use shape::{
     ShapeError, ShapeProblem, common_from_context, event_from_input, event_from_parts,
     known_fields, payload_from_object, validate_modified,

@@ -77,7 +77,7 @@ impl fmt::Display for DecisionKind {
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]
 #[serde(rename_all = "UPPERCASE")]
-pub enum Severity {
+pub enum ResponseSeverity {
     /// `LOW`.
     Low,
     /// `MEDIUM`.
@@ -90,30 +90,30 @@ pub enum Severity {
     Critical,
 }
 
-impl Severity {
+impl ResponseSeverity {
     /// The severity as it is spelled on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
-            Severity::Low => "LOW",
-            Severity::Medium => "MEDIUM",
-            Severity::High => "HIGH",
-            Severity::Critical => "CRITICAL",
+            ResponseSeverity::Low => "LOW",
+            ResponseSeverity::Medium => "MEDIUM",
+            ResponseSeverity::High => "HIGH",
+            ResponseSeverity::Critical => "CRITICAL",
         }
     }
 
     /// The severity of its wire spelling (upper case, exactly).
     pub fn from_wire(s: &str) -> Option<Self> {
         Some(match s {
-            "LOW" => Severity::Low,
-            "MEDIUM" => Severity::Medium,
-            "HIGH" => Severity::High,
-            "CRITICAL" => Severity::Critical,
+            "LOW" => ResponseSeverity::Low,
+            "MEDIUM" => ResponseSeverity::Medium,
+            "HIGH" => ResponseSeverity::High,
+            "CRITICAL" => ResponseSeverity::Critical,
             _ => return None,
         })
     }
 }
 
-impl fmt::Display for Severity {
+impl fmt::Display for ResponseSeverity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -191,7 +191,7 @@ pub struct Response {
     /// Why (required for a block).
     pub reason: Option<String>,
     /// How serious the block is (read on a block only).
-    pub severity: Option<Severity>,
+    pub severity: Option<ResponseSeverity>,
     /// The payload a `modify` proposes (read on a modify only; validated against the event
     /// later).
     pub modified_payload: Option<Map<String, Value>>,
@@ -254,7 +254,7 @@ impl Response {
             .collect();
         let severity = match object.get("severity") {
             None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(Severity::from_wire(s).ok_or_else(|| {
+            Some(Value::String(s)) => Some(ResponseSeverity::from_wire(s).ok_or_else(|| {
                 ProtocolError::UnknownSeverity { found: Value::from(s.as_str()).to_string() }
             })?),
             Some(other) => return Err(ProtocolError::UnknownSeverity { found: other.to_string() }),
@@ -334,9 +334,12 @@ mod tests {
 
     #[test]
     fn severity_orders_and_defaults_to_high() {
-        assert!(Severity::Low < Severity::Medium && Severity::High < Severity::Critical);
-        assert_eq!(Severity::default(), Severity::High);
-        assert_eq!(Severity::from_wire("high"), None, "upper case only");
+        assert!(
+            ResponseSeverity::Low < ResponseSeverity::Medium
+                && ResponseSeverity::High < ResponseSeverity::Critical
+        );
+        assert_eq!(ResponseSeverity::default(), ResponseSeverity::High);
+        assert_eq!(ResponseSeverity::from_wire("high"), None, "upper case only");
     }
 
     #[test]

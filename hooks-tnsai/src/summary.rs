@@ -4,7 +4,7 @@ use hook_protocol::{Decision, Report};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{RecordMeta, Severity};
+use crate::{RecordMeta, ResponseSeverity};
 
 /// `allow` or `block`: the only two answers a TNSAI chain gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -33,7 +33,7 @@ pub struct Summary {
     /// How serious the block is: the highest severity among the blocking hooks (a block that
     /// names none, and a hook that failed closed, count as `HIGH`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub severity: Option<Severity>,
+    pub severity: Option<ResponseSeverity>,
     /// What an applied `modify` rewrote: the tool input for a pending tool call, the payload for
     /// other events; never with a block.
     #[serde(skip_serializing_if = "Option::is_none")]

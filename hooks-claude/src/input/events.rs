@@ -7,8 +7,8 @@ use super::{BackgroundTask, Base, BatchCall, ClaudeInput, McpServer, SessionCron
 use crate::EventName;
 use crate::decision::{
     ElicitationDecision, MessageDisplayDecision, ModelSwitchDecision, ObserveDecision,
-    PermissionRequestDecision, PreToolUseDecision, PromptDecision, RetryDecision,
-    SessionStartDecision, StopDecision, ToolResultDecision, WatchDecision, WorktreeCreateDecision,
+    PermissionRequestDecision, RetryDecision, SessionStartDecision, StopDecision, ToolCallDecision,
+    ToolResultDecision, UserPromptDecision, WatchDecision, WorktreeCreateDecision,
     WorktreeRemoveDecision,
 };
 use hook_protocol::{BlockDecision, ContextDecision};
@@ -95,7 +95,7 @@ input! {
     }
 
     /// `UserPromptSubmit`: the user submitted a prompt.
-    UserPromptSubmit => PromptDecision {
+    UserPromptSubmit => UserPromptDecision {
         /// The prompt, pastes expanded.
         prompt: String,
         /// The session's title.
@@ -104,7 +104,7 @@ input! {
     }
 
     /// `UserPromptExpansion`: a `/command` or MCP prompt expands.
-    UserPromptExpansion => PromptDecision {
+    UserPromptExpansion => UserPromptDecision {
         /// `slash_command` or `mcp_prompt`.
         expansion_type: String,
         /// The command (the matcher subject).
@@ -134,7 +134,7 @@ input! {
     }
 
     /// `PreToolUse`: a tool is about to run.
-    PreToolUse => PreToolUseDecision {
+    PreToolUse => ToolCallDecision {
         /// The tool (the matcher subject).
         tool_name: String,
         /// Its input.

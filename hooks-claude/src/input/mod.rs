@@ -6,8 +6,10 @@
 //! sends as `null` (`requested_model`) are always present.
 
 mod events;
+mod validate;
 
 pub use events::*;
+pub use validate::{InvalidInput, validate};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -15,7 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::EventName;
 
-/// The fields every event's input carries (§2.1).
+/// The fields every event's input carries ([Event inputs](crate::compatibility#event-inputs)).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Base {
     /// The session's identifier (`$CLAUDE_CODE_SESSION_ID`).
@@ -174,7 +176,9 @@ pub fn payload<I: ClaudeInput>(input: &I) -> Map<String, Value> {
     map
 }
 
-/// The bytes written to a hook's stdin: one compact JSON line and `\n` (§6.3, §11).
+/// The bytes written to a hook's stdin: one compact JSON line and `\n`
+/// ([Process execution](crate::compatibility#process-execution),
+/// [JSON detection](crate::compatibility#json-detection)).
 pub fn stdin_bytes(payload: &Map<String, Value>) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(payload).unwrap_or_else(|_| b"{}".to_vec());
     bytes.push(b'\n');

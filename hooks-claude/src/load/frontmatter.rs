@@ -1,7 +1,8 @@
-//! Hooks in the YAML frontmatter of a skill (`SKILL.md`) or a sub-agent definition (§1.2):
-//! the same structure as a settings file's `hooks`. A skill's hooks live from its invocation
-//! to the end of the session ([`crate::Engine::activate_skill`]); a sub-agent's run on that
-//! sub-agent's events, and its `Stop` hooks are `SubagentStop` ones.
+//! Hooks in the YAML frontmatter of a skill (`SKILL.md`) or a sub-agent definition
+//! ([Skills and sub-agents](crate::compatibility#skills-and-sub-agents)): the same structure as a
+//! settings file's `hooks`. A skill's hooks live from its invocation to the end of the session
+//! ([`crate::Engine::activate_skill`]); a sub-agent's run on that sub-agent's events, and its
+//! `Stop` hooks are `SubagentStop` ones.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +11,7 @@ use serde_json::{Map, Value};
 use super::Loader;
 use crate::diagnostic::Pos;
 use crate::settings::{Origin, SourceFile};
-use crate::{Diagnostic, Severity};
+use crate::{Diagnostic, DiagnosticSeverity};
 
 /// Which kind of definition a frontmatter belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +57,7 @@ impl Loader {
             Diagnostic::new(
                 &path,
                 at,
-                Severity::Error,
+                DiagnosticSeverity::Error,
                 format!("{message}; no hook from it registers"),
             )
         };

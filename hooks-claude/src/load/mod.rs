@@ -82,8 +82,12 @@ impl Loader {
         self.config.diagnostics.push(Diagnostic::new(
             path,
             Pos::default(),
-            crate::Severity::Error,
-            format!("cannot read `{}`: {e}; no hook from it registers", path.display()),
+            crate::DiagnosticSeverity::Error,
+            format!(
+                "cannot read `{}`: {}; no hook from it registers",
+                path.display(),
+                hook_protocol::os_error_text(e)
+            ),
         ));
         self
     }

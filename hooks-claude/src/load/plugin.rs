@@ -1,7 +1,7 @@
-//! A plugin's hooks (§1.2): its `hooks/hooks.json`, and what the `hooks` field of its manifest,
-//! `.claude-plugin/plugin.json`, adds: more hook files (a `./` path or a list of them, inside
-//! the plugin) or hooks written inline (an object of events, as under a settings file's
-//! `hooks`).
+//! A plugin's hooks ([Plugins](crate::compatibility#plugins)): its `hooks/hooks.json`, and what the
+//! `hooks` field of its manifest, `.claude-plugin/plugin.json`, adds: more hook files (a `./` path
+//! or a list of them, inside the plugin) or hooks written inline (an object of events, as under a
+//! settings file's `hooks`).
 
 use std::path::{Component, Path, PathBuf};
 
@@ -12,7 +12,7 @@ use jsonc_parser::{CollectOptions, parse_to_ast};
 use super::{Loader, strict};
 use crate::diagnostic::{LineIndex, Pos};
 use crate::settings::{Origin, Plugin, SourceFile};
-use crate::{Diagnostic, Severity};
+use crate::{Diagnostic, DiagnosticSeverity};
 
 /// The manifest's path under a plugin root.
 const MANIFEST: &str = ".claude-plugin/plugin.json";
@@ -107,7 +107,7 @@ impl Loader {
         };
         let Some(relative) = file.strip_prefix("./") else {
             problem(
-                Severity::Error,
+                DiagnosticSeverity::Error,
                 format!("hook file `{file}` must be a path starting with `./`; it is not loaded"),
             );
             return;
@@ -115,7 +115,7 @@ impl Loader {
         let relative = Path::new(relative);
         if relative.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
             problem(
-                Severity::Error,
+                DiagnosticSeverity::Error,
                 format!("hook file `{file}` must stay inside the plugin; it is not loaded"),
             );
             return;
@@ -123,7 +123,7 @@ impl Loader {
         let path = plugin.root.join(relative);
         if path.components().eq(standard.components()) {
             problem(
-                Severity::Warning,
+                DiagnosticSeverity::Warning,
                 format!("`{file}` is the plugin's standard hooks file, loaded once already"),
             );
             return;
@@ -134,8 +134,11 @@ impl Loader {
                 self.load_text(source, &text);
             }
             Err(e) => problem(
-                Severity::Error,
-                format!("cannot read hook file `{file}`: {e}; no hook from it registers"),
+                DiagnosticSeverity::Error,
+                format!(
+                    "cannot read hook file `{file}`: {}; no hook from it registers",
+                    hook_protocol::os_error_text(&e)
+                ),
             ),
         }
     }
@@ -154,7 +157,12 @@ impl Loader {
         };
         let idx = LineIndex::new(&text);
         let mut problem = |at: Pos, message: String| {
-            self.config.diagnostics.push(Diagnostic::new(&path, at, Severity::Error, message));
+            self.config.diagnostics.push(Diagnostic::new(
+                &path,
+                at,
+                DiagnosticSeverity::Error,
+                message,
+            ));
         };
         let root_value = match parse_to_ast(&text, &CollectOptions::default(), &strict()) {
             Ok(parsed) => parsed.value,

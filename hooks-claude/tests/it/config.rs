@@ -1,4 +1,4 @@
-use hooks_claude::{Loader, Plugin, Scope, Severity, check};
+use hooks_claude::{DiagnosticSeverity, Loader, Plugin, Scope, check};
 
 use crate::support::*;
 
@@ -14,7 +14,7 @@ fn a_broken_file_is_contained_and_positioned() {
         .finish();
     assert_eq!(config.entries.len(), 1, "the good file still registers");
     let d = &config.diagnostics[0];
-    assert_eq!((d.line, d.column, d.severity), (3, 14, Severity::Error), "{d}");
+    assert_eq!((d.line, d.column, d.severity), (3, 14, DiagnosticSeverity::Error), "{d}");
     assert!(d.to_string().starts_with("/p/bad.json:3:14: error: invalid JSON"), "{d}");
 }
 
@@ -364,4 +364,25 @@ fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
     let root = plugin_dir("manifest-none", &[(".claude-plugin/plugin.json", r#"{"name": "x"}"#)]);
     let config = Loader::new().plugin_dir(&root).finish();
     assert!(config.diagnostics[0].message.starts_with("cannot read"), "{:?}", config.diagnostics);
+}
+
+#[test]
+fn timeouts_that_look_like_a_unit_mistake_are_warned_about() {
+    let text = r#"{"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "true", "timeout": 0.005},
+        {"type": "command", "command": "true", "timeout": 0.01},
+        {"type": "command", "command": "true", "timeout": 1000}
+    ]}]}}"#;
+    let config = Loader::new().settings_text("s.json", text, Scope::Project).finish();
+    let all: Vec<String> = config.diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        all,
+        [
+            "s.json:2:59: warning: `timeout` is 0.005 seconds (5 ms); timeouts are in seconds, and \
+             the hook is likely killed before it can answer",
+            "s.json:4:59: warning: `timeout` is 1000 seconds (17 minutes); timeouts are in \
+             seconds, not milliseconds",
+        ]
+    );
+    assert_eq!(config.entries.len(), 3, "a warning keeps the handler");
 }

@@ -4,8 +4,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use hook_protocol::{
     Common, Continuation, Custom, Decision, Dispatcher, Event, FailurePolicy, Hook, HookStatus,
     Matcher, Mode, Payload, PermissionAnswer, PermissionDecision, PostToolDecision,
-    PreToolDecision, PromptDecision, PromptSubmit, PromptVerdict, Report, Seam, Source, ToolCall,
-    ToolPermission, ToolResult, TurnEnd, TurnEndDecision,
+    PreToolDecision, PromptSubmit, PromptSubmitDecision, PromptVerdict, Report, Seam, Source,
+    ToolCall, ToolPermission, ToolResult, TurnEnd, TurnEndDecision,
 };
 use hooks_native::{Answer, DIALECT, SeamHook};
 use serde_json::{Value, json};
@@ -201,7 +201,7 @@ async fn typed_decisions_read_back_from_the_report() {
         }
     });
     let event = Event::new(common(), PromptSubmit::new("key AKIA123"));
-    let d = parallel(vec![prompt], &event).await.decision::<PromptDecision>();
+    let d = parallel(vec![prompt], &event).await.decision::<PromptSubmitDecision>();
     assert_eq!(
         d.verdict,
         PromptVerdict::Block { reason: Some("the prompt holds an access key".into()) }

@@ -1,6 +1,6 @@
 //! Responses read and checked: one snapshot per case, whether it reads or is refused.
 
-use hooks_tnsai::{DecisionKind, ProtocolError, Response, Severity};
+use hooks_tnsai::{DecisionKind, ProtocolError, Response, ResponseSeverity};
 use serde_json::{Value, json};
 
 fn read(stdout: &str) -> Value {
@@ -82,7 +82,7 @@ fn every_response_case() {
 fn decoded_fields_are_typed() {
     let r = Response::parse(CASES[2].1.as_bytes()).unwrap();
     assert_eq!(r.decision, DecisionKind::Block);
-    assert_eq!(r.severity, Some(Severity::Critical));
+    assert_eq!(r.severity, Some(ResponseSeverity::Critical));
     assert_eq!(r.continue_chain, Some(false));
     assert_eq!(r.metadata, Some(json!({"rule": "no-rm", "hits": 3})));
     let e = Response::parse(b"{\"hook_protocol_version\": \"1\", \"decision\": \"block\"}")

@@ -9,7 +9,7 @@ use hook_protocol::{
     Decision, Dispatcher, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, Mode,
     PreToolDecision, Seam, Source, ToolPermission, Verdict,
 };
-use hooks_tnsai::{DecisionKind, EventType, RecordMeta, Request, Severity, TnsaiHook};
+use hooks_tnsai::{DecisionKind, EventType, RecordMeta, Request, ResponseSeverity, TnsaiHook};
 use serde_json::{Value, json};
 
 use crate::support::{Sandbox, bash, run};
@@ -50,7 +50,7 @@ async fn block_denies_with_reason_severity_and_metadata() {
     assert_eq!(o.status, HookStatus::Success);
     assert_eq!(o.verdict, Verdict::deny("rm is not allowed"));
     let m = meta(&o);
-    assert_eq!((m.decision, m.severity), (DecisionKind::Block, Some(Severity::Critical)));
+    assert_eq!((m.decision, m.severity), (DecisionKind::Block, Some(ResponseSeverity::Critical)));
     assert_eq!(m.metadata, Some(json!({"rule": "no-rm"})));
     assert_eq!(o.process.as_ref().unwrap().exit.code(), Some(0));
 }
@@ -106,7 +106,7 @@ async fn exit_two_blocks_with_stderr() {
     let o = run(&s.hook("two", "echo 'no rm here' >&2\nexit 2", OPEN), &bash("rm")).await;
     assert_eq!(o.status, HookStatus::Blocked);
     assert_eq!(o.verdict, Verdict::deny("no rm here"));
-    assert_eq!(meta(&o).severity, Some(Severity::High));
+    assert_eq!(meta(&o).severity, Some(ResponseSeverity::High));
     let o = run(
         &s.hook(
             "two-json",
@@ -117,7 +117,7 @@ async fn exit_two_blocks_with_stderr() {
     )
     .await;
     assert_eq!(o.verdict.reason.as_deref(), Some("json reason"));
-    assert_eq!(meta(&o).severity, Some(Severity::Low));
+    assert_eq!(meta(&o).severity, Some(ResponseSeverity::Low));
 }
 
 #[tokio::test]
