@@ -41,8 +41,8 @@ use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 
 use crate::{
-    Attribution, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus,
-    MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
+    Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
+    HookStatus, MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
 };
 
 /// How the matching hooks of one event run.
@@ -592,6 +592,7 @@ async fn run_pipeline<C: Future<Output = ()>>(
                 let next = current.get_or_insert_with(|| event.clone());
                 if let Some(slot) = next.payload.rewritable_input_mut() {
                     *slot = input.clone();
+                    next.extensions.insert(crate::InputRewritten { by: rec.id.clone() });
                 }
             }
         }
@@ -617,7 +618,7 @@ impl<'a> Emitter<'a> {
     /// Emits `hook/started` for a hook starting now, and returns the instant.
     fn started(&self, position: usize, hook: &Arc<dyn Hook>) -> Instant {
         let info = hook.info();
-        tracing::debug!(target: "hooks", name = "hook/started", seam = %self.seam, position, id = %info.id, label = %info.label);
+        tracing::debug!(target: "hooks", name = %"hook/started", seam = %self.seam, position, id = %info.id, label = %info.label);
         if let Some(observer) = self.observer {
             observer.observe(&HookEvent::Started {
                 seam: self.seam,
@@ -638,17 +639,17 @@ impl<'a> Emitter<'a> {
                 id: &rec.id,
                 label: &rec.label,
             };
-            tracing::debug!(target: "hooks", name = "hook/invoked", seam = %self.seam, position = rec.position, id = %rec.id, label = %rec.label);
+            tracing::debug!(target: "hooks", name = %"hook/invoked", seam = %self.seam, position = rec.position, id = %rec.id, label = %rec.label);
             let result = HookEvent::Result { seam: self.seam, record: rec };
             tracing::debug!(
                 target: "hooks",
-                name = "hook/result",
+                name = %"hook/result",
                 seam = %self.seam,
                 position = rec.position,
                 id = %rec.id,
                 status = %rec.status,
                 duration_ms = rec.duration.as_millis() as u64,
-                decision = ?rec.verdict.decision,
+                decision = %rec.verdict.decision.map_or("none", Decision::as_str),
             );
             if let Some(observer) = self.observer {
                 observer.observe(&invoked);

@@ -45,6 +45,7 @@ pub mod exec;
 mod hook;
 mod matcher;
 mod merge;
+mod os_error;
 mod outcome;
 mod seam;
 mod verdict;
@@ -56,14 +57,16 @@ pub use decide::{
 };
 pub use dispatch::{Dispatcher, DispatcherBuilder, HookEvent, Mode, Observer, Report};
 pub use event::{
-    Common, Custom, Event, Extensions, Notification, Payload, PreCompact, PromptSubmit, SessionEnd,
-    SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult, TurnEnd,
+    Common, Custom, Event, Extensions, InputRewritten, Notification, Payload, PreCompact,
+    PromptSubmit, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure,
+    ToolResult, TurnEnd,
 };
 pub use hook::{
     FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,
 };
 pub use matcher::{Matcher, MatcherError, MatcherSet};
 pub use merge::{Attributed, Attribution, Merged, Merger, merge};
+pub use os_error::os_error_text;
 pub use outcome::{Exit, RawOutcome, StdinOutcome, signal_name};
 pub use seam::Seam;
 pub use verdict::{Decision, Halt, Source, Verdict};

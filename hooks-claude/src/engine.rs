@@ -18,8 +18,8 @@ use crate::env::HostEnv;
 use crate::hook::{ClaudeHook, DedupKey, Delegates, NotRun, SessionEndDeadline, Shared, Twin};
 use crate::http::HttpPolicy;
 use crate::input::{ClaudeInput, Stop, SubagentStop, payload};
-use crate::seams::event_from_payload;
-use crate::spill::Spill;
+use crate::present::{Presenter, Shown};
+use crate::seams::{ClaudePayload, event_from_payload};
 use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
 
 /// A decision and the dispatch report it was read from.
@@ -30,12 +30,31 @@ pub struct Fired<D> {
     pub decision: D,
     /// The fold and one record per hook that matched.
     pub report: Report,
+    /// The stdin object the hooks received.
+    input: ClaudePayload,
+    presenter: Arc<Presenter>,
 }
 
 impl<D> Fired<D> {
     /// Per-hook records in Claude Code's terms, in configuration order.
     pub fn records(&self) -> Vec<ClaudeRecord> {
         self.report.records.iter().map(ClaudeRecord::from_record).collect()
+    }
+
+    /// The stdin object the hooks received.
+    pub fn input(&self) -> &Map<String, Value> {
+        self.input.object()
+    }
+}
+
+impl<D: FromRun> Fired<D> {
+    /// What Claude Code shows after this event: the texts it adds to the conversation, each
+    /// where it puts it, and the texts it shows the user, word for word
+    /// ([`crate::present`]). A long text is saved under the engine's Claude home on each
+    /// call; the rendering reflects the decision as it is at the call (the Stop loop guard's
+    /// override included).
+    pub fn shown(&self) -> Shown {
+        self.presenter.shown_with(&self.report, self.input.object(), self.decision.guard_override())
     }
 }
 
@@ -112,6 +131,23 @@ pub struct RawRun {
     pub report: Report,
     /// Per-hook records.
     pub records: Vec<ClaudeRecord>,
+    #[serde(skip)]
+    presenter: Arc<Presenter>,
+}
+
+impl RawRun {
+    /// The reason of the merged decision, in the hook's own words: the one Claude Code
+    /// shows (for a deny or block, the last hook's in configuration order, exit 2 before a
+    /// JSON answer; for an ask, the first). Every hook's reason is in
+    /// [`hook_protocol::Merged::reasons`].
+    pub fn reason(&self) -> Option<String> {
+        crate::decision::shown_reason(&self.report)
+    }
+
+    /// What Claude Code shows after this event ([`Fired::shown`]).
+    pub fn shown(&self) -> Shown {
+        self.presenter.shown(&self.report, &self.input)
+    }
 }
 
 /// A hook that would be considered for an event, after matching.
@@ -153,6 +189,7 @@ pub struct Engine {
     shared: Arc<Shared>,
     config: Arc<Config>,
     session_end: SessionEndBudget,
+    presenter: Arc<Presenter>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -172,7 +209,7 @@ pub struct EngineBuilder {
     http_policy: Option<HttpPolicy>,
     delegates: Delegates,
     background: BackgroundLimits,
-    session_dir: Option<PathBuf>,
+    claude_home: Option<PathBuf>,
     session_end_budget: Option<Duration>,
     trust: WorkspaceTrust,
 }
@@ -241,10 +278,12 @@ impl EngineBuilder {
         self
     }
 
-    /// The session directory where hook output over 10,000 characters is saved (default:
-    /// `<temp>/hooks-claude/<session id>/`).
-    pub fn session_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.session_dir = Some(dir.into());
+    /// The Claude home (Claude Code's `~/.claude`) under which [`Fired::shown`] saves hook
+    /// texts too long for the conversation, in
+    /// `projects/<cwd slug>/<session id>/tool-results/` (default: `.claude` in
+    /// [`HostEnv::home`], else in `$HOME`).
+    pub fn claude_home(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.claude_home = Some(dir.into());
         self
     }
 
@@ -277,6 +316,10 @@ impl EngineBuilder {
             None => HostEnv::new(std::env::current_dir().unwrap_or_default()),
         };
         let http_policy = self.http_policy.unwrap_or_else(|| HttpPolicy::from_config(&self.config));
+        let presenter = Arc::new(match self.claude_home {
+            Some(dir) => Presenter::new(dir),
+            None => Presenter::for_home(host.home.as_deref()),
+        });
         let shared = Arc::new(Shared {
             host,
             settings_env: self.config.env.clone(),
@@ -285,7 +328,6 @@ impl EngineBuilder {
             http: crate::http::Client::default(),
             http_policy,
             delegates: self.delegates,
-            spill: Arc::new(Spill::new(self.session_dir)),
             skills: std::sync::RwLock::default(),
             trust: std::sync::atomic::AtomicU8::new(self.trust as u8),
         });
@@ -306,6 +348,7 @@ impl EngineBuilder {
             shared,
             config: Arc::new(self.config),
             session_end,
+            presenter,
         })
     }
 }
@@ -415,7 +458,22 @@ impl Engine {
         let mut event = event_from_payload(I::EVENT.as_str(), payload(input));
         self.prepare(I::EVENT.as_str(), &mut event);
         let report = self.dispatcher.dispatch(&event).await;
-        Fired { decision: I::Decision::from_run(&report), report }
+        let input = match event.extensions.get::<ClaudePayload>() {
+            Some(p) => p.clone(),
+            None => ClaudePayload::new(I::EVENT.as_str(), payload(input)),
+        };
+        Fired {
+            decision: I::Decision::from_run(&report),
+            report,
+            input,
+            presenter: Arc::clone(&self.presenter),
+        }
+    }
+
+    /// The presenter of [`Fired::shown`], for reports and background results
+    /// ([`Presenter::late`]).
+    pub fn presenter(&self) -> &Presenter {
+        &self.presenter
     }
 
     /// Fires `Stop` under the loop guard: `stop_hook_active` comes from the guard, and a
@@ -493,7 +551,13 @@ impl Engine {
             .unwrap_or_default();
         let report = self.dispatcher.dispatch(&event).await;
         let records = report.records.iter().map(ClaudeRecord::from_record).collect();
-        RawRun { event: name.to_owned(), input: sent, report, records }
+        RawRun {
+            event: name.to_owned(),
+            input: sent,
+            report,
+            records,
+            presenter: Arc::clone(&self.presenter),
+        }
     }
 
     /// The user trusted the project folder (the trust dialog was accepted): every hook runs

@@ -32,10 +32,9 @@ impl ClaudeHook {
         &self,
         spec: &HttpSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let policy = &self.shared.http_policy;
         let allowed = |name: &str| {
             spec.allowed_env_vars.iter().any(|n| n == name) && policy.env_var_allowed(name)
@@ -85,10 +84,9 @@ impl ClaudeHook {
         &self,
         spec: &PromptSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let event = self.entry.event;
         let agent = self.entry.handler.kind == HandlerType::Agent;
         let json = String::from_utf8_lossy(payload.bytes()).trim_end().to_owned();
@@ -150,10 +148,9 @@ impl ClaudeHook {
         &self,
         spec: &McpToolSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let Some(caller) = &self.shared.delegates.mcp else {
             return decode_failure(&ctx, missing(HandlerType::McpTool).to_string());
         };

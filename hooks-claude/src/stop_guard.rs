@@ -19,7 +19,8 @@ pub struct GuardOverride {
     pub consecutive: u32,
     /// The reason the overridden block gave.
     pub reason: Option<String>,
-    /// The warning to show (Claude Code's wording).
+    /// The notice Claude Code shows the user, word for word; it is also the user text of
+    /// [`crate::Fired::shown`] (not one of the decision's messages, which are the hooks').
     pub message: String,
 }
 
@@ -73,10 +74,7 @@ impl StopGuard {
             return;
         };
         if self.cap > 0 && self.consecutive >= self.cap {
-            let message = format!(
-                "A hook blocked the turn from ending {} consecutive times — overriding and ending turn",
-                self.consecutive + 1
-            );
+            let message = crate::present::templates::stop_guard_override(self.consecutive + 1);
             tracing::warn!(target: "hooks", consecutive = self.consecutive, "{message}");
             decision.guard_override = Some(GuardOverride {
                 consecutive: self.consecutive,

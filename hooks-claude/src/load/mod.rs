@@ -124,7 +124,11 @@ impl Loader {
             path,
             Pos::default(),
             crate::DiagnosticSeverity::Error,
-            format!("cannot read `{}`: {e}; no hook from it registers", path.display()),
+            format!(
+                "cannot read `{}`: {}; no hook from it registers",
+                path.display(),
+                hook_protocol::os_error_text(e)
+            ),
         ));
         self
     }

@@ -135,7 +135,10 @@ impl Loader {
             }
             Err(e) => problem(
                 DiagnosticSeverity::Error,
-                format!("cannot read hook file `{file}`: {e}; no hook from it registers"),
+                format!(
+                    "cannot read hook file `{file}`: {}; no hook from it registers",
+                    hook_protocol::os_error_text(&e)
+                ),
             ),
         }
     }

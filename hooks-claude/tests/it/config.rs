@@ -1,4 +1,4 @@
-use hooks_claude::{DiagnosticSeverity, LoadErrors, Loader, Plugin, Scope, check};
+use hooks_claude::{DiagnosticSeverity, LoadErrors, Loader, Plugin, Scope};
 
 use crate::support::*;
 
@@ -69,10 +69,11 @@ fn every_problem_is_reported_at_its_value() {
         .finish()
         .unwrap_err()
         .into_config();
-    let all: Vec<String> = check(&config, std::path::Path::new("/p"), "/usr/bin:/bin")
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let all: Vec<String> =
+        hooks_claude::check(&config, std::path::Path::new("/p"), "/usr/bin:/bin")
+            .iter()
+            .map(ToString::to_string)
+            .collect();
     insta::assert_snapshot!(all.join("\n"));
     let commands: Vec<_> =
         config.entries.iter().map(|e| (e.event.as_str(), e.handler.kind.as_str())).collect();
@@ -431,4 +432,25 @@ async fn without_the_http_feature_an_http_hook_is_a_load_warning_and_never_runs(
         fired.decision.continuation,
         hook_protocol::Continuation::Continue { reason: Some(ref r) } if r == "still here"
     ));
+}
+
+#[test]
+fn timeouts_that_look_like_a_unit_mistake_are_warned_about() {
+    let text = r#"{"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "true", "timeout": 0.005},
+        {"type": "command", "command": "true", "timeout": 0.01},
+        {"type": "command", "command": "true", "timeout": 1000}
+    ]}]}}"#;
+    let config = Loader::new().settings_text("s.json", text, Scope::Project).finish().unwrap();
+    let all: Vec<String> = config.diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        all,
+        [
+            "s.json:2:59: warning: `timeout` is 0.005 seconds (5 ms); timeouts are in seconds, and \
+             the hook is likely killed before it can answer",
+            "s.json:4:59: warning: `timeout` is 1000 seconds (17 minutes); timeouts are in \
+             seconds, not milliseconds",
+        ]
+    );
+    assert_eq!(config.entries.len(), 3, "a warning keeps the handler");
 }

@@ -5,6 +5,7 @@
 
 mod check;
 mod errors;
+mod first_hour;
 mod hostile;
 mod list;
 mod mixed;
