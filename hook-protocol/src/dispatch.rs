@@ -592,6 +592,7 @@ async fn run_pipeline<C: Future<Output = ()>>(
                 let next = current.get_or_insert_with(|| event.clone());
                 if let Some(slot) = next.payload.rewritable_input_mut() {
                     *slot = input.clone();
+                    next.extensions.insert(crate::InputRewritten { by: rec.id.clone() });
                 }
             }
         }

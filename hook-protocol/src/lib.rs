@@ -133,8 +133,9 @@ pub use decide::{
 };
 pub use dispatch::{Dispatcher, DispatcherBuilder, HookEvent, Mode, Observer, Report};
 pub use event::{
-    Common, Custom, Event, Extensions, Notification, Payload, PreCompact, PromptSubmit, SessionEnd,
-    SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult, TurnEnd,
+    Common, Custom, Event, Extensions, InputRewritten, Notification, Payload, PreCompact,
+    PromptSubmit, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure,
+    ToolResult, TurnEnd,
 };
 pub use hook::{
     FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,

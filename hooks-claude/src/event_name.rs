@@ -292,7 +292,9 @@ impl EventName {
             Notification | StopFailure => Keeps::TerminalOnly,
             MessageDisplay | ConfigChange | PreCompact | PostCompact | Elicitation
             | ElicitationResult | WorktreeCreate => Keeps::NoSystemMessageNoContinue,
-            CwdChanged | FileChanged | DirectoryAdded | TaskCreated => Keeps::NoContinue,
+            // `continue: false` has no effect at session or sub-agent start (recorded).
+            SessionStart | SubagentStart | CwdChanged | FileChanged | DirectoryAdded
+            | TaskCreated => Keeps::NoContinue,
             _ => Keeps::All,
         }
     }

@@ -129,6 +129,8 @@ pub enum NotRun {
     },
     /// An `mcp_tool` hook on `SessionStart` at launch, when no MCP client is connected yet.
     NoMcpAtLaunch,
+    /// An `http` hook on `SessionStart`, which Claude Code skips.
+    HttpOnSessionStart,
 }
 
 impl fmt::Display for NotRun {
@@ -156,6 +158,9 @@ impl fmt::Display for NotRun {
             NotRun::NoMcpAtLaunch => f.write_str(
                 "`mcp_tool` hooks are not available for `SessionStart` at launch (no MCP client yet)",
             ),
+            NotRun::HttpOnSessionStart => {
+                f.write_str("HTTP hooks are not supported for SessionStart; this hook is skipped")
+            }
         }
     }
 }
@@ -298,6 +303,9 @@ impl ClaudeHook {
         let delegates = &self.shared.delegates;
         match &h.spec {
             HandlerSpec::Command => None,
+            HandlerSpec::Http(_) if name == EventName::SessionStart => {
+                Some(NotRun::HttpOnSessionStart)
+            }
             HandlerSpec::Http(s) => (!self.shared.http_policy.url_allowed(&s.url))
                 .then(|| NotRun::UrlNotAllowed { url: crate::http::shown_url(&s.url) }),
             HandlerSpec::Prompt(_) => {
@@ -319,8 +327,12 @@ impl ClaudeHook {
     }
 
     fn skipped(&self, why: &NotRun) -> HookOutcome {
-        if matches!(why, NotRun::NoImplementation { .. } | NotRun::UrlNotAllowed { .. })
-            && !self.warned.swap(true, Ordering::Relaxed)
+        if matches!(
+            why,
+            NotRun::NoImplementation { .. }
+                | NotRun::UrlNotAllowed { .. }
+                | NotRun::HttpOnSessionStart
+        ) && !self.warned.swap(true, Ordering::Relaxed)
         {
             tracing::warn!(target: "hooks", hook = %self.info.id, handler = %self.info.label, "{why}");
         }

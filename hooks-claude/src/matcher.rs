@@ -8,6 +8,9 @@
 //! - anything else: a regular expression, unanchored and case-sensitive (JavaScript's
 //!   `RegExp.prototype.test`), compiled by the `regex` crate, which rejects the few
 //!   JavaScript-only constructs (lookaround, backreferences) with an error naming the pattern.
+//!
+//! On tool events the `Agent` tool is also matched by its former name, `Task`: a matcher that
+//! matches `Task` matches `Agent` too.
 
 use hook_protocol::{Matcher, MatcherError};
 
@@ -63,12 +66,29 @@ pub fn compile(raw: Option<&str>, event: Option<EventName>) -> Result<Matcher, M
     if event.is_some_and(|e| !e.has_matcher()) {
         return Ok(Matcher::any());
     }
+    let tool_event = event.is_some_and(|e| e.subject_field() == Some("tool_name"));
     match classify(raw, event) {
         MatcherKind::All => Ok(Matcher::any()),
-        MatcherKind::Exact(names) => Ok(Matcher::exact(names)),
-        MatcherKind::Regex(pattern) => Matcher::pattern(&pattern),
+        MatcherKind::Exact(mut names) => {
+            if tool_event && names.iter().any(|n| n == LEGACY_AGENT) {
+                names.push(AGENT.to_owned());
+            }
+            Ok(Matcher::exact(names))
+        }
+        MatcherKind::Regex(pattern) => {
+            let matcher = Matcher::pattern(&pattern)?;
+            if tool_event && matcher.is_match(LEGACY_AGENT) && !matcher.is_match(AGENT) {
+                return Matcher::pattern(&format!("(?:{pattern})|\\A{AGENT}\\z"));
+            }
+            Ok(matcher)
+        }
     }
 }
+
+/// The tool that runs a sub-agent.
+const AGENT: &str = "Agent";
+/// Its former name, which matchers still use.
+const LEGACY_AGENT: &str = "Task";
 
 /// A warning for an exact matcher that names an MCP server without a tool (`mcp__memory`),
 /// which matches nothing: the whole server needs `mcp__memory__.*`
@@ -107,6 +127,24 @@ mod tests {
 
     fn hits(raw: &str, event: EventName, subject: &str) -> bool {
         compile(Some(raw), Some(event)).unwrap().is_match(subject)
+    }
+
+    #[test]
+    fn the_agent_tool_is_matched_by_its_former_name() {
+        for event in
+            [PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied]
+        {
+            assert!(hits("Task", event, "Agent"), "{event}");
+            assert!(hits("Agent", event, "Agent"));
+            assert!(hits("Bash|Task", event, "Agent"));
+            assert!(hits("^Task$", event, "Agent"));
+            assert!(hits("Ta.k", event, "Agent"));
+            assert!(hits("Ta.k", event, "Tank"), "the pattern still matches what it did");
+            assert!(!hits("TaskOutput", event, "Agent"));
+            assert!(!hits("Bash", event, "Agent"));
+            assert!(!hits("Task", event, "Bash"));
+        }
+        assert!(!hits("Task", SubagentStart, "Agent"), "on tool events only");
     }
 
     #[test]

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use hook_protocol::{
-    Common, Custom, Event, Notification, Payload, PreCompact, PromptSubmit, SessionEnd,
-    SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult, TurnEnd,
+    Common, Custom, Event, InputRewritten, Notification, Payload, PreCompact, PromptSubmit,
+    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult,
+    TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -147,10 +148,21 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
 }
 
 /// The Claude payload for an event: the attached [`ClaudePayload`] when it is for `name`,
-/// else one built from the neutral fields.
+/// else one built from the neutral fields. In a pipeline, once an earlier hook rewrote the
+/// tool input ([`InputRewritten`]), the attached payload carries the rewritten `tool_input`
+/// (in its place; every other field as it was).
 pub fn payload_for(event: &Event, name: &str) -> ClaudePayload {
     match event.extensions.get::<ClaudePayload>() {
-        Some(p) if p.name == name => p.clone(),
+        Some(p) if p.name == name => {
+            match (event.extensions.get::<InputRewritten>(), event.payload.tool_call()) {
+                (Some(_), Some(call)) => {
+                    let mut object = Map::clone(&p.object);
+                    object.insert("tool_input".to_owned(), call.tool_input.clone());
+                    ClaudePayload::new(name, object)
+                }
+                _ => p.clone(),
+            }
+        }
         _ => ClaudePayload::new(name, payload_from_event(event, name)),
     }
 }

@@ -153,7 +153,13 @@ pub(super) fn handler(
         }
     };
     let type_pos = prop(obj, "type").map_or(at, |p| w.pos(&p.value));
-    if !event.accepts(kind) {
+    if event == EventName::SessionStart && kind == HandlerType::Http {
+        // Claude Code loads it and skips it when the event fires; so do we (`NotRun`).
+        w.sink.warning(
+            type_pos,
+            "HTTP hooks are not supported for SessionStart; this handler is skipped when the event fires",
+        );
+    } else if !event.accepts(kind) {
         let accepted: Vec<String> = HandlerType::ALL
             .iter()
             .filter(|k| event.accepts(**k))

@@ -186,6 +186,17 @@ mod tests {
             (None, Some(Decision::Deny)),
             "TaskCreated ignores continue:false"
         );
+        for event in [
+            EventName::SessionStart,
+            EventName::SubagentStart,
+            EventName::Notification,
+            EventName::MessageDisplay,
+            EventName::CwdChanged,
+            EventName::PostCompact,
+        ] {
+            let v = verdict(event, json!({"continue": false, "stopReason": "halt"}));
+            assert_eq!(v.halt, None, "continue: false has no effect on {event}");
+        }
         let v = verdict(EventName::SessionEnd, json!({"decision": "block"}));
         assert!(v.is_empty());
         let v = verdict(EventName::Stop, json!({"decision": "block", "reason": "tests fail"}));

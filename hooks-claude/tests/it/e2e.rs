@@ -7,7 +7,7 @@ use hook_protocol::{
     ToolPermission, Verdict,
 };
 use hooks_claude::input::{Base, PostToolUse, PreToolUse, Stop, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, Loader, Plugin, Scope, StopGuard};
+use hooks_claude::{ClaudeStatus, Engine, HostEnv, Loader, Plugin, Scope, StopGuard};
 use serde_json::{Value, json};
 
 use crate::support::*;
@@ -208,6 +208,35 @@ async fn the_last_rewrite_in_configuration_order_wins() {
     let engine2 = crate::support::engine(load(&dir, &text), &dir);
     let d = engine2.pre_tool_use(&pre_tool(&dir, "ls")).await.decision;
     assert_eq!(d.updated_input, None, "no rewrite applies with a deny");
+}
+
+#[tokio::test]
+async fn in_a_pipeline_each_hook_gets_the_input_the_hooks_before_it_rewrote() {
+    let dir = temp_dir("pipeline");
+    let seen = dir.join("seen.json");
+    let rewrite = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls -la"}}}).to_string();
+    let text = settings(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        exec("respond.sh", &[&rewrite]),
+        exec("record.sh", &[seen.to_str().unwrap()]),
+    ]}]}));
+    let engine = Engine::builder(load(&dir, &text))
+        .host(HostEnv::new(&dir))
+        .mode(hook_protocol::Mode::Pipeline)
+        .build()
+        .unwrap();
+    let input = pre_tool(&dir, "ls");
+    let fired = engine.pre_tool_use(&input).await;
+    assert_eq!(fired.decision.updated_input, Some(json!({"command": "ls -la"})));
+    let sent: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(sent["tool_input"], json!({"command": "ls -la"}), "the rewritten input");
+    let mut expected = hooks_claude::input::payload(&input);
+    expected.insert("tool_input".into(), json!({"command": "ls -la"}));
+    assert_eq!(
+        sent.as_object().unwrap().keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "every other field as it was, in its order"
+    );
+    assert_eq!(sent, Value::Object(expected));
 }
 
 #[tokio::test]

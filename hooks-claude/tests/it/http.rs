@@ -274,3 +274,31 @@ fn header_values_are_never_shown() {
     let hooks_claude::HandlerSpec::Http(spec) = &h.spec else { panic!("{h:?}") };
     assert_eq!(spec.headers, [("Authorization".to_owned(), "Bearer literal-secret".to_owned())]);
 }
+
+#[tokio::test]
+async fn an_http_hook_on_session_start_is_skipped_with_a_warning_and_the_others_run() {
+    let dir = temp_dir("http-session-start");
+    let server = Server::start(|_| Reply::new(200, "")).await;
+    let text = settings(json!({"SessionStart": [{"hooks": [
+        http(&server.url("/start")),
+        {"type": "command", "command": "printf 'context from a command'"},
+    ]}]}));
+    let config = load(&dir, &text);
+    assert!(!config.has_errors(), "a warning, not an error: {:?}", config.diagnostics);
+    let warning = config.diagnostics.iter().find(|d| !d.is_error()).unwrap();
+    assert!(warning.message.contains("HTTP hooks are not supported for SessionStart"), "{warning}");
+    let engine = engine(config, &dir);
+    let input = hooks_claude::input::SessionStart {
+        base: Base::new("s-http", "/t.jsonl", dir.display().to_string()),
+        source: "startup".into(),
+        ..Default::default()
+    };
+    let fired = engine.session_start(&input).await;
+    let records = fired.records();
+    assert_eq!(records[0].status, ClaudeStatus::Skipped, "{records:?}");
+    assert!(records[0].message.as_deref().unwrap_or_default().contains("not supported"));
+    assert_eq!(fired.decision.context[0].text, "context from a command");
+    assert!(server.requests().is_empty(), "nothing was posted");
+    let listed = engine.list(&engine.raw_event("SessionStart", serde_json::Map::new(), "s"));
+    assert_eq!(listed[0].not_run, Some(hooks_claude::NotRun::HttpOnSessionStart));
+}

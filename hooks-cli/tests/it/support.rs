@@ -99,9 +99,10 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Replaces every duration (`12 ms`, `"duration_ms":12`) so output can be snapshotted.
 pub(crate) fn redact_times(text: &str) -> String {
-    let ms = regex::Regex::new(r"\b\d+ ms\b").unwrap();
+    // The padding before a right-aligned duration depends on its digits: it goes too.
+    let ms = regex::Regex::new(r" *\b\d+ ms\b").unwrap();
     let json = regex::Regex::new(r#""duration_ms":(\s*)\d+"#).unwrap();
-    let text = ms.replace_all(text, "[t] ms");
+    let text = ms.replace_all(text, " [t] ms");
     json.replace_all(&text, r#""duration_ms":${1}"[t]""#).into_owned()
 }
 
