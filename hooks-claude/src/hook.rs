@@ -339,7 +339,7 @@ impl ClaudeHook {
         let mut outcome = HookOutcome::skipped(why.to_string());
         let mut meta = self.meta(ClaudeStatus::Skipped);
         meta.message = Some(why.to_string());
-        outcome.metadata = Some(meta.to_metadata());
+        outcome.metadata = Some(meta.into_metadata());
         outcome
     }
 
@@ -381,20 +381,21 @@ impl ClaudeHook {
         outcome.failure = decoded.failure;
         outcome.warnings = decoded.warnings;
         outcome.process = process;
-        outcome.metadata = Some(decoded.meta.to_metadata());
+        outcome.metadata = Some(decoded.meta.into_metadata());
         outcome
     }
 
-    /// The working directory of a command hook: the event's `cwd` when it exists, else the
-    /// project directory.
-    pub(crate) fn cwd(&self, payload: &ClaudePayload) -> PathBuf {
+    /// The working directory a command hook is started in: the event's `cwd` (the project
+    /// directory when it has none). When that directory cannot be entered, the run is repeated
+    /// in the project directory (see `command::run`), so that a `cwd` that exists costs no
+    /// `stat` of its own.
+    pub(crate) fn start_dir(&self, payload: &ClaudePayload) -> PathBuf {
         payload
             .object()
             .get("cwd")
             .and_then(Value::as_str)
-            .map(PathBuf::from)
-            .filter(|p| p.is_dir())
-            .unwrap_or_else(|| self.shared.host.project_dir.clone())
+            .filter(|p| !p.is_empty())
+            .map_or_else(|| self.shared.host.project_dir.clone(), PathBuf::from)
     }
 }
 
