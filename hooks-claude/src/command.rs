@@ -5,6 +5,7 @@
 //! background part keeps the hook's own timeout; `asyncTimeout` is not read.
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -44,11 +45,12 @@ pub(crate) async fn run(
         }
     };
     let host = &hook.shared.host;
-    let mut inv = Invocation::new(spec, hook.cwd(payload), timeout);
+    let mut inv = Invocation::new(spec, hook.start_dir(payload), timeout);
     inv.env = hook_env(&hook.entry, host, &hook.shared.settings_env, payload.object());
     inv.stdin = Arc::clone(payload.bytes());
+    let project = host.project_dir.clone();
     if hook.entry.handler.runs_async() {
-        let running: Running = Box::pin(async move { exec_run(&inv).await });
+        let running: Running = Box::pin(run_in(inv, project));
         return start_background(hook, running, hook.entry.handler.async_rewake, false, payload);
     }
     let (tx, mut rx) = oneshot::channel::<Vec<u8>>();
@@ -60,7 +62,7 @@ pub(crate) async fn run(
             let _ = tx.send(line.to_vec());
         }
     }));
-    let mut running: Running = Box::pin(async move { exec_run(&inv).await });
+    let mut running: Running = Box::pin(run_in(inv, project));
     let mut listening = true;
     let result = loop {
         tokio::select! {
@@ -90,9 +92,26 @@ pub(crate) async fn run(
     hook.finish(decoded, process)
 }
 
-/// Whether a line is the runtime marker: a JSON object with `"async": true`.
+/// Runs an invocation started in the event's `cwd`; when that directory cannot be entered
+/// (it does not exist, or is no directory), runs it in the project directory instead, as
+/// Claude Code does. Nothing ran in the failed attempt: the spawn itself failed.
+async fn run_in(inv: Invocation, project: PathBuf) -> Result<RawOutcome, ExecError> {
+    match exec_run(&inv).await {
+        Err(ExecError::MissingCwd { .. }) if inv.cwd != project => {
+            let mut inv = inv;
+            inv.cwd = project;
+            exec_run(&inv).await
+        }
+        other => other,
+    }
+}
+
+/// Whether a line is the runtime marker: a JSON object with `"async": true`. A line that
+/// names no `async` (not even through a `\u` escape) is not parsed.
 fn is_async_marker(line: &[u8]) -> bool {
-    parse_object(trim(line)).is_ok_and(|o| o.get("async") == Some(&Value::Bool(true)))
+    let names_async = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
+    (names_async(b"async") || names_async(b"\\u"))
+        && parse_object(trim(line)).is_ok_and(|o| o.get("async") == Some(&Value::Bool(true)))
 }
 
 fn first_line_is_marker(stdout: &[u8]) -> bool {
@@ -136,7 +155,7 @@ fn background_outcome(hook: &ClaudeHook, refused: Option<Refused>) -> HookOutcom
             o
         }
     };
-    outcome.metadata = Some(meta.to_metadata());
+    outcome.metadata = Some(meta.into_metadata());
     outcome
 }
 
@@ -272,5 +291,20 @@ impl JobHook {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_async_marker_is_read_with_or_without_escapes() {
+        assert!(is_async_marker(br#"{"async":true}"#));
+        assert!(is_async_marker(br#"  {"async": true, "asyncTimeout": 5} "#));
+        assert!(is_async_marker(br#"{"\u0061sync":true}"#));
+        assert!(!is_async_marker(br#"{"async":false}"#));
+        assert!(!is_async_marker(br#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#));
+        assert!(!is_async_marker(b"async"));
     }
 }

@@ -131,8 +131,28 @@ impl ClaudeMeta {
 
     /// The metadata value holding this record.
     pub fn to_metadata(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("claude".to_owned(), serde_json::to_value(self).unwrap_or(Value::Null));
+        self.clone().into_metadata()
+    }
+
+    /// The metadata value holding this record, built from it without a copy: the same value
+    /// as its serialization (a test checks it), without serde's round trip through a copy of
+    /// the output.
+    pub fn into_metadata(self) -> Value {
+        let text = |s: Option<String>| s.map_or(Value::Null, Value::String);
+        let mut record = Map::with_capacity(9);
+        record.insert("event".to_owned(), Value::String(self.event));
+        record.insert("status".to_owned(), Value::String(self.status.as_str().to_owned()));
+        record.insert("exit_code".to_owned(), self.exit_code.map_or(Value::Null, Value::from));
+        record.insert("output".to_owned(), self.output.map_or(Value::Null, Value::Object));
+        record.insert("plain_stdout".to_owned(), text(self.plain_stdout));
+        record.insert("message".to_owned(), text(self.message));
+        record.insert("blocked_on_failure".to_owned(), Value::Bool(self.blocked_on_failure));
+        record.insert("background".to_owned(), Value::Bool(self.background));
+        if let Some(status) = self.http_status {
+            record.insert("http_status".to_owned(), Value::from(status));
+        }
+        let mut map = Map::with_capacity(1);
+        map.insert("claude".to_owned(), Value::Object(record));
         Value::Object(map)
     }
 }
@@ -402,6 +422,10 @@ pub(crate) fn decode_verdict(ctx: &DecodeCtx<'_>, verdict: Verdict) -> Decoded {
 /// What an `http` hook's server answered ([HTTP hooks](crate::compatibility#http-hooks)): 2xx with
 /// an empty body is success with no output; 2xx with a JSON object is read like a command's stdout;
 /// any other 2xx body, and any other status, is a non-blocking error: a status alone never blocks.
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "only `http` hooks have an answer to decode")
+)]
 pub(crate) fn decode_http(
     ctx: &DecodeCtx<'_>,
     status: u16,
@@ -520,7 +544,7 @@ pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure)
     let mut outcome = HookOutcome::with_status(status, decoded.verdict);
     outcome.failure = decoded.failure;
     outcome.warnings = decoded.warnings;
-    outcome.metadata = Some(decoded.meta.to_metadata());
+    outcome.metadata = Some(decoded.meta.into_metadata());
     outcome
 }
 

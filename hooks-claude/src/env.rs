@@ -35,6 +35,9 @@ pub struct HostEnv {
     /// settings `env` blocks and [`HostEnv::extra`] still reach them. Off by default, as in
     /// Claude Code, where hooks inherit everything.
     pub scrub: Option<Scrub>,
+    /// Whether a shell-form command made only of plain words runs without `/bin/sh`, by `exec`
+    /// of its program, with the result `sh -c` would give (on by default).
+    pub shell_fast_path: bool,
 }
 
 impl HostEnv {
@@ -49,6 +52,7 @@ impl HostEnv {
             extra: Vec::new(),
             shell_prefix: None,
             scrub: None,
+            shell_fast_path: true,
         }
     }
 }

@@ -22,7 +22,7 @@ use crate::matcher::{canonical_model, file_basename};
 /// The exact stdin object of one Claude event, carried in [`Event::extensions`].
 #[derive(Debug, Clone)]
 pub struct ClaudePayload {
-    name: String,
+    name: Arc<str>,
     object: Arc<Map<String, Value>>,
     bytes: Arc<[u8]>,
 }
@@ -31,7 +31,7 @@ impl ClaudePayload {
     /// A payload for the event `name` (its `hook_event_name`).
     pub fn new(name: impl Into<String>, object: Map<String, Value>) -> Self {
         let bytes: Arc<[u8]> = stdin_bytes(&object).into();
-        Self { name: name.into(), object: Arc::new(object), bytes }
+        Self { name: Arc::from(name.into()), object: Arc::new(object), bytes }
     }
 
     /// The event's name.
@@ -153,7 +153,7 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
 /// (in its place; every other field as it was).
 pub fn payload_for(event: &Event, name: &str) -> ClaudePayload {
     match event.extensions.get::<ClaudePayload>() {
-        Some(p) if p.name == name => {
+        Some(p) if &*p.name == name => {
             match (event.extensions.get::<InputRewritten>(), event.payload.tool_call()) {
                 (Some(_), Some(call)) => {
                     let mut object = Map::clone(&p.object);

@@ -223,3 +223,20 @@ fn never_panics_on_garbage() {
         }
     }
 }
+
+#[test]
+fn metadata_built_by_hand_is_the_serialized_record() {
+    let mut full = ClaudeMeta::new("PreToolUse", ClaudeStatus::BlockingError);
+    full.exit_code = Some(2);
+    full.output = serde_json::from_str(r#"{"decision":"block","n":[1,2]}"#).ok();
+    full.plain_stdout = Some("text".into());
+    full.message = Some("why".into());
+    full.blocked_on_failure = true;
+    full.background = true;
+    full.http_status = Some(503);
+    for meta in [ClaudeMeta::new("Stop", ClaudeStatus::Success), full] {
+        let serialized = serde_json::json!({ "claude": serde_json::to_value(&meta).unwrap() });
+        assert_eq!(meta.clone().into_metadata(), serialized);
+        assert_eq!(ClaudeMeta::from_metadata(Some(&meta.clone().into_metadata())), Some(meta));
+    }
+}
