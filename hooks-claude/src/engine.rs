@@ -183,6 +183,46 @@ pub enum WorkspaceTrust {
 }
 
 /// Runs a configuration's Claude Code hooks (and any other hooks given) on typed events.
+///
+/// # Examples
+///
+/// A project's real settings files, found as Claude Code finds them ([`crate::discover`]; here
+/// [`crate::discover_in`], so that the machine's managed settings stay out of the example), and
+/// a prompt through their hooks:
+///
+/// ```
+/// use hooks_claude::input::{Base, UserPromptSubmit};
+/// use hooks_claude::{Engine, HostEnv, Loader, discover_in};
+///
+/// let project = std::env::temp_dir().join(format!("engine-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(project.join(".claude"))?;
+/// std::fs::write(
+///     project.join(".claude/settings.json"),
+///     r#"{"hooks": {"UserPromptSubmit": [{"hooks": [
+///         {"type": "command", "command": "echo 'The build uses cargo.'"}
+///     ]}]}}"#,
+/// )?;
+///
+/// let mut loader = Loader::new();
+/// for (path, scope) in discover_in(None, &project, &project.join("no-managed-settings")) {
+///     loader.settings(path, scope);
+/// }
+/// let config = loader.finish()?;
+/// assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+/// let engine = Engine::builder(config).host(HostEnv::new(&project)).build()?;
+///
+/// let input = UserPromptSubmit {
+///     base: Base::new("session-1", "/tmp/transcript.jsonl", project.display().to_string()),
+///     prompt: "Add a test".into(),
+///     session_title: None,
+/// };
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// let fired = runtime.block_on(engine.user_prompt_submit(&input));
+/// // Plain stdout of a UserPromptSubmit hook is context for the model.
+/// assert_eq!(fired.decision.context[0].text, "The build uses cargo.");
+/// std::fs::remove_dir_all(&project)?;
+/// Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Engine {
     dispatcher: Dispatcher,
     claude: Vec<Arc<ClaudeHook>>,
@@ -199,6 +239,64 @@ impl std::fmt::Debug for Engine {
 }
 
 /// Builds an [`Engine`].
+///
+/// # Examples
+///
+/// A configuration from text, the harness's variables, and a native hook on the same dispatch
+/// as the Claude Code hooks, folded most-restrictively with them:
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use async_trait::async_trait;
+/// use hook_protocol::{
+///     Continuation, Event, Hook, HookInfo, HookOutcome, On, Seam, Source, Verdict,
+/// };
+/// use hooks_claude::input::{Base, Stop};
+/// use hooks_claude::{Engine, HostEnv, Loader, Scope, StopGuard};
+///
+/// #[derive(Debug)]
+/// struct TestsFirst(HookInfo);
+///
+/// #[async_trait]
+/// impl Hook for TestsFirst {
+///     fn info(&self) -> &HookInfo {
+///         &self.0
+///     }
+///     async fn run(&self, _event: &Event) -> HookOutcome {
+///         HookOutcome::success(Verdict::deny("run the tests before you stop"))
+///     }
+/// }
+///
+/// let settings = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#;
+/// let config = Loader::new().settings_text("settings.json", settings, Scope::Project).finish()?;
+/// let mut info = HookInfo::new("tests-first", Source::new("native", None));
+/// info.on = On::seam(Seam::TurnEnd);
+/// let mut host = HostEnv::new(std::env::temp_dir());
+/// host.extra.push(("CI".into(), "true".into()));
+/// let engine = Engine::builder(config)
+///     .host(host)
+///     .hooks([Arc::new(TestsFirst(info)) as Arc<dyn Hook>])
+///     .build()?;
+///
+/// let input = Stop {
+///     base: Base::new("session-1", "/tmp/transcript.jsonl", "/tmp"),
+///     stop_hook_active: false,
+///     last_assistant_message: None,
+///     background_tasks: None,
+///     session_crons: None,
+/// };
+/// let mut guard = StopGuard::default();
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// let fired = runtime.block_on(engine.stop(&input, &mut guard));
+/// assert_eq!(fired.report.records.len(), 2, "the Claude hook and the native one");
+/// assert_eq!(
+///     fired.decision.continuation,
+///     Continuation::Continue { reason: Some("run the tests before you stop".into()) },
+///     "the native hook keeps the agent working"
+/// );
+/// Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Default)]
 pub struct EngineBuilder {
     config: Config,
@@ -324,6 +422,7 @@ impl EngineBuilder {
             host,
             settings_env: self.config.env.clone(),
             background: Background::new(self.background),
+            #[cfg(feature = "http")]
             http: crate::http::Client::default(),
             http_policy,
             delegates: self.delegates,

@@ -96,7 +96,7 @@ pub(crate) struct Sources {
     pub(crate) lenient: bool,
 
     /// Where Claude Code hook texts too long for the conversation are saved, as Claude Code
-    /// saves them: DIR/projects/<cwd slug>/<session id>/tool-results/ [default: ~/.claude].
+    /// saves them: DIR/projects/CWD_SLUG/SESSION_ID/tool-results/ [default: ~/.claude].
     #[arg(long, value_name = "DIR")]
     pub(crate) claude_home: Option<PathBuf>,
 

@@ -218,3 +218,27 @@ fn the_crate_includes_the_compatibility_reference_itself() {
     let lib = fs::read_to_string(root().join("hooks-claude/src/lib.rs")).unwrap();
     assert!(lib.contains(r#"include_str!("../docs/claude-code.md")"#));
 }
+
+#[test]
+fn published_crates_are_ready_for_crates_io() {
+    let workspace = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    for key in ["repository = ", "readme = ", "keywords = ", "categories = ", "license = "] {
+        assert!(workspace.contains(key), "Cargo.toml's [workspace.package] lacks `{key}`");
+    }
+    for line in workspace.lines().filter(|l| l.contains("{ path = ")) {
+        assert!(line.contains("version = "), "a path dependency needs a version: `{line}`");
+    }
+    for krate in crate::ci::PUBLISHED {
+        let dir = root().join(krate);
+        let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        for key in ["description = ", "repository", "readme", "keywords", "categories"] {
+            assert!(manifest.contains(key), "{krate}/Cargo.toml lacks `{key}`");
+        }
+        assert!(!manifest.contains("publish = false"), "{krate} must be publishable");
+        for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+            assert!(dir.join(licence).is_file(), "{krate}/{licence} is missing");
+        }
+    }
+    let changelog = fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    assert!(changelog.contains("## [Unreleased]"), "CHANGELOG.md follows Keep a Changelog");
+}
