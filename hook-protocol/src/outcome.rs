@@ -94,6 +94,9 @@ pub struct RawOutcome {
     pub leftovers_killed: bool,
     /// What happened to stdin.
     pub stdin: StdinOutcome,
+    /// Whether the signal that ended it ([`Exit::Signal`]) dumped core.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub core_dumped: bool,
     /// Wall-clock time from spawn to the end of the run.
     pub duration: Duration,
     /// The hook process's id.
@@ -116,6 +119,7 @@ impl RawOutcome {
             leaked: false,
             leftovers_killed: false,
             stdin: StdinOutcome::Written,
+            core_dumped: false,
             duration: Duration::ZERO,
             pid: 0,
         }

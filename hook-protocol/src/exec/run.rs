@@ -63,6 +63,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
 
     let mut leaked = false;
     let mut leftovers_killed = false;
+    let mut core_dumped = false;
     let exit = match wait(&mut pipes, &mut leader, timer.as_mut(), Until::Exit).await {
         Woke::Done => {
             // Exited normally: give whatever it left holding the pipes a short window (the
@@ -75,7 +76,9 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
             if inv.leftovers == Leftovers::Kill {
                 leftovers_killed = leader.kill_tree().await.others > 0;
             }
-            exit_of(leader.reap().map_err(reap_error)?)
+            let status = leader.reap().map_err(reap_error)?;
+            core_dumped = status.core_dumped();
+            exit_of(status)
         }
         Woke::Timer => {
             let (escalated, killed_others, still_open) =
@@ -101,6 +104,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     outcome.leaked = leaked;
     outcome.leftovers_killed = leftovers_killed;
     outcome.stdin = stdin;
+    outcome.core_dumped = core_dumped;
     outcome.duration = started.elapsed();
     outcome.pid = pid;
     Ok(outcome)
