@@ -28,6 +28,7 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 
+use crate::exec::Limit;
 use crate::{
     Attribution, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus,
     MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
@@ -492,6 +493,9 @@ impl<'a> Emitter<'a> {
                 status = %rec.status,
                 duration_ms = rec.duration.as_millis() as u64,
                 decision = ?rec.verdict.decision,
+                containment = rec.process.as_ref().map(|p| p.containment.as_str()),
+                leftovers = rec.process.as_ref().and_then(|p| p.leftovers),
+                limit = rec.process.as_ref().and_then(|p| p.limit.map(Limit::as_str)),
             );
             if let Some(observer) = self.observer {
                 observer.observe(&invoked);

@@ -67,6 +67,9 @@
 //! closed stdin rely on SIGPIPE being ignored, as std's runtime arranges for Rust programs.
 
 #[cfg(unix)]
+mod cgroup;
+mod containment;
+#[cfg(unix)]
 mod cstrings;
 mod invocation;
 #[cfg(unix)]
@@ -76,11 +79,23 @@ mod pipes;
 #[cfg(unix)]
 mod run;
 #[cfg(unix)]
+mod running;
+#[cfg(unix)]
 mod spawn;
+#[cfg(unix)]
+mod supervisor;
 #[cfg(unix)]
 mod sys;
 #[cfg(unix)]
 mod tree;
+
+pub use containment::{
+    ContainError, Containment, ContainmentStatus, Limit, Mechanism, ResourceLimits,
+};
+#[cfg(unix)]
+pub use containment::{contain, containment};
+#[cfg(unix)]
+pub use running::kill_running;
 
 pub use invocation::{
     CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, Scrub, TimeoutError,
