@@ -27,7 +27,8 @@ use std::path::PathBuf;
 use super::cstrings::CStrings;
 use super::sys;
 
-/// The supervisor's program, run as `sh -c SCRIPT hooks-supervisor DIR...`.
+/// The supervisor's program, run as `sh -c 'eval "$HOOKS_SUPERVISOR"' hooks-supervisor DIR...`
+/// with the script in that variable (so that `ps` shows a short command line).
 const SCRIPT: &str = r#"trap '' INT HUP QUIT TSTP TTIN TTOU PIPE
 run=' '
 while IFS= read -r m; do
@@ -73,13 +74,14 @@ impl Supervisor {
         let invalid = |_| io::Error::from(io::ErrorKind::InvalidInput);
         argv.push(b"/bin/sh").map_err(invalid)?;
         argv.push(b"-c").map_err(invalid)?;
-        argv.push(SCRIPT.as_bytes()).map_err(invalid)?;
+        argv.push(br#"eval "$HOOKS_SUPERVISOR""#).map_err(invalid)?;
         argv.push(b"hooks-supervisor").map_err(invalid)?;
         for dir in dirs {
             argv.push(dir.as_os_str().as_bytes()).map_err(invalid)?;
         }
-        let mut envp = CStrings::with_capacity(1, 32);
+        let mut envp = CStrings::with_capacity(2, SCRIPT.len() + 64);
         envp.push(b"PATH=/usr/bin:/bin").map_err(invalid)?;
+        envp.push_var(b"HOOKS_SUPERVISOR", SCRIPT.as_bytes()).map_err(invalid)?;
         let null = File::options().read(true).write(true).open("/dev/null")?;
         let theirs = OwnedFd::from(theirs);
         let request = sys::SpawnRequest {
