@@ -345,10 +345,10 @@ impl Setup {
         self.sweep_deferred();
         let name = id.to_string();
         let dir = self.dir.join(&name);
-        if let Err(e) = fs::create_dir(&dir) {
-            if e.kind() != io::ErrorKind::AlreadyExists {
-                return Err(e);
-            }
+        if let Err(e) = fs::create_dir(&dir)
+            && e.kind() != io::ErrorKind::AlreadyExists
+        {
+            return Err(e);
         }
         let mut cg = RunCgroup {
             id,

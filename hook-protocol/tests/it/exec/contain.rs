@@ -5,6 +5,8 @@
 //!
 //! Where this machine gives no cgroups, the cgroup parts are skipped with a message on stderr.
 
+#![expect(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -153,6 +155,7 @@ fn own_cgroup_file(name: &str, controller: &str, v1_name: &str) -> String {
 }
 
 /// Whether `limits` can be enforced here: a probe run with them records no warning.
+#[expect(clippy::print_stderr, reason = "a test skipping its cgroup part says so")]
 async fn enforced(limits: ResourceLimits) -> bool {
     let mut inv = shell("true");
     inv.resources = limits;

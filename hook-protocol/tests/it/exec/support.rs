@@ -209,6 +209,7 @@ pub(crate) fn run_alone_with(test: &str, vars: &[(&str, &str)]) -> RawOutcome {
 
 /// Whether runs get cgroups in this process; says so on stderr when they do not, so that a
 /// test skipping its cgroup part never passes silently.
+#[expect(clippy::print_stderr, reason = "a test skipping its cgroup part says so")]
 pub(crate) fn cgroups_here() -> bool {
     let status = hook_protocol::exec::containment();
     let here = status.mechanism() == hook_protocol::exec::Mechanism::Cgroup;
