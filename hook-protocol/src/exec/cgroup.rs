@@ -350,9 +350,17 @@ impl Setup {
         {
             return Err(e);
         }
+        let dir_fd = match open_dir(&dir) {
+            Ok(fd) => fd,
+            Err(e) => {
+                let _ = fs::remove_dir(&dir);
+                return Err(e);
+            }
+        };
         let mut cg = RunCgroup {
             id,
-            procs: Vec::with_capacity(1),
+            dir_fd,
+            procs: Vec::new(),
             dir: dir.clone(),
             dirs: Dirs(vec![dir.clone()]),
             rel: format!("{}/{name}", self.rel),
@@ -360,13 +368,6 @@ impl Setup {
             pids: None,
             setup: Arc::clone(self),
         };
-        match open_write(&dir.join("cgroup.procs")) {
-            Ok(fd) => cg.procs.push(fd),
-            Err(e) => {
-                cg.dirs.remove();
-                return Err(e);
-            }
-        }
         for (limit, value) in limits.iter() {
             let place = match self.place(Controller::of(limit)) {
                 Ok(place) => place,
@@ -387,11 +388,13 @@ impl Setup {
 #[derive(Debug)]
 pub(super) struct RunCgroup {
     id: u64,
-    /// `cgroup.procs` of each cgroup the child joins, the v2 one first.
+    /// The v2 cgroup's directory, which the child starts in.
+    dir_fd: OwnedFd,
+    /// `cgroup.procs` of each v1 cgroup the child joins.
     procs: Vec<OwnedFd>,
     /// The v2 cgroup.
     dir: PathBuf,
-    /// Every directory of the run, the v2 one first, in the order of `procs`.
+    /// Every directory of the run, the v2 one first, then the v1 ones in the order of `procs`.
     dirs: Dirs,
     /// The v2 path as `/proc/PID/cgroup` shows it.
     rel: String,
@@ -413,27 +416,33 @@ impl RunCgroup {
         &self.dir
     }
 
-    /// The `cgroup.procs` files the child writes itself into, the v2 one first.
-    pub(super) fn join(&self) -> Vec<BorrowedFd<'_>> {
-        self.procs.iter().take(MAX_JOIN).map(AsFd::as_fd).collect()
+    /// The v2 cgroup's directory, for `CLONE_INTO_CGROUP`.
+    pub(super) fn dir_fd(&self) -> BorrowedFd<'_> {
+        self.dir_fd.as_fd()
     }
 
-    /// Reads the child's join results (an errno per `cgroup.procs`, in [`RunCgroup::join`]'s
-    /// order): an error when it is not in the v2 cgroup, else a warning per v1 cgroup (whose
-    /// limits then do not apply) that it could not join.
+    /// The `cgroup.procs` files of the v1 cgroups the child writes itself into.
+    pub(super) fn join(&self) -> Vec<BorrowedFd<'_>> {
+        self.procs.iter().take(MAX_JOIN - 1).map(AsFd::as_fd).collect()
+    }
+
+    /// Reads the placement results (an errno for the v2 cgroup, then one per v1
+    /// `cgroup.procs`, in [`RunCgroup::join`]'s order): an error when the child is not in the
+    /// v2 cgroup, else a warning per v1 cgroup (whose limits then do not apply) it could not
+    /// join.
     pub(super) fn joined(&self, errors: &[i32]) -> Result<Vec<String>, String> {
         let why = |e: i32| io::Error::from_raw_os_error(e);
         let mut warnings = Vec::new();
-        for (i, (&error, dir)) in errors.iter().zip(&self.dirs.0).take(self.procs.len()).enumerate()
+        for (i, (&error, dir)) in
+            errors.iter().zip(&self.dirs.0).take(1 + self.procs.len()).enumerate()
         {
             if error == 0 {
                 continue;
             }
-            let path = dir.join("cgroup.procs");
             if i == 0 {
                 return Err(format!(
-                    "the hook could not join its cgroup ({}: {}); the tree walk is used",
-                    path.display(),
+                    "the hook could not be started in its cgroup {} ({}); the tree walk is used",
+                    dir.display(),
                     why(error)
                 ));
             }
@@ -467,7 +476,7 @@ impl RunCgroup {
                     let procs = open_write(&dir.join("cgroup.procs")).map_err(|e| {
                         format!("{limit} = {value} not applied: cannot open {}: {e}", dir.display())
                     })?;
-                    if self.procs.len() < MAX_JOIN {
+                    if self.procs.len() < MAX_JOIN - 1 {
                         self.procs.push(procs);
                     }
                 }
@@ -639,6 +648,15 @@ fn counter(path: &Path, key: &str) -> u64 {
             })
         })
         .unwrap_or(0)
+}
+
+/// Opens a cgroup directory, close-on-exec.
+fn open_dir(path: &Path) -> io::Result<OwnedFd> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+        .open(path)
+        .map(OwnedFd::from)
 }
 
 /// Opens a cgroup file for writing, close-on-exec (std's default).

@@ -13,6 +13,7 @@
 
 use std::fs::File;
 use std::io;
+use std::os::fd::OwnedFd;
 use std::pin::Pin;
 use std::process::ExitStatus;
 use std::sync::Arc;
@@ -56,8 +57,18 @@ pub(super) struct Leader {
 impl Leader {
     /// Watches a freshly spawned child of ours, run `id`, contained by `cgroup` if it has one,
     /// and lists it as running.
-    pub(super) fn new(pid: i32, id: u64, marker: Vec<u8>, cgroup: Option<RunCgroup>) -> Self {
-        let watch = match sys::pidfd_open(pid) {
+    pub(super) fn new(
+        pid: i32,
+        pidfd: Option<OwnedFd>,
+        id: u64,
+        marker: Vec<u8>,
+        cgroup: Option<RunCgroup>,
+    ) -> Self {
+        let pidfd = match pidfd {
+            Some(fd) => Ok(fd),
+            None => sys::pidfd_open(pid),
+        };
+        let watch = match pidfd {
             Ok(fd) => match sys::register(fd, Interest::READABLE) {
                 Ok(fd) => Watch::Pidfd(fd),
                 Err(_) => Watch::polling(),

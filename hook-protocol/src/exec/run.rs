@@ -48,7 +48,8 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     let mut warnings = Vec::new();
     let mut cgroup = state.prepare(id, inv.resources, inv.cgroup, &mut warnings);
     let join = cgroup.as_ref().map(|cg| cg.join()).unwrap_or_default();
-    let spawned = spawn::spawn(inv, id, &join);
+    let place = spawn::Place { cgroup: cgroup.as_ref().map(|cg| cg.dir_fd()), join: &join };
+    let spawned = spawn::spawn(inv, id, place);
     drop(join);
     let spawned = match spawned {
         Ok(spawned) => spawned,
@@ -73,7 +74,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
         }
     }
     // From here on, an early return drops `leader`, which kills the tree.
-    let mut leader = Leader::new(spawned.pid, id, spawned.marker, cgroup);
+    let mut leader = Leader::new(spawned.pid, spawned.pidfd, id, spawned.marker, cgroup);
     let limits = &inv.limits;
     let mut pipes = Pipes::new(
         spawned.stdin,

@@ -36,6 +36,8 @@ pub(super) fn next_id() -> u64 {
 #[derive(Debug)]
 pub(super) struct Spawned {
     pub(super) pid: i32,
+    /// Its pidfd, when the kernel gave one with the process.
+    pub(super) pidfd: Option<OwnedFd>,
     /// For each `cgroup.procs` it was to join, 0 or the errno of the failed write.
     pub(super) join_errors: [i32; super::sys::MAX_JOIN],
     /// None when there is no payload: the hook's stdin is then `/dev/null`.
@@ -46,13 +48,16 @@ pub(super) struct Spawned {
     pub(super) marker: Vec<u8>,
 }
 
+/// Where a hook starts: its v2 cgroup's directory and the `cgroup.procs` of its v1 cgroups.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Place<'a> {
+    pub(super) cgroup: Option<BorrowedFd<'a>>,
+    pub(super) join: &'a [BorrowedFd<'a>],
+}
+
 /// Starts run `id` of the invocation's process in a new process group, with piped stdio, in
-/// the cgroups whose `cgroup.procs` are given.
-pub(super) fn spawn(
-    inv: &Invocation,
-    id: u64,
-    join: &[BorrowedFd<'_>],
-) -> Result<Spawned, ExecError> {
+/// the cgroups of `place`.
+pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawned, ExecError> {
     let program = resolve(inv)?;
     let value = format!("{}.{id}", std::process::id());
     let pipes_error = |source| ExecError::Io { stage: "creating the hook's pipes", source };
@@ -71,13 +76,24 @@ pub(super) fn spawn(
     let (stdout, child_stdout) = io::pipe().map_err(pipes_error)?;
     let (stderr, child_stderr) = io::pipe().map_err(pipes_error)?;
     let stdio = [child_stdin, child_stdout.as_fd(), child_stderr.as_fd()];
-    let (pid, join_errors) = start(inv, &program, &value, stdio, join)?;
+    let (pid, pidfd, join_errors) = start(inv, &program, &value, stdio, place)?;
     let mut marker = Vec::with_capacity(RUN_MARKER.len() + 1 + value.len());
     marker.extend_from_slice(RUN_MARKER.as_bytes());
     marker.push(b'=');
     marker.extend_from_slice(value.as_bytes());
-    Ok(Spawned { pid, join_errors, stdin, stdout: stdout.into(), stderr: stderr.into(), marker })
+    Ok(Spawned {
+        pid,
+        pidfd,
+        join_errors,
+        stdin,
+        stdout: stdout.into(),
+        stderr: stderr.into(),
+        marker,
+    })
 }
+
+/// What `start` returns: the pid, the pidfd if any, the placement results.
+type Started = (i32, Option<OwnedFd>, [i32; super::sys::MAX_JOIN]);
 
 /// `/dev/null` opened for reading, close-on-exec, once per process; None if it cannot be.
 fn dev_null() -> Option<BorrowedFd<'static>> {
@@ -96,8 +112,8 @@ fn start(
     program: &Path,
     marker: &str,
     stdio: [BorrowedFd<'_>; 3],
-    join: &[BorrowedFd<'_>],
-) -> Result<(i32, [i32; super::sys::MAX_JOIN]), ExecError> {
+    place: Place<'_>,
+) -> Result<Started, ExecError> {
     let path = CString::new(program.as_os_str().as_bytes())
         .map_err(|_| ExecError::NotFound { program: inv.command.program().to_owned() })?;
     let Ok(cwd) = CString::new(inv.cwd.as_os_str().as_bytes()) else {
@@ -118,7 +134,8 @@ fn start(
             envp,
             cwd: &cwd,
             stdio,
-            join,
+            cgroup: place.cgroup,
+            join: place.join,
             session: false,
         };
         let started = match super::sys::spawn(&request) {
@@ -135,14 +152,15 @@ fn start(
                     envp,
                     cwd: &cwd,
                     stdio,
-                    join,
+                    cgroup: place.cgroup,
+                    join: place.join,
                     session: false,
                 };
                 super::sys::spawn(&request).map_err(|e| spawn_error(inv, e))
             }
             other => other.map_err(|e| spawn_error(inv, e)),
         }?;
-        Ok((started.pid, started.join_errors))
+        Ok((started.pid, started.pidfd, started.join_errors))
     })
 }
 
@@ -176,8 +194,8 @@ fn start(
     program: &Path,
     marker: &str,
     stdio: [BorrowedFd<'_>; 3],
-    join: &[BorrowedFd<'_>],
-) -> Result<(i32, [i32; super::sys::MAX_JOIN]), ExecError> {
+    place: Place<'_>,
+) -> Result<Started, ExecError> {
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
     let [stdin, stdout, stderr] = stdio.map(|fd| fd.try_clone_to_owned().map(Stdio::from));
@@ -208,10 +226,11 @@ fn start(
     // std's `Command` cannot join a cgroup before `exec`: every join is reported failed, and
     // the run falls back to the tree walk.
     let mut join_errors = [0; super::sys::MAX_JOIN];
-    for error in join_errors.iter_mut().take(join.len()) {
+    let places = usize::from(place.cgroup.is_some()) + place.join.len();
+    for error in join_errors.iter_mut().take(places) {
         *error = libc::EOPNOTSUPP;
     }
-    Ok((pid, join_errors))
+    Ok((pid, None, join_errors))
 }
 
 /// The arguments: `/bin/sh -c LINE` in shell form, the program as given and its arguments in

@@ -90,6 +90,7 @@ impl Supervisor {
             envp: &envp,
             cwd: c"/",
             stdio: [theirs.as_fd(), null.as_fd(), null.as_fd()],
+            cgroup: None,
             join: &[],
             session: true,
         };

@@ -68,19 +68,23 @@ pub(super) struct SpawnRequest<'a> {
     pub(super) cwd: &'a CStr,
     /// What becomes the process's stdin, stdout and stderr.
     pub(super) stdio: [BorrowedFd<'a>; 3],
-    /// `cgroup.procs` files the child writes itself into before it runs anything (Linux; at
-    /// most [`MAX_JOIN`]).
+    /// The cgroup v2 directory the child starts in (Linux).
+    pub(super) cgroup: Option<BorrowedFd<'a>>,
+    /// `cgroup.procs` files of v1 cgroups the child writes itself into before it runs
+    /// anything (Linux; fewer than [`MAX_JOIN`]).
     pub(super) join: &'a [BorrowedFd<'a>],
     /// A new session rather than a new process group (the supervisor's).
     pub(super) session: bool,
 }
 
 /// A started process.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub(super) struct Spawned {
     /// Its pid.
     pub(super) pid: i32,
-    /// For each `cgroup.procs` of the request, 0 or the errno of the child's write to it.
+    /// Its pidfd, when the kernel gave one with the process (`clone3`).
+    pub(super) pidfd: Option<OwnedFd>,
+    /// 0 or the errno of each cgroup placement: the v2 cgroup first, then each v1 `join`.
     pub(super) join_errors: [i32; MAX_JOIN],
 }
 

@@ -29,7 +29,7 @@ use super::{DEFAULT_SIGNALS, MAX_JOIN, SpawnRequest, Spawned};
 /// (`ENOENT` for a missing program or working directory, `EACCES`, `ENOEXEC`, ...).
 /// `Unsupported` for a request to join cgroups or start a session.
 pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
-    if !req.join.is_empty() || req.session {
+    if req.cgroup.is_some() || !req.join.is_empty() || req.session {
         return Err(io::Error::from(io::ErrorKind::Unsupported));
     }
     // The child applies the dup2 actions in order, so a descriptor below 3 could be overwritten
@@ -101,7 +101,7 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
     };
     check(ret)?;
     drop(copies);
-    Ok(Spawned { pid, join_errors: [0; MAX_JOIN] })
+    Ok(Spawned { pid, pidfd: None, join_errors: [0; MAX_JOIN] })
 }
 
 /// The posix_spawn family reports errors as return values, not through `errno`.

@@ -394,3 +394,34 @@ fn an_invalid_harness_limit_is_an_error_and_the_cgroups_stay() {
     }
     assert_eq!(out.stdout, b"ran\n");
 }
+
+#[test]
+fn without_clone3_the_child_joins_its_cgroup_itself_before_it_runs() {
+    let name = this("without_clone3_the_child_joins_its_cgroup_itself_before_it_runs");
+    if !running_alone(&name) {
+        super::support::run_alone_with(&name, &[("HOOK_PROTOCOL_CLONE3", "0")]);
+        return;
+    }
+    if !cgroups_here() {
+        return;
+    }
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let dir = TempDir::new();
+        let pids = dir.file("pids");
+        let mut inv = shell_timing_out(&format!(
+            "cat /proc/self/cgroup; for f in /proc/self/fd/*; do [ -e \"$f\" ] && printf '%s ' \"${{f##*/}}\"; done; \
+             ( env -i setsid sh -c 'echo $$ > {pids}; exec sleep 300' & ); sleep 60"
+        ));
+        inv.timeout = Duration::from_secs(1);
+        let out = run(&inv).await.unwrap();
+        assert!(out.timed_out());
+        assert_eq!(out.containment, Mechanism::Cgroup);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let name = exec::containment().cgroup_dir().unwrap().file_name().unwrap().to_owned();
+        assert!(text.contains(&format!("/{}/", name.to_str().unwrap())), "{text}");
+        assert!(text.ends_with("0 1 2 "), "{text}");
+        let daemon = wait_for_pids(&pids, 1).await;
+        assert_eq!(still_alive_after_a_moment(&daemon), Vec::<u32>::new());
+    });
+}
