@@ -2,8 +2,12 @@
 //! cgroup per run, its limits, signalling, killing and removing it.
 //!
 //! Layout: under a parent (the harness's own cgroup by default), the harness makes one
-//! directory, `hooks-<pid>`, and in it one cgroup per run, named by the run's counter (the
-//! second half of its [`RUN_MARKER`](super::RUN_MARKER) value). Nothing else is created, and
+//! directory, `hooks-<pid>`, and in it one cgroup per running hook, named by the counter of the
+//! run that made it (the second half of its [`RUN_MARKER`](super::RUN_MARKER) value). A run
+//! that ends normally, leaves nothing running and has no limit hands its empty cgroup to the
+//! next run (at most 64 wait so): making and removing a cgroup costs more than the rest of a
+//! run's containment. Every other cgroup is removed as soon as it is empty, and what is left at
+//! the end is removed by the supervisor once the harness is gone. Nothing else is created, and
 //! the harness's own cgroup is left as it is, except that a controller a limit needs is
 //! enabled in its `cgroup.subtree_control` when the kernel allows it (when the harness's
 //! cgroup is the root, or holds no process: cgroup v2's "no internal processes" rule).
@@ -174,8 +178,21 @@ pub(super) struct Setup {
     v1: Vec<(Vec<String>, PathBuf)>,
     /// Cgroups whose removal waits for their processes to go.
     deferred: Mutex<VecDeque<Dirs>>,
+    /// Empty cgroups of runs that ended normally, without limits, for the next runs.
+    idle: Mutex<Vec<Idle>>,
     /// Per-harness v1 directories made since [`Setup::take_new_dirs`] last ran.
     new_dirs: Mutex<Vec<PathBuf>>,
+}
+
+/// The most empty cgroups kept for reuse; more are removed.
+const IDLE_MAX: usize = 64;
+
+/// An empty cgroup kept for the next run: making and removing a cgroup costs more than the
+/// rest of the containment of a run (the kernel serialises both on one lock).
+#[derive(Debug)]
+struct Idle {
+    name: u64,
+    dir: PathBuf,
 }
 
 /// The directories of one run's cgroups (the v2 one first).
@@ -242,6 +259,7 @@ impl Setup {
             places: Mutex::new([None, None, None]),
             v1: mounts.v1.clone(),
             deferred: Mutex::new(VecDeque::new()),
+            idle: Mutex::new(Vec::new()),
             new_dirs: Mutex::new(Vec::new()),
         })
     }
@@ -334,8 +352,9 @@ impl Setup {
         }
     }
 
-    /// Makes the cgroup of run `id` and writes its limits. Warnings name what could not be
-    /// applied; an error means the run cannot be contained.
+    /// The cgroup of run `id`, with its limits written: an idle one when the run has no limit,
+    /// else a new one named `id`. Warnings name what could not be applied; an error means the
+    /// run cannot be contained.
     pub(super) fn run_cgroup(
         self: &Arc<Self>,
         id: u64,
@@ -343,13 +362,24 @@ impl Setup {
         warnings: &mut Vec<String>,
     ) -> io::Result<RunCgroup> {
         self.sweep_deferred();
-        let name = id.to_string();
-        let dir = self.dir.join(&name);
-        if let Err(e) = fs::create_dir(&dir)
-            && e.kind() != io::ErrorKind::AlreadyExists
-        {
-            return Err(e);
-        }
+        let reused = if limits.is_empty() {
+            self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop()
+        } else {
+            None
+        };
+        let Idle { name, dir } = match reused {
+            Some(idle) => idle,
+            None => {
+                let dir = self.dir.join(id.to_string());
+                if let Err(e) = fs::create_dir(&dir)
+                    && e.kind() != io::ErrorKind::AlreadyExists
+                {
+                    return Err(e);
+                }
+                Idle { name: id, dir }
+            }
+        };
+        // The descriptor is opened per run: idle cgroups hold none.
         let dir_fd = match open_dir(&dir) {
             Ok(fd) => fd,
             Err(e) => {
@@ -358,16 +388,18 @@ impl Setup {
             }
         };
         let mut cg = RunCgroup {
-            id,
+            id: name,
             dir_fd,
             procs: Vec::new(),
             dir: dir.clone(),
-            dirs: Dirs(vec![dir.clone()]),
+            dirs: Dirs(vec![dir]),
             rel: format!("{}/{name}", self.rel),
             memory: None,
             pids: None,
+            reusable: limits.is_empty(),
             setup: Arc::clone(self),
         };
+        let name = name.to_string();
         for (limit, value) in limits.iter() {
             let place = match self.place(Controller::of(limit)) {
                 Ok(place) => place,
@@ -402,11 +434,13 @@ pub(super) struct RunCgroup {
     memory: Option<(PathBuf, bool)>,
     /// Where the pids limit's events are read.
     pids: Option<PathBuf>,
+    /// Whether it may serve another run once empty (no limit was written to it).
+    reusable: bool,
     setup: Arc<Setup>,
 }
 
 impl RunCgroup {
-    /// The run's id (its directory's name).
+    /// Its directory's name (the id of the run that made it).
     pub(super) fn id(&self) -> u64 {
         self.id
     }
@@ -571,15 +605,22 @@ impl RunCgroup {
         None
     }
 
-    /// Removes the cgroups once empty; those still busy are removed later by the harness, or
-    /// by the supervisor once the harness is gone. True when all are gone now.
-    pub(super) fn remove(self) -> bool {
-        let RunCgroup { mut dirs, setup, .. } = self;
-        if dirs.remove() {
-            return true;
+    /// Retires the cgroups of a run that is over. One known to be `empty` (a normal exit that
+    /// left nothing) without limits is kept for the next run; the others are removed once
+    /// empty: now, or later by the harness, or by the supervisor once the harness is gone.
+    pub(super) fn retire(self, empty: bool) {
+        let RunCgroup { id, dir_fd, mut dirs, dir, reusable, setup, .. } = self;
+        drop(dir_fd);
+        if empty && reusable {
+            let mut idle = setup.idle.lock().unwrap_or_else(PoisonError::into_inner);
+            if idle.len() < IDLE_MAX {
+                idle.push(Idle { name: id, dir });
+                return;
+            }
         }
-        setup.deferred.lock().unwrap_or_else(PoisonError::into_inner).push_back(dirs);
-        false
+        if !dirs.remove() {
+            setup.deferred.lock().unwrap_or_else(PoisonError::into_inner).push_back(dirs);
+        }
     }
 }
 

@@ -516,7 +516,7 @@ impl State {
                         self.tell(&message);
                     }
                 }
-                self.tell(&format!("+c{id}"));
+                self.tell(&format!("+c{}", cg.id()));
                 Some(cg)
             }
             Err(e) => {

@@ -52,6 +52,8 @@ pub(super) struct Leader {
     watch: Watch,
     exited: bool,
     reaped: bool,
+    /// Known to have left nothing running in its cgroup (which can then serve another run).
+    empty: bool,
 }
 
 impl Leader {
@@ -81,12 +83,17 @@ impl Leader {
             containment::state().tell(&format!("+g{pid}"));
         }
         running::add(id, pid, Arc::clone(&marker), cgroup.clone());
-        Self { pid, id, marker, cgroup, watch, exited: false, reaped: false }
+        Self { pid, id, marker, cgroup, watch, exited: false, reaped: false, empty: false }
     }
 
     /// The run's cgroup, when it has one.
     pub(super) fn cgroup(&self) -> Option<&RunCgroup> {
         self.cgroup.as_deref()
+    }
+
+    /// Records that the run left nothing running: its cgroup can serve another run.
+    pub(super) fn left_nothing(&mut self) {
+        self.empty = true;
     }
 
     /// The leader's pid.
@@ -236,7 +243,7 @@ impl Drop for Leader {
             let id = cg.id();
             // The registry's clone went with the entry: this is the last one.
             if let Ok(cg) = Arc::try_unwrap(cg) {
-                cg.remove();
+                cg.retire(self.empty && self.reaped);
             }
             containment::state().tell(&format!("-c{id}"));
         } else {

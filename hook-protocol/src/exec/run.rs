@@ -55,8 +55,9 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
         Ok(spawned) => spawned,
         Err(e) => {
             if let Some(cg) = cgroup {
-                cg.remove();
-                state.tell(&format!("-c{id}"));
+                let name = cg.id();
+                cg.retire(true);
+                state.tell(&format!("-c{name}"));
             }
             return Err(e);
         }
@@ -67,8 +68,9 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
             Err(why) => {
                 warnings.push(why);
                 if let Some(cg) = cgroup.take() {
-                    cg.remove();
-                    state.tell(&format!("-c{id}"));
+                    let name = cg.id();
+                    cg.retire(false);
+                    state.tell(&format!("-c{name}"));
                 }
             }
         }
@@ -109,6 +111,8 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
                 leftovers_killed = swept.others > 0;
                 leftovers = Some(count(swept.others));
                 warnings.extend(emptied.err());
+            } else if leftovers == Some(0) {
+                leader.left_nothing();
             }
             exit_of(leader.reap().map_err(reap_error)?)
         }

@@ -26,10 +26,29 @@ fn this(name: &str) -> String {
     format!("exec::contain::{name}")
 }
 
-/// The directory of run `id`'s cgroup, from the marker value a hook printed (`<pid>.<id>`).
-fn run_dir(marker: &str) -> PathBuf {
-    let id = marker.trim().rsplit('.').next().unwrap();
-    exec::containment().cgroup_dir().unwrap().join(id)
+/// A line writing the hook's v2 cgroup (as `/proc/self/cgroup` shows it) to `file`.
+fn save_cgroup(file: &str) -> String {
+    format!("sed -n 's/^0:://p' /proc/self/cgroup > {file}")
+}
+
+/// The directory of the cgroup a hook saved with [`save_cgroup`].
+fn saved_cgroup(file: &str) -> PathBuf {
+    let text = std::fs::read_to_string(file).unwrap();
+    let name = text.trim().rsplit('/').next().unwrap().to_owned();
+    exec::containment().cgroup_dir().unwrap().join(name)
+}
+
+/// Whether a cgroup directory is gone or holds no process, within a moment.
+async fn emptied(dir: &std::path::Path) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        match std::fs::read_to_string(dir.join("cgroup.procs")) {
+            Err(_) => return true,
+            Ok(procs) if procs.trim().is_empty() => return true,
+            Ok(_) if Instant::now() > until => return false,
+            Ok(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
 }
 
 #[tokio::test]
@@ -56,9 +75,9 @@ async fn each_hook_runs_in_a_cgroup_of_its_own_joined_before_it_runs() {
     let dir = exec::containment().cgroup_dir().unwrap();
     let name = dir.file_name().unwrap().to_str().unwrap();
     assert!(lines[0].contains(&format!("/{name}/")), "{} not under {}", lines[0], dir.display());
-    // Empty once the run is over: removed.
+    // Empty once the run is over (and kept for the next run: no limit, nothing left).
     let id = lines[0].rsplit('/').next().unwrap();
-    assert!(gone_after_a_moment(&dir.join(id)).await, "the run's cgroup was left behind");
+    assert!(emptied(&dir.join(id)).await, "the run's cgroup still holds processes");
 }
 
 #[tokio::test]
@@ -94,8 +113,8 @@ async fn leftovers_of_a_normal_exit_stay_in_the_cgroup_and_are_counted() {
     let dir = TempDir::new();
     let pids = dir.file("pids");
     let inv = shell(&format!(
-        "echo $HOOK_PROTOCOL_RUN > {pids}.marker; \
-         for i in 1 2 3; do sleep 60 > /dev/null 2>&1 & echo $! >> {pids}; done; echo {{}}"
+        "{}; for i in 1 2 3; do sleep 60 > /dev/null 2>&1 & echo $! >> {pids}; done; echo {{}}",
+        save_cgroup(&format!("{pids}.cgroup"))
     ));
     let out = run(&inv).await.unwrap();
     assert_eq!(out.exit, Exit::Code { code: 0 });
@@ -104,7 +123,7 @@ async fn leftovers_of_a_normal_exit_stay_in_the_cgroup_and_are_counted() {
     let left = pids_in(&pids);
     assert_eq!(left.len(), 3);
     assert!(left.iter().all(|p| alive(*p)), "leftovers are left alone by default");
-    let cgroup = run_dir(&std::fs::read_to_string(format!("{pids}.marker")).unwrap());
+    let cgroup = saved_cgroup(&format!("{pids}.cgroup"));
     let members = std::fs::read_to_string(cgroup.join("cgroup.procs")).unwrap();
     for pid in &left {
         assert!(members.lines().any(|l| l == pid.to_string()), "{pid} is not in {members}");
@@ -127,10 +146,11 @@ async fn leftovers_kill_empties_the_cgroup_and_removes_it() {
     let dir = TempDir::new();
     let pids = dir.file("pids");
     let mut inv = shell(&format!(
-        "echo $HOOK_PROTOCOL_RUN > {pids}.marker; \
+        "{}; \
          ( env -i setsid sh -c 'echo $$ >> {pids}; exec sleep 60' > /dev/null 2>&1 & ); \
          sleep 60 > /dev/null 2>&1 & echo $! >> {pids}; \
-         while [ $(wc -l < {pids}) -lt 2 ]; do sleep 0.01; done; echo {{}}"
+         while [ $(wc -l < {pids}) -lt 2 ]; do sleep 0.01; done; echo {{}}",
+        save_cgroup(&format!("{pids}.cgroup"))
     ));
     inv.leftovers = Leftovers::Kill;
     let out = run(&inv).await.unwrap();
@@ -139,7 +159,7 @@ async fn leftovers_kill_empties_the_cgroup_and_removes_it() {
     assert_eq!(out.leftovers, Some(2));
     let left = wait_for_pids(&pids, 2).await;
     assert_eq!(still_alive_after_a_moment(&left), Vec::<u32>::new());
-    let cgroup = run_dir(&std::fs::read_to_string(format!("{pids}.marker")).unwrap());
+    let cgroup = saved_cgroup(&format!("{pids}.cgroup"));
     assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());
 }
 
@@ -148,7 +168,7 @@ async fn leftovers_kill_empties_the_cgroup_and_removes_it() {
 fn own_cgroup_file(name: &str, controller: &str, v1_name: &str) -> String {
     let dir = exec::containment().cgroup_dir().unwrap().display().to_string();
     format!(
-        "own() {{ cat \"{dir}/${{HOOK_PROTOCOL_RUN#*.}}/{name}\" 2>/dev/null && return; \
+        "own() {{ cat \"{dir}/$(sed -n 's|^0::.*/||p' /proc/self/cgroup)/{name}\" 2>/dev/null && return; \
          p=$(sed -n 's/^[0-9]*:\\([^:]*,\\)\\{{0,1\\}}{controller}\\(,[^:]*\\)\\{{0,1\\}}://p' /proc/self/cgroup); \
          cat /sys/fs/cgroup/{controller}*$p/{v1_name} 2>/dev/null | head -n 1; }}"
     )
@@ -178,10 +198,11 @@ async fn a_fork_bomb_is_bounded_by_pids_max_and_killed() {
     // The bomb checks its own limit first, so that it never runs unbounded; even then it
     // stops at depth 10 (2047 processes).
     let mut inv = shell(&format!(
-        "{}; echo $HOOK_PROTOCOL_RUN > {marker}; [ \"$(own)\" = 64 ] || exit 99; \
+        "{}; {}; [ \"$(own)\" = 64 ] || exit 99; \
          b() {{ [ $1 -gt 0 ] || exec sleep 60; b $(($1 - 1)) & b $(($1 - 1)) & wait; }}; \
          b 10; exec sleep 60",
-        own_cgroup_file("pids.max", "pids", "pids.max")
+        own_cgroup_file("pids.max", "pids", "pids.max"),
+        save_cgroup(&marker)
     ));
     inv.timeout = Duration::from_secs(2);
     inv.resources = limits;
@@ -190,7 +211,7 @@ async fn a_fork_bomb_is_bounded_by_pids_max_and_killed() {
     assert!(out.timed_out(), "{out:?}\n{}", out.stderr_text());
     assert_eq!(out.limit, Some(Limit::Pids), "{out:?}");
     assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
-    let cgroup = run_dir(&std::fs::read_to_string(&marker).unwrap());
+    let cgroup = saved_cgroup(&marker);
     assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());
     // The harness goes on.
     assert_eq!(run(&shell("echo fine")).await.unwrap().stdout, b"fine\n");
@@ -205,15 +226,15 @@ async fn a_memory_hog_is_stopped_by_memory_max() {
     let dir = TempDir::new();
     let marker = dir.file("marker");
     let mut inv = shell(&format!(
-        "echo $HOOK_PROTOCOL_RUN > {marker}; \
-         exec python3 -c 'x = bytearray(512 << 20); x[::4096] = b\"x\" * len(x[::4096]); print(len(x))'"
+        "{}; exec python3 -c 'x = bytearray(512 << 20); x[::4096] = b\"x\" * len(x[::4096]); print(len(x))'",
+        save_cgroup(&marker)
     ));
     inv.resources = limits;
     let out = run(&inv).await.unwrap();
     assert_eq!(out.exit, Exit::Signal { signal: libc::SIGKILL }, "{out:?}");
     assert_eq!(out.limit, Some(Limit::Memory));
     assert!(out.stdout.is_empty());
-    let cgroup = run_dir(&std::fs::read_to_string(&marker).unwrap());
+    let cgroup = saved_cgroup(&marker);
     assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());
     // Without the limit, the same hook is fine.
     inv.resources = ResourceLimits::new();
