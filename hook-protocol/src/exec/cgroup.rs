@@ -440,11 +440,6 @@ pub(super) struct RunCgroup {
 }
 
 impl RunCgroup {
-    /// Its directory's name (the id of the run that made it).
-    pub(super) fn id(&self) -> u64 {
-        self.id
-    }
-
     /// The v2 cgroup's directory.
     pub(super) fn dir(&self) -> &Path {
         &self.dir
@@ -608,19 +603,22 @@ impl RunCgroup {
     /// Retires the cgroups of a run that is over. One known to be `empty` (a normal exit that
     /// left nothing) without limits is kept for the next run; the others are removed once
     /// empty: now, or later by the harness, or by the supervisor once the harness is gone.
-    pub(super) fn retire(self, empty: bool) {
+    /// Returns the name of a cgroup left in place because processes are still in it.
+    pub(super) fn retire(self, empty: bool) -> Option<u64> {
         let RunCgroup { id, dir_fd, mut dirs, dir, reusable, setup, .. } = self;
         drop(dir_fd);
         if empty && reusable {
             let mut idle = setup.idle.lock().unwrap_or_else(PoisonError::into_inner);
             if idle.len() < IDLE_MAX {
                 idle.push(Idle { name: id, dir });
-                return;
+                return None;
             }
         }
-        if !dirs.remove() {
-            setup.deferred.lock().unwrap_or_else(PoisonError::into_inner).push_back(dirs);
+        if dirs.remove() {
+            return None;
         }
+        setup.deferred.lock().unwrap_or_else(PoisonError::into_inner).push_back(dirs);
+        Some(id)
     }
 }
 

@@ -516,7 +516,6 @@ impl State {
                         self.tell(&message);
                     }
                 }
-                self.tell(&format!("+c{}", cg.id()));
                 Some(cg)
             }
             Err(e) => {
@@ -529,7 +528,8 @@ impl State {
         }
     }
 
-    /// Tells the supervisor something (`+ID`, `-ID`, `dPATH`); nothing when there is none.
+    /// Tells the supervisor something (`+gPGID`, `-gPGID`, `=cNAME`, `dPATH`); nothing when
+    /// there is none.
     pub(super) fn tell(&self, message: &str) {
         let mut guard = self.supervisor.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(s) = guard.as_mut()

@@ -240,12 +240,13 @@ impl Drop for Leader {
             self.kill_at_once();
         }
         if let Some(cg) = self.cgroup.take() {
-            let id = cg.id();
-            // The registry's clone went with the entry: this is the last one.
-            if let Ok(cg) = Arc::try_unwrap(cg) {
-                cg.retire(self.empty && self.reaped);
+            // The registry's clone went with the entry: this is the last one. A cgroup left in
+            // place holds what the hook left running: the supervisor spares it.
+            if let Ok(cg) = Arc::try_unwrap(cg)
+                && let Some(name) = cg.retire(self.empty && self.reaped)
+            {
+                containment::state().tell(&format!("=c{name}"));
             }
-            containment::state().tell(&format!("-c{id}"));
         } else {
             containment::state().tell(&format!("-g{}", self.pid));
         }

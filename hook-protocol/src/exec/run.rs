@@ -55,9 +55,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
         Ok(spawned) => spawned,
         Err(e) => {
             if let Some(cg) = cgroup {
-                let name = cg.id();
                 cg.retire(true);
-                state.tell(&format!("-c{name}"));
             }
             return Err(e);
         }
@@ -68,9 +66,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
             Err(why) => {
                 warnings.push(why);
                 if let Some(cg) = cgroup.take() {
-                    let name = cg.id();
                     cg.retire(false);
-                    state.tell(&format!("-c{name}"));
                 }
             }
         }

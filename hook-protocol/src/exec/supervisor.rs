@@ -2,14 +2,16 @@
 //! the hooks that were running when the harness died without killing them (SIGKILL, a crash),
 //! and to remove the harness's cgroups once they are empty.
 //!
-//! The harness tells it, on a socket that is its stdin, `+cID` when run `ID`'s cgroup is made
-//! and `-cID` when the run is over (`+gPGID` / `-gPGID` for a run with the tree walk), and
-//! `dPATH` for each per-harness directory to remove at the end. The harness's end of the socket
-//! is close-on-exec and never reaches a hook (hooks get exactly stdin, stdout and stderr), so
-//! the supervisor reads end-of-file exactly when the harness is gone, however it died. It then
-//! writes `1` to the `cgroup.kill` of every run still running (SIGKILL to the process group for
-//! tree-walk runs), and removes the cgroups as they empty, polling with a backoff up to a
-//! minute, for as long as daemons the hooks left behind keep theirs alive; then it exits.
+//! It reads end-of-file on its stdin, a socket whose other end only the harness holds
+//! (close-on-exec, and hooks get exactly stdin, stdout and stderr), exactly when the harness is
+//! gone, however it died. It then writes `1` to the `cgroup.kill` of every cgroup in the
+//! harness's directory (its first argument) except those the harness said hold what a hook
+//! left running after a normal exit (`=cNAME`: such daemons are allowed to outlive the
+//! harness, as in Claude Code), SIGKILLs the process groups of runs with the tree walk still
+//! running (`+gPGID` when one starts, `-gPGID` when it is over), and removes the cgroups as
+//! they empty, polling with a backoff up to a minute, for as long as daemons keep theirs alive;
+//! then it exits. `dPATH` adds a per-harness directory (of a cgroup v1 hierarchy) to remove.
+//! A run in a cgroup costs it no message.
 //!
 //! It starts in a session of its own (a terminal's signals to the harness's group never reach
 //! it) and ignores the signals a terminal sends. A parent-death signal is no substitute: the
@@ -31,20 +33,24 @@ use super::sys;
 /// with the script in that variable (so that `ps` shows a short command line).
 const SCRIPT: &str = r#"trap '' INT HUP QUIT TSTP TTIN TTOU PIPE
 run=' '
+left=' '
 while IFS= read -r m; do
   id=${m#?}
   case $m in
+    =*) left="$left${id#c} " ;;
     +*) run="$run$id " ;;
     -*) case $run in *" $id "*) run="${run%%" $id "*} ${run#*" $id "}" ;; esac ;;
     d*) set -- "$@" "$id" ;;
   esac
 done
-for id in $run; do
-  case $id in
-    c*) echo 1 > "$1/${id#c}/cgroup.kill" ;;
-    g*) kill -KILL "-${id#g}" ;;
-  esac
-done 2>/dev/null
+if [ $# -gt 0 ]; then
+  for cg in "$1"/*/; do
+    name=${cg%/}
+    name=${name##*/}
+    case $left in *" $name "*) ;; *) echo 1 > "$cg/cgroup.kill" ;; esac
+  done 2>/dev/null
+fi
+for id in $run; do kill -KILL "-${id#g}"; done 2>/dev/null
 pause=1
 while [ $# -gt 0 ]; do
   for dir in "$@"; do

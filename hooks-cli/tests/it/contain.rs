@@ -266,3 +266,29 @@ fn a_cgroup_parent_that_cannot_be_used_is_a_warning_and_the_hook_still_runs() {
         assert!(out.stderr.contains("hooks: containment: tree-walk"), "{}", out.stderr);
     }
 }
+
+#[test]
+fn what_a_hook_leaves_running_outlives_hooks_and_its_cgroup_goes_with_it() {
+    for mode in modes() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pids");
+        let line = format!("sleep 30 > /dev/null 2>&1 & echo $! > {}", pidfile.display());
+        let project = project(&line);
+        let child = start(project.path(), mode);
+        let hooks_pid = child.id();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let daemon = pids(&pidfile, 1);
+        // Left running by default, as Claude Code leaves it, even once `hooks` has exited.
+        std::thread::sleep(Duration::from_millis(1500));
+        assert_eq!(survivors(&daemon, Duration::ZERO), daemon, "{mode:?}: the daemon was killed");
+        if mode.is_empty() {
+            assert_eq!(cgroup_dirs_of(hooks_pid).len(), 1, "its cgroup stays while it runs");
+        }
+        send("KILL", daemon[0]);
+        assert_eq!(
+            cgroups_left(hooks_pid, Duration::from_secs(10)),
+            Vec::<std::path::PathBuf>::new()
+        );
+    }
+}
