@@ -437,7 +437,6 @@ fn main() -> ExitCode {
         );
     }
     println!();
-    println!();
     println!("8 at a time, wall µs per invocation; throughput ratios (median of per-round ratios)");
     println!(
         "{:<24} {:<14} {:>8} {:>10} {:>8} {:>9} {:>11}  target",
