@@ -12,15 +12,27 @@
 //! workers at once, and a hook that panics is recorded as failed rather than unwinding into the
 //! harness; on a current-thread runtime they run concurrently inside the dispatch itself.
 //!
+//! # Cancellation
+//!
+//! [`Dispatcher::dispatch_until`] takes any future as the cancellation (a
+//! `CancellationToken::cancelled()`, a oneshot receiver, a Ctrl-C signal, a timer). When it
+//! resolves, every hook still running is dropped, which kills its whole process tree (see
+//! [`crate::exec::run`]), hooks not started yet never start, and the report comes back all the
+//! same: the hooks that had finished keep their records, the others have the status
+//! [`HookStatus::Cancelled`] ([`Report::cancelled`] says whether any has).
+//!
 //! # Observability
 //!
-//! Every hook yields a `hook/invoked` and a `hook/result` event, emitted as adjacent pairs in
+//! A hook yields `hook/started` when it starts (in the order hooks start, so that a UI can show
+//! "running X…"), then a `hook/invoked` and a `hook/result` event, emitted as adjacent pairs in
 //! configuration order even when hooks run in parallel (a pair is emitted as soon as every hook
-//! before it has finished). They go to `tracing` (target `hooks`) and to the [`Observer`], if
-//! one is set.
+//! before it has finished), for logs. They go to `tracing` (target `hooks`) and to the
+//! [`Observer`], if one is set.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -30,8 +42,8 @@ use serde::Serialize;
 
 use crate::exec::Limit;
 use crate::{
-    Attribution, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus,
-    MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
+    Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
+    HookStatus, MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
 };
 
 /// How the matching hooks of one event run.
@@ -59,6 +71,19 @@ impl Default for Mode {
 #[serde(tag = "name")]
 #[non_exhaustive]
 pub enum HookEvent<'a> {
+    /// `hook/started`: the hook starts running, now (not in configuration order: in the
+    /// order hooks start).
+    #[serde(rename = "hook/started")]
+    Started {
+        /// The seam.
+        seam: Seam,
+        /// The hook's position in configuration order.
+        position: usize,
+        /// The hook's identifier.
+        id: &'a str,
+        /// What it runs.
+        label: &'a str,
+    },
     /// `hook/invoked`: the hook was run on the event.
     #[serde(rename = "hook/invoked")]
     Invoked {
@@ -81,7 +106,8 @@ pub enum HookEvent<'a> {
     },
 }
 
-/// Receives `hook/invoked` and `hook/result` events (see the module docs for their order).
+/// Receives `hook/started`, `hook/invoked` and `hook/result` events (see the module docs for
+/// their order).
 pub trait Observer: Send + Sync {
     /// Called once per event, in order; must not block for long.
     fn observe(&self, event: &HookEvent<'_>);
@@ -109,6 +135,12 @@ impl Report {
     /// The seam's typed decision (e.g. [`crate::PreToolDecision`]).
     pub fn decision<D: crate::SeamDecision>(&self) -> D {
         D::from_merged(&self.merged)
+    }
+
+    /// Whether the dispatch was cancelled before every hook finished: then the decision holds
+    /// only what the finished hooks said, and the harness treats the step as interrupted.
+    pub fn cancelled(&self) -> bool {
+        self.records.iter().any(|r| r.status == HookStatus::Cancelled)
     }
 }
 
@@ -176,7 +208,7 @@ impl DispatcherBuilder {
         self
     }
 
-    /// Sets the observer of `hook/invoked` and `hook/result` events.
+    /// Sets the observer of `hook/started`, `hook/invoked` and `hook/result` events.
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.observer = Some(observer);
         self
@@ -282,16 +314,28 @@ impl Dispatcher {
     /// # Cancel safety
     ///
     /// Dropping the future drops the hooks' runs, which stop what they started (see
-    /// [`Hook::run`]); no verdict is returned.
+    /// [`Hook::run`]); no verdict is returned. To stop the hooks and still get a report, use
+    /// [`Dispatcher::dispatch_until`].
     pub async fn dispatch(&self, event: &Event) -> Report {
+        self.dispatch_until(event, std::future::pending::<()>()).await
+    }
+
+    /// [`Dispatcher::dispatch`], cancelled when `cancel` resolves: the hooks still running are
+    /// dropped (their process trees killed), the ones not started never start, and the report
+    /// holds every hook, those that did not finish with the status [`HookStatus::Cancelled`].
+    ///
+    /// Any future will do, e.g. `token.cancelled()` of a `tokio_util` `CancellationToken`, a
+    /// `oneshot::Receiver` mapped to `()`, or `tokio::signal::ctrl_c()` mapped to `()`.
+    pub async fn dispatch_until(&self, event: &Event, cancel: impl Future<Output = ()>) -> Report {
         let selected = self.matching(event);
         let seam = event.seam();
         let mut emitter = Emitter::new(seam, self.observer.as_deref(), selected.len());
+        let cancel = std::pin::pin!(cancel);
         let outcomes = match self.mode {
             Mode::Parallel { limit } => {
-                run_parallel(&selected, event, limit.max(1), &mut emitter).await
+                run_parallel(&selected, event, limit.max(1), &mut emitter, cancel).await
             }
-            Mode::Pipeline => run_pipeline(&selected, event, &mut emitter).await,
+            Mode::Pipeline => run_pipeline(&selected, event, &mut emitter, cancel).await,
         };
         // The records are in configuration order already (they are collected by position).
         let merged = merge(outcomes.iter().map(|r| {
@@ -346,27 +390,73 @@ async fn run_one(position: usize, hook: &Arc<dyn Hook>, event: &Event) -> HookRe
     record(position, hook.info(), outcome, started)
 }
 
-async fn run_parallel(
+/// The harness's cancellation, as the dispatch polls it (generic, so that the dispatch stays
+/// `Send` when the cancellation is).
+type Cancel<'c, C> = Pin<&'c mut C>;
+
+/// Fills the records of the hooks that did not finish with [`HookStatus::Cancelled`]: those
+/// that started (`starts`) were dropped while running, the others never started.
+fn fill_cancelled(
+    selected: &[&Arc<dyn Hook>],
+    starts: &[Option<Instant>],
+    done: &mut [Option<HookRecord>],
+) {
+    for (position, slot) in done.iter_mut().enumerate() {
+        if slot.is_some() {
+            continue;
+        }
+        let (why, started) = match starts[position] {
+            Some(at) => ("cancelled while it ran; its process tree was killed", at),
+            None => ("cancelled before it started", Instant::now()),
+        };
+        *slot =
+            Some(record(position, selected[position].info(), HookOutcome::cancelled(why), started));
+    }
+}
+
+async fn run_parallel<C: Future<Output = ()>>(
     selected: &[&Arc<dyn Hook>],
     event: &Event,
     limit: usize,
     emitter: &mut Emitter<'_>,
+    mut cancel: Cancel<'_, C>,
 ) -> Vec<HookRecord> {
     if selected.len() > 1 && spreads_over_workers() {
-        return run_spread(selected, event, limit, emitter).await;
+        return run_spread(selected, event, limit, emitter, cancel).await;
     }
+    let mut starts: Vec<Option<Instant>> = vec![None; selected.len()];
     let mut pending = selected.iter().enumerate();
     let mut running = FuturesUnordered::new();
     for (position, hook) in pending.by_ref().take(limit) {
+        starts[position] = Some(emitter.started(position, hook));
         running.push(run_one(position, hook, event));
     }
     let mut done: Vec<Option<HookRecord>> = (0..selected.len()).map(|_| None).collect();
-    while let Some(rec) = running.next().await {
+    let mut cancelled = false;
+    loop {
+        let rec = tokio::select! {
+            biased;
+            rec = running.next() => match rec {
+                Some(rec) => rec,
+                None => break,
+            },
+            () = &mut cancel => {
+                cancelled = true;
+                break;
+            }
+        };
         if let Some((position, hook)) = pending.next() {
+            starts[position] = Some(emitter.started(position, hook));
             running.push(run_one(position, hook, event));
         }
         let position = rec.position;
         done[position] = Some(rec);
+        emitter.ready(&done);
+    }
+    if cancelled {
+        // Dropping the runs kills what they started.
+        drop(running);
+        fill_cancelled(selected, &starts, &mut done);
         emitter.ready(&done);
     }
     done.into_iter().flatten().collect()
@@ -383,63 +473,115 @@ fn spreads_over_workers() -> bool {
 /// [`run_parallel`] with one task per hook. The tasks are aborted if the dispatch is dropped
 /// (which stops what the hooks started), and a hook that panics is recorded as failed instead
 /// of unwinding into the harness.
-async fn run_spread(
+async fn run_spread<C: Future<Output = ()>>(
     selected: &[&Arc<dyn Hook>],
     event: &Event,
     limit: usize,
     emitter: &mut Emitter<'_>,
+    mut cancel: Cancel<'_, C>,
 ) -> Vec<HookRecord> {
+    type Tasks = tokio::task::JoinSet<HookRecord>;
     let shared = Arc::new(event.clone());
-    let mut tasks = tokio::task::JoinSet::new();
+    let mut tasks = Tasks::new();
     let mut pending = selected.iter().enumerate();
-    let spawn =
-        |tasks: &mut tokio::task::JoinSet<HookRecord>, position: usize, hook: &Arc<dyn Hook>| {
-            let (hook, event) = (Arc::clone(hook), Arc::clone(&shared));
-            let handle = tasks.spawn(async move { run_one(position, &hook, &event).await });
-            (handle.id(), position)
-        };
+    let mut starts: Vec<Option<Instant>> = vec![None; selected.len()];
+    let mut spawn = |tasks: &mut Tasks, emitter: &mut Emitter<'_>, position, hook| {
+        starts[position] = Some(emitter.started(position, hook));
+        let (hook, event) = (Arc::clone(hook), Arc::clone(&shared));
+        let handle = tasks.spawn(async move { run_one(position, &hook, &event).await });
+        (handle.id(), position)
+    };
     let mut ids = Vec::with_capacity(selected.len());
     for (position, hook) in pending.by_ref().take(limit) {
-        ids.push(spawn(&mut tasks, position, hook));
+        ids.push(spawn(&mut tasks, emitter, position, hook));
     }
     let mut done: Vec<Option<HookRecord>> = (0..selected.len()).map(|_| None).collect();
-    while let Some(joined) = tasks.join_next_with_id().await {
-        if let Some((position, hook)) = pending.next() {
-            ids.push(spawn(&mut tasks, position, hook));
-        }
-        let rec = match joined {
-            Ok((_, rec)) => rec,
+    let joined_record = |joined: Result<(tokio::task::Id, HookRecord), tokio::task::JoinError>,
+                         ids: &[(tokio::task::Id, usize)]|
+     -> Option<HookRecord> {
+        match joined {
+            Ok((_, rec)) => Some(rec),
+            Err(e) if e.is_cancelled() => None,
             Err(e) => {
                 let position = ids.iter().find(|(id, _)| *id == e.id()).map_or(0, |(_, p)| *p);
                 let hook = selected[position];
                 let outcome =
                     HookOutcome::failure(HookStatus::Failed, format!("hook panicked: {e}"));
-                record(position, hook.info(), outcome, Instant::now())
+                Some(record(position, hook.info(), outcome, Instant::now()))
+            }
+        }
+    };
+    let mut cancelled = false;
+    loop {
+        let joined = tokio::select! {
+            biased;
+            joined = tasks.join_next_with_id() => match joined {
+                Some(joined) => joined,
+                None => break,
+            },
+            () = &mut cancel => {
+                cancelled = true;
+                break;
             }
         };
-        let position = rec.position;
-        done[position] = Some(rec);
+        if let Some((position, hook)) = pending.next() {
+            ids.push(spawn(&mut tasks, emitter, position, hook));
+        }
+        if let Some(rec) = joined_record(joined, &ids) {
+            let position = rec.position;
+            done[position] = Some(rec);
+            emitter.ready(&done);
+        }
+    }
+    if cancelled {
+        // Aborted tasks drop their runs, which kills what they started; joining waits for
+        // that. A hook that finished in the meantime keeps its record.
+        tasks.abort_all();
+        while let Some(joined) = tasks.join_next_with_id().await {
+            if let Some(rec) = joined_record(joined, &ids) {
+                let position = rec.position;
+                done[position] = Some(rec);
+            }
+        }
+        fill_cancelled(selected, &starts, &mut done);
         emitter.ready(&done);
     }
     done.into_iter().flatten().collect()
 }
 
-async fn run_pipeline(
+async fn run_pipeline<C: Future<Output = ()>>(
     selected: &[&Arc<dyn Hook>],
     event: &Event,
     emitter: &mut Emitter<'_>,
+    mut cancel: Cancel<'_, C>,
 ) -> Vec<HookRecord> {
     let mut current: Option<Event> = None;
     let mut done: Vec<Option<HookRecord>> = (0..selected.len()).map(|_| None).collect();
     let mut ended_by: Option<String> = None;
+    let mut cancelled = false;
     for (position, hook) in selected.iter().enumerate() {
         let rec = match &ended_by {
+            _ if cancelled => {
+                let outcome = HookOutcome::cancelled("cancelled before it started");
+                record(position, hook.info(), outcome, Instant::now())
+            }
             Some(id) => {
                 let started = Instant::now();
                 let outcome = HookOutcome::skipped(format!("hook `{id}` ended the chain"));
                 record(position, hook.info(), outcome, started)
             }
-            None => run_one(position, hook, current.as_ref().unwrap_or(event)).await,
+            None => {
+                let started = emitter.started(position, hook);
+                tokio::select! {
+                    biased;
+                    rec = run_one(position, hook, current.as_ref().unwrap_or(event)) => rec,
+                    () = &mut cancel => {
+                        cancelled = true;
+                        let why = "cancelled while it ran; its process tree was killed";
+                        record(position, hook.info(), HookOutcome::cancelled(why), started)
+                    }
+                }
+            }
         };
         if ended_by.is_none() {
             if rec.verdict.end_chain {
@@ -451,6 +593,7 @@ async fn run_pipeline(
                 let next = current.get_or_insert_with(|| event.clone());
                 if let Some(slot) = next.payload.rewritable_input_mut() {
                     *slot = input.clone();
+                    next.extensions.insert(crate::InputRewritten { by: rec.id.clone() });
                 }
             }
         }
@@ -473,6 +616,21 @@ impl<'a> Emitter<'a> {
         Self { seam, observer, next: 0, total }
     }
 
+    /// Emits `hook/started` for a hook starting now, and returns the instant.
+    fn started(&self, position: usize, hook: &Arc<dyn Hook>) -> Instant {
+        let info = hook.info();
+        tracing::debug!(target: "hooks", name = %"hook/started", seam = %self.seam, position, id = %info.id, label = %info.label);
+        if let Some(observer) = self.observer {
+            observer.observe(&HookEvent::Started {
+                seam: self.seam,
+                position,
+                id: &info.id,
+                label: &info.label,
+            });
+        }
+        Instant::now()
+    }
+
     fn ready(&mut self, done: &[Option<HookRecord>]) {
         while self.next < self.total {
             let Some(rec) = &done[self.next] else { break };
@@ -482,17 +640,17 @@ impl<'a> Emitter<'a> {
                 id: &rec.id,
                 label: &rec.label,
             };
-            tracing::debug!(target: "hooks", name = "hook/invoked", seam = %self.seam, position = rec.position, id = %rec.id, label = %rec.label);
+            tracing::debug!(target: "hooks", name = %"hook/invoked", seam = %self.seam, position = rec.position, id = %rec.id, label = %rec.label);
             let result = HookEvent::Result { seam: self.seam, record: rec };
             tracing::debug!(
                 target: "hooks",
-                name = "hook/result",
+                name = %"hook/result",
                 seam = %self.seam,
                 position = rec.position,
                 id = %rec.id,
                 status = %rec.status,
                 duration_ms = rec.duration.as_millis() as u64,
-                decision = ?rec.verdict.decision,
+                decision = %rec.verdict.decision.map_or("none", Decision::as_str),
                 containment = rec.process.as_ref().map(|p| p.containment.as_str()),
                 leftovers = rec.process.as_ref().and_then(|p| p.leftovers),
                 limit = rec.process.as_ref().and_then(|p| p.limit.map(Limit::as_str)),

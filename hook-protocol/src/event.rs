@@ -447,6 +447,17 @@ payload_from! {
     Custom => Custom,
 }
 
+/// Attached by a pipeline dispatch ([`crate::Mode::Pipeline`]) to the event the next hooks
+/// see once an earlier hook rewrote the tool input: the neutral payload then holds the
+/// rewritten input, and a dialect that carries its own copy of the input in
+/// [`Event::extensions`] must send the payload's instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InputRewritten {
+    /// The hook whose rewrite the payload now holds.
+    pub by: String,
+}
+
 /// Typed values attached to an event, at most one per type (like `http::Extensions`).
 ///
 /// A dialect uses them to carry what the neutral event cannot express: e.g. the exact wire

@@ -111,6 +111,10 @@ pub enum HookStatus {
     SpawnFailed,
     /// It was not run (a filter of its dialect excluded it, or an earlier hook ended the chain).
     Skipped,
+    /// The harness cancelled the dispatch before the hook finished: its process tree, if it
+    /// had started one, was killed, and it gave no verdict. Not a failure: the failure policy
+    /// does not apply.
+    Cancelled,
 }
 
 impl HookStatus {
@@ -128,6 +132,7 @@ impl HookStatus {
             HookStatus::TimedOut => "timed_out",
             HookStatus::SpawnFailed => "spawn_failed",
             HookStatus::Skipped => "skipped",
+            HookStatus::Cancelled => "cancelled",
         }
     }
 }
@@ -173,6 +178,14 @@ impl HookOutcome {
     /// A hook that did not run.
     pub fn skipped(why: impl Into<String>) -> Self {
         let mut outcome = Self::with_status(HookStatus::Skipped, Verdict::none());
+        outcome.warnings.push(why.into());
+        outcome
+    }
+
+    /// A hook the harness cancelled (see [`HookStatus::Cancelled`]); `why` says at which
+    /// point (before it started, while it ran).
+    pub fn cancelled(why: impl Into<String>) -> Self {
+        let mut outcome = Self::with_status(HookStatus::Cancelled, Verdict::none());
         outcome.warnings.push(why.into());
         outcome
     }

@@ -20,7 +20,83 @@
 //! This crate never names a dialect's event and never parses a dialect's configuration: that is
 //! the dialect crates' business (`hooks-claude`, `hooks-tnsai`, `hooks-native`).
 //!
-//! # Example
+//! # Examples
+//!
+//! A harness raises an [`Event`]: the facts it knows at a seam ([`Common`]) and the seam's
+//! payload, here a tool call about to run.
+//!
+//! ```
+//! use hook_protocol::{Common, Event, Payload, Seam, ToolCall};
+//! use serde_json::json;
+//!
+//! let mut common = Common::new("session-1", "/work/project");
+//! common.permission_mode = Some("default".into());
+//! let call = ToolCall::new("Bash", json!({"command": "rm -rf build"}));
+//! let event = Event::new(common, Payload::PreTool(call));
+//! assert_eq!(event.seam(), Seam::PreTool);
+//! assert_eq!(event.subject(), Some("Bash"), "what matchers are tested against");
+//! ```
+//!
+//! Every kind of hook implements [`Hook`]: an identity ([`HookInfo`]: id, source, seams,
+//! priority, failure policy) and a `run` that returns a [`HookOutcome`] holding a [`Verdict`].
+//! A [`Dispatcher`] runs the hooks that match an event and folds their verdicts; a
+//! [`SeamDecision`] type ([`PreToolDecision`] for the pre-tool seam) reads the seam's decision
+//! off the [`Report`].
+//!
+//! ```
+//! use async_trait::async_trait;
+//! use hook_protocol::{
+//!     Common, Dispatcher, Event, Hook, HookInfo, HookOutcome, On, Payload, PreToolDecision, Seam,
+//!     Source, ToolCall, ToolPermission, Verdict,
+//! };
+//! use serde_json::json;
+//!
+//! /// Refuses recursive deletes; has no opinion on anything else.
+//! #[derive(Debug)]
+//! struct NoRecursiveDelete(HookInfo);
+//!
+//! #[async_trait]
+//! impl Hook for NoRecursiveDelete {
+//!     fn info(&self) -> &HookInfo {
+//!         &self.0
+//!     }
+//!
+//!     async fn run(&self, event: &Event) -> HookOutcome {
+//!         let command = event.payload.tool_call().and_then(|c| c.tool_input["command"].as_str());
+//!         match command {
+//!             Some(c) if c.contains("rm -rf") => {
+//!                 HookOutcome::success(Verdict::deny("recursive deletes are refused"))
+//!             }
+//!             _ => HookOutcome::success(Verdict::none()),
+//!         }
+//!     }
+//! }
+//!
+//! let mut info = HookInfo::new("no-rm", Source::new("example", None));
+//! info.on = On::seam(Seam::PreTool);
+//! let dispatcher = Dispatcher::builder().hook(NoRecursiveDelete(info)).build()?;
+//!
+//! let event = Event::new(
+//!     Common::new("session-1", "/work/project"),
+//!     Payload::PreTool(ToolCall::new("Bash", json!({"command": "rm -rf build"}))),
+//! );
+//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+//! let report = runtime.block_on(dispatcher.dispatch(&event));
+//! let decision: PreToolDecision = report.decision();
+//! assert_eq!(
+//!     decision.permission,
+//!     ToolPermission::Deny { reason: Some("recursive deletes are refused".into()) }
+//! );
+//! assert_eq!(report.records.len(), 1, "one record per hook that ran");
+//! Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A whole dialect in one file, an external-process protocol with its wire payload, its run
+//! through [`exec::run`] and its output rules, is the crate's example
+//! [`examples/rubyn_dialect.rs`](https://docs.rs/crate/hook-protocol/latest/source/examples/rubyn_dialect.rs)
+//! (`cargo run -p hook-protocol --example rubyn_dialect`).
+//!
+//! Folding verdicts needs no dispatcher: [`merge`] takes them in configuration order.
 //!
 //! ```
 //! use hook_protocol::{Attribution, Decision, Source, Verdict, merge};
@@ -45,6 +121,7 @@ pub mod exec;
 mod hook;
 mod matcher;
 mod merge;
+mod os_error;
 mod outcome;
 mod seam;
 mod verdict;
@@ -56,14 +133,16 @@ pub use decide::{
 };
 pub use dispatch::{Dispatcher, DispatcherBuilder, HookEvent, Mode, Observer, Report};
 pub use event::{
-    Common, Custom, Event, Extensions, Notification, Payload, PreCompact, PromptSubmit, SessionEnd,
-    SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult, TurnEnd,
+    Common, Custom, Event, Extensions, InputRewritten, Notification, Payload, PreCompact,
+    PromptSubmit, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure,
+    ToolResult, TurnEnd,
 };
 pub use hook::{
     FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,
 };
 pub use matcher::{Matcher, MatcherError, MatcherSet};
 pub use merge::{Attributed, Attribution, Merged, Merger, merge};
+pub use os_error::os_error_text;
 pub use outcome::{Exit, RawOutcome, StdinOutcome, signal_name};
 pub use seam::Seam;
 pub use verdict::{Decision, Halt, Source, Verdict};

@@ -200,9 +200,9 @@ impl MatcherSet {
 fn flatten(error: &regex::Error) -> String {
     let text = error.to_string();
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    // The regex crate renders the pattern and a caret before its explanation; keep the
-    // explanation, which is the last line.
-    lines.last().map_or(text.clone(), |l| (*l).to_owned())
+    // The regex crate renders the pattern and a caret before its explanation, `error: ...`;
+    // keep the explanation, without its `error: ` (the diagnostic already says it is one).
+    lines.last().map_or(text.clone(), |l| l.strip_prefix("error: ").unwrap_or(l).to_owned())
 }
 
 #[cfg(test)]
@@ -227,6 +227,8 @@ mod tests {
         assert_eq!(err.pattern, "(?=x)");
         assert!(err.to_string().starts_with("invalid matcher pattern `(?=x)`: "), "{err}");
         assert!(!err.to_string().contains('\n'), "{err}");
+        let unclosed = Matcher::pattern("(ab").unwrap_err().to_string();
+        assert_eq!(unclosed, "invalid matcher pattern `(ab`: unclosed group");
         assert!(Matcher::pattern(r"(a)\1").is_err());
     }
 

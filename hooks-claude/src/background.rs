@@ -1,5 +1,6 @@
-//! Background hooks (§6.7): `async` and `asyncRewake` command hooks, and command hooks that go
-//! async at run time by printing `{"async":true}` as their first line.
+//! [Background hooks](crate::compatibility#background-hooks): `async` and `asyncRewake` command
+//! hooks, and command hooks that go async at run time by printing `{"async":true}` as their first
+//! line.
 //!
 //! The event does not wait for them. A bounded number run at once; the next ones wait in a
 //! bounded queue; past that a hook is refused with a warning, so their number is never
@@ -68,6 +69,11 @@ pub struct AsyncResult {
     pub source: Source,
     /// The event that started it.
     pub event: String,
+    /// The session of that event (`session_id`).
+    pub session_id: String,
+    /// The working directory of that event (`cwd`), which names the session's directory
+    /// under the Claude home.
+    pub cwd: String,
     /// How it went.
     pub status: ClaudeStatus,
     /// Its exit code, when it exited with one.
@@ -277,6 +283,8 @@ mod tests {
             command: "c".to_owned(),
             source: Source::new("claude", None),
             event: "PostToolUse".to_owned(),
+            session_id: "s".to_owned(),
+            cwd: "/w".to_owned(),
             status: ClaudeStatus::Success,
             exit_code: Some(0),
             context: Vec::new(),

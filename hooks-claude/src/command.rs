@@ -1,10 +1,11 @@
 //! Command handlers: a process run through `hook_protocol::exec::run`, in the foreground, in
 //! the background (`async`, `asyncRewake`), or in the foreground until its first stdout line
-//! says `{"async":true}` (§11), after which the event goes on without it and the rest of its
-//! output is collected like an async hook's. The background part keeps the hook's own
-//! timeout; `asyncTimeout` is not read.
+//! says `{"async":true}` ([Background hooks](crate::compatibility#background-hooks)), after which
+//! the event goes on without it and the rest of its output is collected like an async hook's. The
+//! background part keeps the hook's own timeout; `asyncTimeout` is not read.
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,25 +34,24 @@ type Running = Pin<Box<dyn Future<Output = Result<RawOutcome, ExecError>> + Send
 pub(crate) async fn run(
     hook: &ClaudeHook,
     payload: &ClaudePayload,
-    subject: Option<String>,
     timeout: Duration,
-    session_id: &str,
 ) -> HookOutcome {
     let spec = match &hook.spec {
         Ok(spec) => spec.clone(),
         Err(why) => {
-            let ctx = hook.decode_ctx(subject.as_deref(), timeout);
+            let ctx = hook.decode_ctx(timeout);
             let d = crate::decode::decode_failure(&ctx, why.clone());
-            return hook.finish(d, None, session_id);
+            return hook.finish(d, None);
         }
     };
     let host = &hook.shared.host;
-    let mut inv = Invocation::new(spec, hook.cwd(payload), timeout);
+    let mut inv = Invocation::new(spec, hook.start_dir(payload), timeout);
     inv.env = hook_env(&hook.entry, host, &hook.shared.settings_env, payload.object());
     inv.stdin = Arc::clone(payload.bytes());
+    let project = host.project_dir.clone();
     if hook.entry.handler.runs_async() {
-        let running: Running = Box::pin(async move { exec_run(&inv).await });
-        return start_background(hook, running, hook.entry.handler.async_rewake, false, session_id);
+        let running: Running = Box::pin(run_in(inv, project));
+        return start_background(hook, running, hook.entry.handler.async_rewake, false, payload);
     }
     let (tx, mut rx) = oneshot::channel::<Vec<u8>>();
     let slot = Mutex::new(Some(tx));
@@ -62,7 +62,7 @@ pub(crate) async fn run(
             let _ = tx.send(line.to_vec());
         }
     }));
-    let mut running: Running = Box::pin(async move { exec_run(&inv).await });
+    let mut running: Running = Box::pin(run_in(inv, project));
     let mut listening = true;
     let result = loop {
         tokio::select! {
@@ -71,7 +71,7 @@ pub(crate) async fn run(
             line = &mut rx, if listening => {
                 listening = false;
                 if line.is_ok_and(|l| is_async_marker(&l)) {
-                    return start_background(hook, running, false, true, session_id);
+                    return start_background(hook, running, false, true, payload);
                 }
             }
         }
@@ -80,21 +80,38 @@ pub(crate) async fn run(
         && first_line_is_marker(&raw.stdout)
     {
         // It said it goes async and ended at once: its result is an async hook's.
-        let done = async_result(hook, result, false, true, session_id);
+        let done = async_result(hook, result, false, true, payload);
         hook.shared.background.deliver(done);
         return background_outcome(hook, None);
     }
-    let ctx = hook.decode_ctx(subject.as_deref(), timeout);
+    let ctx = hook.decode_ctx(timeout);
     let (decoded, process) = match &result {
         Ok(raw) => (decode(&ctx, raw), Some(ProcessFacts::from_outcome(raw))),
         Err(e) => (decode_spawn_error(&ctx, e), None),
     };
-    hook.finish(decoded, process, session_id)
+    hook.finish(decoded, process)
 }
 
-/// Whether a line is the runtime marker: a JSON object with `"async": true`.
+/// Runs an invocation started in the event's `cwd`; when that directory cannot be entered
+/// (it does not exist, or is no directory), runs it in the project directory instead, as
+/// Claude Code does. Nothing ran in the failed attempt: the spawn itself failed.
+async fn run_in(inv: Invocation, project: PathBuf) -> Result<RawOutcome, ExecError> {
+    match exec_run(&inv).await {
+        Err(ExecError::MissingCwd { .. }) if inv.cwd != project => {
+            let mut inv = inv;
+            inv.cwd = project;
+            exec_run(&inv).await
+        }
+        other => other,
+    }
+}
+
+/// Whether a line is the runtime marker: a JSON object with `"async": true`. A line that
+/// names no `async` (not even through a `\u` escape) is not parsed.
 fn is_async_marker(line: &[u8]) -> bool {
-    parse_object(trim(line)).is_ok_and(|o| o.get("async") == Some(&Value::Bool(true)))
+    let names_async = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
+    (names_async(b"async") || names_async(b"\\u"))
+        && parse_object(trim(line)).is_ok_and(|o| o.get("async") == Some(&Value::Bool(true)))
 }
 
 fn first_line_is_marker(stdout: &[u8]) -> bool {
@@ -107,9 +124,9 @@ fn start_background(
     running: Running,
     rewake: bool,
     went_async: bool,
-    session_id: &str,
+    payload: &ClaudePayload,
 ) -> HookOutcome {
-    let job_hook = JobHook::of(hook, session_id);
+    let job_hook = JobHook::of(hook, payload);
     let job = async move {
         let result = running.await;
         job_hook.result(result, rewake, went_async)
@@ -138,7 +155,7 @@ fn background_outcome(hook: &ClaudeHook, refused: Option<Refused>) -> HookOutcom
             o
         }
     };
-    outcome.metadata = Some(meta.to_metadata());
+    outcome.metadata = Some(meta.into_metadata());
     outcome
 }
 
@@ -150,12 +167,15 @@ struct JobHook {
     event: crate::EventName,
     from_plugin: bool,
     timeout: Duration,
-    spill: Arc<crate::spill::Spill>,
     session_id: String,
+    cwd: String,
 }
 
 impl JobHook {
-    fn of(hook: &ClaudeHook, session_id: &str) -> Self {
+    fn of(hook: &ClaudeHook, payload: &ClaudePayload) -> Self {
+        let text = |key: &str| {
+            payload.object().get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+        };
         Self {
             id: hook.info().id.clone(),
             label: hook.info().label.clone(),
@@ -163,8 +183,8 @@ impl JobHook {
             event: hook.entry.event,
             from_plugin: hook.entry.source.plugin().is_some(),
             timeout: hook.timeout,
-            spill: Arc::clone(&hook.shared.spill),
-            session_id: session_id.to_owned(),
+            session_id: text("session_id"),
+            cwd: text("cwd"),
         }
     }
 }
@@ -174,14 +194,15 @@ fn async_result(
     result: Result<RawOutcome, ExecError>,
     rewake: bool,
     went_async: bool,
-    session_id: &str,
+    payload: &ClaudePayload,
 ) -> AsyncResult {
-    JobHook::of(hook, session_id).result(result, rewake, went_async)
+    JobHook::of(hook, payload).result(result, rewake, went_async)
 }
 
-/// Reads a background hook's end (§6.7): `additionalContext` and `systemMessage` of a JSON
-/// output, each field of the wrong type dropped on its own, decision fields ignored; with
-/// `asyncRewake`, exit 2 wakes the model with stderr (or stdout when stderr is empty).
+/// Reads a background hook's end ([Background hooks](crate::compatibility#background-hooks)):
+/// `additionalContext` and `systemMessage` of a JSON output, each field of the wrong type dropped
+/// on its own, decision fields ignored; with `asyncRewake`, exit 2 wakes the model with stderr (or
+/// stdout when stderr is empty).
 impl JobHook {
     fn result(
         &self,
@@ -195,6 +216,8 @@ impl JobHook {
             command: h.label.clone(),
             source: h.source.clone(),
             event: h.event.as_str().to_owned(),
+            session_id: h.session_id.clone(),
+            cwd: h.cwd.clone(),
             status: ClaudeStatus::Success,
             exit_code: None,
             context: Vec::new(),
@@ -205,8 +228,6 @@ impl JobHook {
         let ctx = crate::decode::DecodeCtx {
             event: Some(h.event),
             name: h.event.as_str(),
-            subject: None,
-            label: &h.label,
             on_failure: OnFailure::Continue,
             from_plugin: h.from_plugin,
             timeout: h.timeout,
@@ -269,10 +290,21 @@ impl JobHook {
                 }
             }
         }
-        let spill = &h.spill;
-        for text in &mut out.context {
-            *text = spill.cap(std::mem::take(text), &h.session_id, &h.id, &mut out.warnings);
-        }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_async_marker_is_read_with_or_without_escapes() {
+        assert!(is_async_marker(br#"{"async":true}"#));
+        assert!(is_async_marker(br#"  {"async": true, "asyncTimeout": 5} "#));
+        assert!(is_async_marker(br#"{"\u0061sync":true}"#));
+        assert!(!is_async_marker(br#"{"async":false}"#));
+        assert!(!is_async_marker(br#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#));
+        assert!(!is_async_marker(b"async"));
     }
 }

@@ -1,13 +1,21 @@
-//! Typed decisions, one shape per group of events (§5.2), read off a dispatch [`Report`]: the
-//! neutral fold gives the verdict, and each hook's Claude record (kept in its metadata) gives
-//! what only Claude Code has (`updatedPermissions`, `watchPaths`, `updatedToolOutput`, ...).
+//! Typed decisions, one shape per group of events
+//! ([JSON output](crate::compatibility#json-output)), read off a dispatch [`Report`]: the neutral
+//! fold gives the verdict, and each hook's Claude record (kept in its metadata) gives what only
+//! Claude Code has (`updatedPermissions`, `watchPaths`, `updatedToolOutput`, ...).
+//!
+//! A decision carries what the hooks said in their own words: a JSON reason verbatim, an
+//! exit-2 hook's stderr verbatim (`No stderr output` when it wrote none), whole contexts.
+//! Where several hooks gave the winning decision, the reason is the one Claude Code shows:
+//! for a deny or block, the hook last in configuration order (an exit-2 hook before a JSON
+//! answer, as exit 2 beats a JSON deny); for an ask, the first. Every hook's reason stays in
+//! its record and in [`hook_protocol::Merged::reasons`].
 
 use std::path::PathBuf;
 
 use hook_protocol::{
-    BlockDecision, ContextDecision, Continuation, Control, Decision, Injected, Merged,
-    PermissionAnswer, PermissionDecision, PreToolDecision, PromptVerdict, Report, SeamDecision,
-    ToolPermission,
+    BlockDecision, ContextDecision, Continuation, Control, Decision, HookRecord, HookStatus,
+    Injected, Merged, PermissionAnswer, PermissionDecision, PreToolDecision, PromptVerdict, Report,
+    SeamDecision, ToolPermission,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -20,6 +28,48 @@ use crate::stop_guard::GuardOverride;
 pub trait FromRun: Sized {
     /// Reads the decision off the report.
     fn from_run(report: &Report) -> Self;
+
+    /// The Stop loop guard's override of this decision, when it ended the turn (only a
+    /// [`StopDecision`] has one).
+    fn guard_override(&self) -> Option<&GuardOverride> {
+        None
+    }
+}
+
+/// The record whose reason Claude Code shows for the merged decision: among the hooks that
+/// gave it (up to one that ended the chain), for a deny or defer the last in configuration
+/// order, a blocking error (exit 2, `onFailure: "block"`) before any other answer; for an
+/// ask or allow, the first.
+pub(crate) fn shown_reason_record(report: &Report) -> Option<&HookRecord> {
+    let decision = report.merged.decision?;
+    let end = report.merged.chain_ended_by.as_ref().map(|a| a.position);
+    let mut gave = report
+        .records
+        .iter()
+        .filter(|r| end.is_none_or(|e| r.position <= e) && r.verdict.decision == Some(decision));
+    match decision {
+        Decision::Allow | Decision::Ask => gave.next(),
+        Decision::Defer | Decision::Deny => {
+            let gave: Vec<&HookRecord> = gave.collect();
+            gave.iter().rev().find(|r| r.status == HookStatus::Blocked).or(gave.last()).copied()
+        }
+    }
+}
+
+/// The reason Claude Code shows for the merged decision, in the hook's own words.
+pub(crate) fn shown_reason(report: &Report) -> Option<String> {
+    shown_reason_record(report).and_then(|r| r.verdict.reason.clone())
+}
+
+/// A permission with the reason Claude Code shows.
+fn with_reason(permission: ToolPermission, reason: Option<String>) -> ToolPermission {
+    match permission {
+        ToolPermission::Allow { .. } => ToolPermission::Allow { reason },
+        ToolPermission::Ask { .. } => ToolPermission::Ask { reason },
+        ToolPermission::Defer { .. } => ToolPermission::Defer { reason },
+        ToolPermission::Deny { .. } => ToolPermission::Deny { reason },
+        other => other,
+    }
 }
 
 /// Each hook's Claude record and parsed output, in configuration order.
@@ -43,7 +93,11 @@ impl FromRun for ContextDecision {
 
 impl FromRun for BlockDecision {
     fn from_run(report: &Report) -> Self {
-        BlockDecision::from_merged(&report.merged)
+        let mut d = BlockDecision::from_merged(&report.merged);
+        if let Some(reason) = &mut d.blocked {
+            *reason = shown_reason(report);
+        }
+        d
     }
 }
 
@@ -67,7 +121,7 @@ impl FromRun for ToolCallDecision {
     fn from_run(report: &Report) -> Self {
         let d = PreToolDecision::from_merged(&report.merged);
         Self {
-            permission: d.permission,
+            permission: with_reason(d.permission, shown_reason(report)),
             updated_input: d.updated_input,
             rewrite_conflict: conflict(&report.merged),
             context: d.context,
@@ -103,7 +157,10 @@ pub struct PermissionRequestDecision {
 
 impl FromRun for PermissionRequestDecision {
     fn from_run(report: &Report) -> Self {
-        let d = PermissionDecision::from_merged(&report.merged);
+        let mut d = PermissionDecision::from_merged(&report.merged);
+        if let PermissionAnswer::Deny { reason } = &mut d.answer {
+            *reason = shown_reason(report);
+        }
         let mut updated_permissions = Vec::new();
         let mut interrupt = false;
         for s in specifics(report) {
@@ -151,7 +208,9 @@ impl FromRun for RetryDecision {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct ToolResultDecision {
-    /// A block's reason for the model (on PostToolBatch: stop before the next model call).
+    /// A block's reason for the model (on PostToolBatch: stop before the next model call):
+    /// the last blocking hook's in configuration order. Claude Code shows every blocking
+    /// hook's reason, one paragraph each ([`crate::Fired::shown`]).
     pub feedback: Option<String>,
     /// Context for the model, next to the result.
     pub context: Vec<Injected>,
@@ -163,14 +222,15 @@ pub struct ToolResultDecision {
     pub control: Control,
 }
 
-/// The cap on classifier notes per tool call (§2.3).
+/// The cap on classifier notes per tool call
+/// ([Several hooks on one event](crate::compatibility#several-hooks-on-one-event)).
 const CLASSIFIER_CAP: usize = 2000;
 
 impl FromRun for ToolResultDecision {
     fn from_run(report: &Report) -> Self {
         let merged = &report.merged;
-        let feedback =
-            (merged.decision == Some(Decision::Deny)).then(|| merged.reason().unwrap_or_default());
+        let feedback = (merged.decision == Some(Decision::Deny))
+            .then(|| shown_reason(report).unwrap_or_default());
         let mut updated_tool_output = None;
         let mut notes: Vec<String> = Vec::new();
         for s in specifics(report) {
@@ -211,7 +271,10 @@ pub struct UserPromptDecision {
 
 impl FromRun for UserPromptDecision {
     fn from_run(report: &Report) -> Self {
-        let d = hook_protocol::PromptSubmitDecision::from_merged(&report.merged);
+        let mut d = hook_protocol::PromptSubmitDecision::from_merged(&report.merged);
+        if let PromptVerdict::Block { reason } = &mut d.verdict {
+            *reason = shown_reason(report);
+        }
         let mut session_title = None;
         let mut suppress_original_prompt = false;
         for s in specifics(report) {
@@ -220,7 +283,8 @@ impl FromRun for UserPromptDecision {
                 suppress_original_prompt |= p.suppress_original_prompt == Some(true);
             }
         }
-        // One blocking hook wins over another's context (§11).
+        // One blocking hook wins over another's context
+        // (docs/claude-code.md#several-hooks-on-one-event).
         let context =
             if matches!(d.verdict, PromptVerdict::Block { .. }) { Vec::new() } else { d.context };
         Self {
@@ -292,13 +356,20 @@ pub struct StopDecision {
 
 impl FromRun for StopDecision {
     fn from_run(report: &Report) -> Self {
-        let d = hook_protocol::TurnEndDecision::from_merged(&report.merged);
+        let mut d = hook_protocol::TurnEndDecision::from_merged(&report.merged);
+        if let Continuation::Continue { reason } = &mut d.continuation {
+            *reason = shown_reason(report);
+        }
         Self {
             continuation: d.continuation,
             context: d.context,
             guard_override: None,
             control: d.control,
         }
+    }
+
+    fn guard_override(&self) -> Option<&GuardOverride> {
+        self.guard_override.as_ref()
     }
 }
 
@@ -360,9 +431,7 @@ impl FromRun for WorktreeCreateDecision {
             return Self {
                 path: None,
                 failure: Some(
-                    report
-                        .merged
-                        .reason()
+                    shown_reason(report)
                         .unwrap_or_else(|| "a WorktreeCreate hook failed".to_owned()),
                 ),
             };
@@ -390,7 +459,7 @@ pub struct WorktreeRemoveDecision {
 impl FromRun for WorktreeRemoveDecision {
     fn from_run(report: &Report) -> Self {
         let failure = (report.merged.decision == Some(Decision::Deny))
-            .then(|| report.merged.reason().unwrap_or_default());
+            .then(|| shown_reason(report).unwrap_or_default());
         Self { failure }
     }
 }
@@ -408,7 +477,7 @@ pub struct ModelSwitchDecision {
 impl FromRun for ModelSwitchDecision {
     fn from_run(report: &Report) -> Self {
         let d = PreToolDecision::from_merged(&report.merged);
-        Self { permission: d.permission, control: d.control }
+        Self { permission: with_reason(d.permission, shown_reason(report)), control: d.control }
     }
 }
 

@@ -1,5 +1,6 @@
-//! The outcome rules (§4): from what a hook process did to a Claude status, a neutral verdict
-//! and the validated output, event by event.
+//! The outcome rules ([Exit codes and output](crate::compatibility#exit-codes-and-output)): from
+//! what a hook process did to a Claude status, a neutral verdict and the validated output, event by
+//! event.
 //!
 //! | stdout | exit 0 | exit 2 | other exit |
 //! |---|---|---|---|
@@ -7,10 +8,10 @@
 //! | invalid JSON output | non-blocking error | blocking error | non-blocking error |
 //! | text or nothing | success | blocking error | non-blocking error |
 //!
-//! "Starts with `{` and parses as one object" is JSON; anything else is text (§11). A blocking
-//! error blocks only where the event can block ([`crate::Exit2`]); its message is stderr, or
-//! `No stderr output`. A timeout gives no decision, except on `PreModelSwitch` and with
-//! `onFailure: "block"`.
+//! "Starts with `{` and parses as one object" is JSON; anything else is text
+//! ([JSON detection](crate::compatibility#json-detection)). A blocking error blocks only where the
+//! event can block ([`crate::Exit2`]); its message is stderr, or `No stderr output`. A timeout
+//! gives no decision, except on `PreModelSwitch` and with `onFailure: "block"`.
 
 use std::time::Duration;
 
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::output::{HookOutput, Specific, to_verdict};
+use crate::present::templates::NO_STDERR;
 use crate::{EventName, Exit2, OnFailure};
 
 /// How one hook's run went, in Claude Code's terms.
@@ -40,6 +42,9 @@ pub enum ClaudeStatus {
     SpawnFailed,
     /// It did not run (`if` did not match, a duplicate, a handler type not run yet).
     Skipped,
+    /// The harness cancelled it (Ctrl-C) or ended the session while it ran in the background:
+    /// its process tree was killed and it gave no answer.
+    Cancelled,
 }
 
 impl ClaudeStatus {
@@ -52,6 +57,7 @@ impl ClaudeStatus {
             ClaudeStatus::TimedOut => "timed_out",
             ClaudeStatus::SpawnFailed => "spawn_failed",
             ClaudeStatus::Skipped => "skipped",
+            ClaudeStatus::Cancelled => "cancelled",
         }
     }
 
@@ -64,6 +70,7 @@ impl ClaudeStatus {
             ClaudeStatus::TimedOut => HookStatus::TimedOut,
             ClaudeStatus::SpawnFailed => HookStatus::SpawnFailed,
             ClaudeStatus::Skipped => HookStatus::Skipped,
+            ClaudeStatus::Cancelled => HookStatus::Cancelled,
         }
     }
 }
@@ -124,8 +131,28 @@ impl ClaudeMeta {
 
     /// The metadata value holding this record.
     pub fn to_metadata(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("claude".to_owned(), serde_json::to_value(self).unwrap_or(Value::Null));
+        self.clone().into_metadata()
+    }
+
+    /// The metadata value holding this record, built from it without a copy: the same value
+    /// as its serialization (a test checks it), without serde's round trip through a copy of
+    /// the output.
+    pub fn into_metadata(self) -> Value {
+        let text = |s: Option<String>| s.map_or(Value::Null, Value::String);
+        let mut record = Map::with_capacity(9);
+        record.insert("event".to_owned(), Value::String(self.event));
+        record.insert("status".to_owned(), Value::String(self.status.as_str().to_owned()));
+        record.insert("exit_code".to_owned(), self.exit_code.map_or(Value::Null, Value::from));
+        record.insert("output".to_owned(), self.output.map_or(Value::Null, Value::Object));
+        record.insert("plain_stdout".to_owned(), text(self.plain_stdout));
+        record.insert("message".to_owned(), text(self.message));
+        record.insert("blocked_on_failure".to_owned(), Value::Bool(self.blocked_on_failure));
+        record.insert("background".to_owned(), Value::Bool(self.background));
+        if let Some(status) = self.http_status {
+            record.insert("http_status".to_owned(), Value::from(status));
+        }
+        let mut map = Map::with_capacity(1);
+        map.insert("claude".to_owned(), Value::Object(record));
         Value::Object(map)
     }
 }
@@ -144,21 +171,12 @@ pub(crate) struct Decoded {
 pub(crate) struct DecodeCtx<'a> {
     pub(crate) event: Option<EventName>,
     pub(crate) name: &'a str,
-    pub(crate) subject: Option<&'a str>,
-    pub(crate) label: &'a str,
     pub(crate) on_failure: OnFailure,
     pub(crate) from_plugin: bool,
     pub(crate) timeout: Duration,
 }
 
 impl DecodeCtx<'_> {
-    fn prefix(&self) -> String {
-        match self.subject {
-            Some(s) if !s.is_empty() => format!("{}:{s} hook error: [{}]: ", self.name, self.label),
-            _ => format!("{} hook error: [{}]: ", self.name, self.label),
-        }
-    }
-
     fn exit2(&self) -> Exit2 {
         self.event.map_or(Exit2::Block, EventName::exit2)
     }
@@ -168,16 +186,28 @@ impl DecodeCtx<'_> {
     }
 }
 
-/// The verdict exit 2 gives on the event, with `reason` as its message.
+/// The verdict exit 2 gives on the event, with `reason` as its message. Where exit 2 only
+/// shows stderr to the user, the verdict says nothing: the stderr stays in the record, and
+/// Claude Code's notice is presentation (`SessionEnd hook [cmd] failed: ...`), not one of the
+/// hooks' `systemMessage`s.
 fn blocking_verdict(ctx: &DecodeCtx<'_>, reason: String) -> Verdict {
     match ctx.exit2() {
         Exit2::Block | Exit2::Feedback => Verdict::deny(reason),
-        Exit2::UserNotice => {
-            let mut v = Verdict::none();
-            v.messages.push(reason);
-            v
+        Exit2::UserNotice | Exit2::Ignored => Verdict::none(),
+    }
+}
+
+/// Bytes a hook wrote as text; invalid UTF-8 becomes U+FFFD, with a warning naming the
+/// stream.
+fn lossy(bytes: &[u8], stream: &str, warnings: &mut Vec<String>) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => {
+            warnings.push(format!(
+                "{stream} is not valid UTF-8; each invalid byte sequence is read as U+FFFD"
+            ));
+            String::from_utf8_lossy(bytes).into_owned()
         }
-        Exit2::Ignored => Verdict::none(),
     }
 }
 
@@ -189,11 +219,12 @@ fn meta(ctx: &DecodeCtx<'_>, status: ClaudeStatus, exit_code: Option<i32>) -> Cl
     ClaudeMeta { exit_code, ..ClaudeMeta::new(ctx.name, status) }
 }
 
-/// A failure that `onFailure: "block"` may turn into a block.
-fn failed(ctx: &DecodeCtx<'_>, mut d: Decoded, what: &str, error: String) -> Decoded {
+/// A failure that `onFailure: "block"` may turn into a block. The block's reason is
+/// `blocking` when given (a failed process's stderr), else the error: Claude Code's words
+/// around it (`[cmd]: failed; blocking because onFailure is "block"`) are presentation.
+fn failed(ctx: &DecodeCtx<'_>, mut d: Decoded, error: String, blocking: Option<String>) -> Decoded {
     if ctx.block_on_failure() {
-        let message =
-            format!("{}{what}; blocking because onFailure is \"block\": {error}", ctx.prefix());
+        let message = blocking.unwrap_or_else(|| error.clone());
         d.verdict = if ctx.event == Some(EventName::PermissionRequest) {
             Verdict::deny(message.clone())
         } else {
@@ -217,7 +248,7 @@ pub(crate) fn decode_spawn_error(ctx: &DecodeCtx<'_>, error: &ExecError) -> Deco
         failure: None,
         warnings: Vec::new(),
     };
-    let mut d = failed(ctx, d, "failed", format!("Failed to start: {error}"));
+    let mut d = failed(ctx, d, format!("Failed to start: {error}"), None);
     if matches!(ctx.event, Some(EventName::WorktreeCreate | EventName::WorktreeRemove)) {
         d.verdict = Verdict::deny(d.meta.message.clone().unwrap_or_default());
     }
@@ -249,7 +280,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
             return t;
         }
         Exit::Code { code: 2 } => {
-            let stderr = String::from_utf8_lossy(&raw.stderr).into_owned();
+            let stderr = lossy(&raw.stderr, "stderr", &mut d.warnings);
             let event = ctx.event;
             let missing_file = trim(&raw.stdout).is_empty()
                 && stderr.contains("No such file or directory")
@@ -264,12 +295,8 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
                 d.failure = Some(msg);
                 return d;
             }
-            let mut reason =
-                if stderr.trim().is_empty() { "No stderr output".to_owned() } else { stderr };
-            if event == Some(EventName::PreToolUse) {
-                // What the model gets as the tool's error (§4.1).
-                reason = format!("{}{reason}", ctx.prefix());
-            }
+            // Verbatim: the framing (`PreToolUse:Bash hook error: [cmd]: `) is presentation.
+            let reason = if stderr.trim().is_empty() { NO_STDERR.to_owned() } else { stderr };
             d.meta.status = ClaudeStatus::BlockingError;
             d.meta.message = Some(reason.clone());
             d.verdict =
@@ -301,18 +328,21 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
                 }
                 d.meta.output = Some(map);
                 if !success {
-                    return failed(ctx, d, "failed", format!("exit code {}", exit_text(raw.exit)));
+                    let stderr = lossy(&raw.stderr, "stderr", &mut d.warnings);
+                    let error = format!("exit code {}", exit_text(raw.exit));
+                    let blocking = (!stderr.trim().is_empty()).then_some(stderr);
+                    return failed(ctx, d, error, blocking);
                 }
                 return d;
             }
             Err(e) => {
                 d.meta.status = ClaudeStatus::NonBlockingError;
-                let d = failed(ctx, d, "failed", format!("{e} (stdout: {})", short_text(trimmed)));
+                let d = failed(ctx, d, format!("{e} (stdout: {})", short_text(trimmed)), None);
                 return worktree_failure(ctx, d, success, raw.exit);
             }
         }
     }
-    let text = String::from_utf8_lossy(trimmed).into_owned();
+    let text = lossy(trimmed, "stdout", &mut d.warnings);
     if !text.is_empty() {
         d.meta.plain_stdout = Some(text.clone());
     }
@@ -323,17 +353,24 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
         return d;
     }
     d.meta.status = ClaudeStatus::NonBlockingError;
-    let stderr = String::from_utf8_lossy(&raw.stderr).into_owned();
+    let stderr = lossy(&raw.stderr, "stderr", &mut d.warnings);
     let error = match raw.exit {
         Exit::Signal { .. } => format!("Failed: {}", raw.exit),
         _ => format!("Failed with non-blocking status code: {}", first_line(&stderr)),
     };
-    let d = failed(ctx, d, "failed", error);
+    let blocking = match raw.exit {
+        Exit::Code { .. } => {
+            Some(if stderr.trim().is_empty() { NO_STDERR.to_owned() } else { stderr })
+        }
+        _ => None,
+    };
+    let d = failed(ctx, d, error, blocking);
     worktree_failure(ctx, d, success, raw.exit)
 }
 
 /// A run cancelled at its timeout: no decision (its output is discarded), except on
-/// `PreModelSwitch` and the worktree events, and with `onFailure: "block"` (§4.4).
+/// `PreModelSwitch` and the worktree events, and with `onFailure: "block"`
+/// ([Timeouts](crate::compatibility#timeouts)).
 pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
     let mut d = Decoded {
         verdict: Verdict::none(),
@@ -350,7 +387,7 @@ pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
         d.failure = Some(error);
         return d;
     }
-    failed(ctx, d, "timed out", error)
+    failed(ctx, d, error, None)
 }
 
 /// A hook that ran but failed without a process outcome to read (an HTTP error, a refused
@@ -363,7 +400,7 @@ pub(crate) fn decode_failure(ctx: &DecodeCtx<'_>, error: String) -> Decoded {
         failure: None,
         warnings: Vec::new(),
     };
-    let d = failed(ctx, d, "failed", error);
+    let d = failed(ctx, d, error, None);
     worktree_failure(ctx, d, false, Exit::Code { code: 1 })
 }
 
@@ -382,9 +419,13 @@ pub(crate) fn decode_verdict(ctx: &DecodeCtx<'_>, verdict: Verdict) -> Decoded {
     d
 }
 
-/// What an `http` hook's server answered (§4.5): 2xx with an empty body is success with no
-/// output; 2xx with a JSON object is read like a command's stdout; any other 2xx body, and
-/// any other status, is a non-blocking error: a status alone never blocks.
+/// What an `http` hook's server answered ([HTTP hooks](crate::compatibility#http-hooks)): 2xx with
+/// an empty body is success with no output; 2xx with a JSON object is read like a command's stdout;
+/// any other 2xx body, and any other status, is a non-blocking error: a status alone never blocks.
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "only `http` hooks have an answer to decode")
+)]
 pub(crate) fn decode_http(
     ctx: &DecodeCtx<'_>,
     status: u16,
@@ -484,15 +525,12 @@ fn strip_ansi(text: &str) -> String {
 /// warnings, and the [`ClaudeMeta`] record in `metadata`.
 ///
 /// This is the decoder [`ClaudeHook`](crate::ClaudeHook) applies after
-/// [`run`](hook_protocol::exec::run), before the 10,000-character cap moves long texts to
-/// files; it is public for harnesses that start hook processes themselves and for the fuzz
+/// [`run`](hook_protocol::exec::run); it is public for harnesses that start hook processes themselves and for the fuzz
 /// targets, which feed it arbitrary stdout, stderr and exits.
 pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure) -> HookOutcome {
     let ctx = DecodeCtx {
         event: Some(event),
         name: event.as_str(),
-        subject: None,
-        label: "hook",
         on_failure,
         from_plugin: false,
         timeout: Duration::from_secs(60),
@@ -506,7 +544,7 @@ pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure)
     let mut outcome = HookOutcome::with_status(status, decoded.verdict);
     outcome.failure = decoded.failure;
     outcome.warnings = decoded.warnings;
-    outcome.metadata = Some(decoded.meta.to_metadata());
+    outcome.metadata = Some(decoded.meta.into_metadata());
     outcome
 }
 

@@ -18,8 +18,8 @@ use crate::env::HostEnv;
 use crate::hook::{ClaudeHook, DedupKey, Delegates, NotRun, SessionEndDeadline, Shared, Twin};
 use crate::http::HttpPolicy;
 use crate::input::{ClaudeInput, Stop, SubagentStop, payload};
-use crate::seams::event_from_payload;
-use crate::spill::Spill;
+use crate::present::{Presenter, Shown};
+use crate::seams::{ClaudePayload, event_from_payload};
 use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
 
 /// A decision and the dispatch report it was read from.
@@ -30,12 +30,31 @@ pub struct Fired<D> {
     pub decision: D,
     /// The fold and one record per hook that matched.
     pub report: Report,
+    /// The stdin object the hooks received.
+    input: ClaudePayload,
+    presenter: Arc<Presenter>,
 }
 
 impl<D> Fired<D> {
     /// Per-hook records in Claude Code's terms, in configuration order.
     pub fn records(&self) -> Vec<ClaudeRecord> {
         self.report.records.iter().map(ClaudeRecord::from_record).collect()
+    }
+
+    /// The stdin object the hooks received.
+    pub fn input(&self) -> &Map<String, Value> {
+        self.input.object()
+    }
+}
+
+impl<D: FromRun> Fired<D> {
+    /// What Claude Code shows after this event: the texts it adds to the conversation, each
+    /// where it puts it, and the texts it shows the user, word for word
+    /// ([`crate::present`]). A long text is saved under the engine's Claude home on each
+    /// call; the rendering reflects the decision as it is at the call (the Stop loop guard's
+    /// override included).
+    pub fn shown(&self) -> Shown {
+        self.presenter.shown_with(&self.report, self.input.object(), self.decision.guard_override())
     }
 }
 
@@ -52,7 +71,7 @@ pub struct ClaudeRecord {
     /// Where it comes from.
     pub source: Source,
     /// `success`, `blocking_error`, `non_blocking_error`, `timed_out`, `spawn_failed`,
-    /// `skipped`.
+    /// `skipped`, `cancelled`.
     pub status: ClaudeStatus,
     /// The exit code, when it exited with one.
     pub exit_code: Option<i32>,
@@ -79,6 +98,7 @@ impl ClaudeRecord {
                 hook_protocol::HookStatus::TimedOut => ClaudeStatus::TimedOut,
                 hook_protocol::HookStatus::SpawnFailed => ClaudeStatus::SpawnFailed,
                 hook_protocol::HookStatus::Skipped => ClaudeStatus::Skipped,
+                hook_protocol::HookStatus::Cancelled => ClaudeStatus::Cancelled,
                 _ => ClaudeStatus::NonBlockingError,
             },
             |m| m.status,
@@ -111,6 +131,23 @@ pub struct RawRun {
     pub report: Report,
     /// Per-hook records.
     pub records: Vec<ClaudeRecord>,
+    #[serde(skip)]
+    presenter: Arc<Presenter>,
+}
+
+impl RawRun {
+    /// The reason of the merged decision, in the hook's own words: the one Claude Code
+    /// shows (for a deny or block, the last hook's in configuration order, exit 2 before a
+    /// JSON answer; for an ask, the first). Every hook's reason is in
+    /// [`hook_protocol::Merged::reasons`].
+    pub fn reason(&self) -> Option<String> {
+        crate::decision::shown_reason(&self.report)
+    }
+
+    /// What Claude Code shows after this event ([`Fired::shown`]).
+    pub fn shown(&self) -> Shown {
+        self.presenter.shown(&self.report, &self.input)
+    }
 }
 
 /// A hook that would be considered for an event, after matching.
@@ -129,8 +166,9 @@ pub struct Listed {
     pub not_run: Option<NotRun>,
 }
 
-/// Whether the user trusted the project folder (§1.3). Claude Code holds hooks back in a folder
-/// the user has not trusted yet.
+/// Whether the user trusted the project folder
+/// ([Workspace trust](crate::compatibility#workspace-trust)). Claude Code holds hooks back in a
+/// folder the user has not trusted yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
 pub enum WorkspaceTrust {
@@ -145,12 +183,53 @@ pub enum WorkspaceTrust {
 }
 
 /// Runs a configuration's Claude Code hooks (and any other hooks given) on typed events.
+///
+/// # Examples
+///
+/// A project's real settings files, found as Claude Code finds them ([`crate::discover`]; here
+/// [`crate::discover_in`], so that the machine's managed settings stay out of the example), and
+/// a prompt through their hooks:
+///
+/// ```
+/// use hooks_claude::input::{Base, UserPromptSubmit};
+/// use hooks_claude::{Engine, HostEnv, Loader, discover_in};
+///
+/// let project = std::env::temp_dir().join(format!("engine-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(project.join(".claude"))?;
+/// std::fs::write(
+///     project.join(".claude/settings.json"),
+///     r#"{"hooks": {"UserPromptSubmit": [{"hooks": [
+///         {"type": "command", "command": "echo 'The build uses cargo.'"}
+///     ]}]}}"#,
+/// )?;
+///
+/// let mut loader = Loader::new();
+/// for (path, scope) in discover_in(None, &project, &project.join("no-managed-settings")) {
+///     loader.settings(path, scope);
+/// }
+/// let config = loader.finish()?;
+/// assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+/// let engine = Engine::builder(config).host(HostEnv::new(&project)).build()?;
+///
+/// let input = UserPromptSubmit {
+///     base: Base::new("session-1", "/tmp/transcript.jsonl", project.display().to_string()),
+///     prompt: "Add a test".into(),
+///     session_title: None,
+/// };
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// let fired = runtime.block_on(engine.user_prompt_submit(&input));
+/// // Plain stdout of a UserPromptSubmit hook is context for the model.
+/// assert_eq!(fired.decision.context[0].text, "The build uses cargo.");
+/// std::fs::remove_dir_all(&project)?;
+/// Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Engine {
     dispatcher: Dispatcher,
     claude: Vec<Arc<ClaudeHook>>,
     shared: Arc<Shared>,
     config: Arc<Config>,
     session_end: SessionEndBudget,
+    presenter: Arc<Presenter>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -160,6 +239,64 @@ impl std::fmt::Debug for Engine {
 }
 
 /// Builds an [`Engine`].
+///
+/// # Examples
+///
+/// A configuration from text, the harness's variables, and a native hook on the same dispatch
+/// as the Claude Code hooks, folded most-restrictively with them:
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use async_trait::async_trait;
+/// use hook_protocol::{
+///     Continuation, Event, Hook, HookInfo, HookOutcome, On, Seam, Source, Verdict,
+/// };
+/// use hooks_claude::input::{Base, Stop};
+/// use hooks_claude::{Engine, HostEnv, Loader, Scope, StopGuard};
+///
+/// #[derive(Debug)]
+/// struct TestsFirst(HookInfo);
+///
+/// #[async_trait]
+/// impl Hook for TestsFirst {
+///     fn info(&self) -> &HookInfo {
+///         &self.0
+///     }
+///     async fn run(&self, _event: &Event) -> HookOutcome {
+///         HookOutcome::success(Verdict::deny("run the tests before you stop"))
+///     }
+/// }
+///
+/// let settings = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#;
+/// let config = Loader::new().settings_text("settings.json", settings, Scope::Project).finish()?;
+/// let mut info = HookInfo::new("tests-first", Source::new("native", None));
+/// info.on = On::seam(Seam::TurnEnd);
+/// let mut host = HostEnv::new(std::env::temp_dir());
+/// host.extra.push(("CI".into(), "true".into()));
+/// let engine = Engine::builder(config)
+///     .host(host)
+///     .hooks([Arc::new(TestsFirst(info)) as Arc<dyn Hook>])
+///     .build()?;
+///
+/// let input = Stop {
+///     base: Base::new("session-1", "/tmp/transcript.jsonl", "/tmp"),
+///     stop_hook_active: false,
+///     last_assistant_message: None,
+///     background_tasks: None,
+///     session_crons: None,
+/// };
+/// let mut guard = StopGuard::default();
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// let fired = runtime.block_on(engine.stop(&input, &mut guard));
+/// assert_eq!(fired.report.records.len(), 2, "the Claude hook and the native one");
+/// assert_eq!(
+///     fired.decision.continuation,
+///     Continuation::Continue { reason: Some("run the tests before you stop".into()) },
+///     "the native hook keeps the agent working"
+/// );
+/// Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Default)]
 pub struct EngineBuilder {
     config: Config,
@@ -170,7 +307,7 @@ pub struct EngineBuilder {
     http_policy: Option<HttpPolicy>,
     delegates: Delegates,
     background: BackgroundLimits,
-    session_dir: Option<PathBuf>,
+    claude_home: Option<PathBuf>,
     session_end_budget: Option<Duration>,
     trust: WorkspaceTrust,
 }
@@ -202,7 +339,7 @@ impl EngineBuilder {
         self
     }
 
-    /// Receives `hook/invoked` and `hook/result` events.
+    /// Receives `hook/started`, `hook/invoked` and `hook/result` events.
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.observer = Some(observer);
         self
@@ -239,24 +376,28 @@ impl EngineBuilder {
         self
     }
 
-    /// The session directory where hook output over 10,000 characters is saved (default:
-    /// `<temp>/hooks-claude/<session id>/`).
-    pub fn session_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.session_dir = Some(dir.into());
+    /// The Claude home (Claude Code's `~/.claude`) under which [`Fired::shown`] saves hook
+    /// texts too long for the conversation, in
+    /// `projects/<cwd slug>/<session id>/tool-results/` (default: `.claude` in
+    /// [`HostEnv::home`], else in `$HOME`).
+    pub fn claude_home(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.claude_home = Some(dir.into());
         self
     }
 
-    /// Whether the user trusted the project folder (§1.3); [`WorkspaceTrust::Implicit`], as in
-    /// `-p` and SDK sessions, when not set.
+    /// Whether the user trusted the project folder
+    /// ([Workspace trust](crate::compatibility#workspace-trust)); [`WorkspaceTrust::Implicit`], as
+    /// in `-p` and SDK sessions, when not set.
     pub fn workspace_trust(mut self, trust: WorkspaceTrust) -> Self {
         self.trust = trust;
         self
     }
 
     /// The shared budget of `SessionEnd` hooks and the timeout of those that set none, as
-    /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code (§6.6). Without it
-    /// the budget is 1.5 s, raised to the highest `timeout` of a `SessionEnd` hook from a
-    /// settings file, at most 60 s.
+    /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code
+    /// ([SessionEnd budget](crate::compatibility#sessionend-budget)). Without it the budget is 1.5
+    /// s, raised to the highest `timeout` of a `SessionEnd` hook from a settings file, at most 60
+    /// s.
     pub fn session_end_budget(mut self, budget: Duration) -> Self {
         self.session_end_budget = Some(budget);
         self
@@ -273,14 +414,18 @@ impl EngineBuilder {
             None => HostEnv::new(std::env::current_dir().unwrap_or_default()),
         };
         let http_policy = self.http_policy.unwrap_or_else(|| HttpPolicy::from_config(&self.config));
+        let presenter = Arc::new(match self.claude_home {
+            Some(dir) => Presenter::new(dir),
+            None => Presenter::for_home(host.home.as_deref()),
+        });
         let shared = Arc::new(Shared {
             host,
             settings_env: self.config.env.clone(),
             background: Background::new(self.background),
+            #[cfg(feature = "http")]
             http: crate::http::Client::default(),
             http_policy,
             delegates: self.delegates,
-            spill: Arc::new(Spill::new(self.session_dir)),
             skills: std::sync::RwLock::default(),
             trust: std::sync::atomic::AtomicU8::new(self.trust as u8),
         });
@@ -301,11 +446,13 @@ impl EngineBuilder {
             shared,
             config: Arc::new(self.config),
             session_end,
+            presenter,
         })
     }
 }
 
-/// The shared time budget of the `SessionEnd` hooks of one firing (§6.6).
+/// The shared time budget of the `SessionEnd` hooks of one firing
+/// ([SessionEnd budget](crate::compatibility#sessionend-budget)).
 #[derive(Debug, Clone, Copy)]
 struct SessionEndBudget {
     /// The whole firing's budget.
@@ -409,7 +556,22 @@ impl Engine {
         let mut event = event_from_payload(I::EVENT.as_str(), payload(input));
         self.prepare(I::EVENT.as_str(), &mut event);
         let report = self.dispatcher.dispatch(&event).await;
-        Fired { decision: I::Decision::from_run(&report), report }
+        let input = match event.extensions.get::<ClaudePayload>() {
+            Some(p) => p.clone(),
+            None => ClaudePayload::new(I::EVENT.as_str(), payload(input)),
+        };
+        Fired {
+            decision: I::Decision::from_run(&report),
+            report,
+            input,
+            presenter: Arc::clone(&self.presenter),
+        }
+    }
+
+    /// The presenter of [`Fired::shown`], for reports and background results
+    /// ([`Presenter::late`]).
+    pub fn presenter(&self) -> &Presenter {
+        &self.presenter
     }
 
     /// Fires `Stop` under the loop guard: `stop_hook_active` comes from the guard, and a
@@ -487,7 +649,13 @@ impl Engine {
             .unwrap_or_default();
         let report = self.dispatcher.dispatch(&event).await;
         let records = report.records.iter().map(ClaudeRecord::from_record).collect();
-        RawRun { event: name.to_owned(), input: sent, report, records }
+        RawRun {
+            event: name.to_owned(),
+            input: sent,
+            report,
+            records,
+            presenter: Arc::clone(&self.presenter),
+        }
     }
 
     /// The user trusted the project folder (the trust dialog was accepted): every hook runs

@@ -1,4 +1,6 @@
-//! The environment and command line of a hook process (§6.2, §6.4, §11).
+//! The environment and command line of a hook process
+//! ([Process execution](crate::compatibility#process-execution),
+//! [Hook environment](crate::compatibility#hook-environment)).
 
 use std::path::{Path, PathBuf};
 
@@ -25,14 +27,17 @@ pub struct HostEnv {
     pub extra: Vec<(String, String)>,
     /// `CLAUDE_CODE_SHELL_PREFIX`: a command that wraps every shell-form hook, run as
     /// `PREFIX '<command>'` (the command single-quoted for `sh`); exec-form and PowerShell hooks
-    /// are not wrapped (§6.2). Claude Code reads it from its environment; the harness passes it
-    /// here.
+    /// are not wrapped ([Process execution](crate::compatibility#process-execution)). Claude Code
+    /// reads it from its environment; the harness passes it here.
     pub shell_prefix: Option<String>,
     /// When set, the credentials of the harness's environment (`*_API_KEY`, `*_TOKEN`,
     /// `*_SECRET`, `*_PASSWORD` and the scrub's extra names) are not passed to hooks; the
     /// settings `env` blocks and [`HostEnv::extra`] still reach them. Off by default, as in
     /// Claude Code, where hooks inherit everything.
     pub scrub: Option<Scrub>,
+    /// Whether a shell-form command made only of plain words runs without `/bin/sh`, by `exec`
+    /// of its program, with the result `sh -c` would give (on by default).
+    pub shell_fast_path: bool,
 }
 
 impl HostEnv {
@@ -47,6 +52,7 @@ impl HostEnv {
             extra: Vec::new(),
             shell_prefix: None,
             scrub: None,
+            shell_fast_path: true,
         }
     }
 }
@@ -97,7 +103,8 @@ pub(crate) fn hook_env(
     env
 }
 
-/// Replaces the three placeholders of exec form as plain strings (§6.2).
+/// Replaces the three placeholders of exec form as plain strings
+/// ([Process execution](crate::compatibility#process-execution)).
 pub(crate) fn substitute(text: &str, project_dir: &Path, plugin: Option<&Plugin>) -> String {
     let mut out = text.replace("${CLAUDE_PROJECT_DIR}", &project_dir.display().to_string());
     if let Some(p) = plugin {
@@ -113,7 +120,8 @@ pub(crate) fn substitute(text: &str, project_dir: &Path, plugin: Option<&Plugin>
 const USER_CONFIG: &str = "${user_config.";
 
 /// Replaces a plugin's `${user_config.KEY}` placeholders with its option values (exec form,
-/// §6.2). A key the plugin has no option for is an error naming it.
+/// [Process execution](crate::compatibility#process-execution)). A key the plugin has no option for
+/// is an error naming it.
 pub(crate) fn substitute_user_config(text: &str, plugin: &Plugin) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

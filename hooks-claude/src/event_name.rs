@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 macro_rules! events {
     ($($name:ident),* $(,)?) => {
-        /// A Claude Code hook event (§2.2 of the reference).
+        /// A Claude Code hook event ([Events](crate::compatibility#events)).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[non_exhaustive]
         pub enum EventName {
@@ -24,7 +24,7 @@ macro_rules! events {
         }
 
         impl EventName {
-            /// Every event, in the reference's table order.
+            /// Every event, in the order of the [Events](crate::compatibility#events) table.
             pub const ALL: &'static [EventName] = &[$(EventName::$name),*];
 
             /// The event's name as Claude Code spells it (case-sensitive).
@@ -54,7 +54,8 @@ events! {
     PostModelSwitch, Elicitation, ElicitationResult, SessionEnd,
 }
 
-/// The kinds of handler a configuration may give (§1.4).
+/// The kinds of handler a configuration may give
+/// ([Handler types](crate::compatibility#handler-types)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -111,7 +112,8 @@ impl fmt::Display for HandlerType {
     }
 }
 
-/// What exit code 2 (a blocking error) does on an event (§4.3).
+/// What exit code 2 (a blocking error) does on an event
+/// ([Exit 2 per event](crate::compatibility#exit-2-per-event)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -126,7 +128,8 @@ pub enum Exit2 {
     Ignored,
 }
 
-/// Which fields of a hook's JSON output an event keeps (§5.2 discard rules).
+/// Which fields of a hook's JSON output an event keeps
+/// ([Output per event](crate::compatibility#output-per-event)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -145,7 +148,7 @@ pub enum Keeps {
 
 impl EventName {
     /// The input field matchers are tested against, or `None` when the event ignores matchers
-    /// (§3.2).
+    /// ([Matchers](crate::compatibility#matchers)).
     pub fn subject_field(self) -> Option<&'static str> {
         use EventName::*;
         Some(match self {
@@ -173,12 +176,13 @@ impl EventName {
     }
 
     /// Whether the event uses the narrower exact-match character set (letters, digits, `_`,
-    /// `|` only; §3.1).
+    /// `|` only; [Matchers](crate::compatibility#matchers)).
     pub fn narrow_exact(self) -> bool {
         matches!(self, EventName::FileChanged | EventName::StopFailure)
     }
 
-    /// Whether the event is about one tool call, so that an `if` rule is evaluated (§1.4).
+    /// Whether the event is about one tool call, so that an `if` rule is evaluated
+    /// ([Handler fields](crate::compatibility#handler-fields)).
     pub fn is_tool_event(self) -> bool {
         use EventName::*;
         matches!(
@@ -187,13 +191,16 @@ impl EventName {
         )
     }
 
-    /// Whether plain text on stdout (exit 0) becomes context for the model (§4.2).
+    /// Whether plain text on stdout (exit 0) becomes context for the model
+    /// ([JSON detection](crate::compatibility#json-detection)).
     pub fn plain_stdout_is_context(self) -> bool {
         use EventName::*;
         matches!(self, UserPromptSubmit | UserPromptExpansion | SessionStart | PostModelSwitch)
     }
 
-    /// The timeout a handler of `kind` gets when it sets none (§1.4, §6.6).
+    /// The timeout a handler of `kind` gets when it sets none
+    /// ([Timeouts](crate::compatibility#timeouts),
+    /// [SessionEnd budget](crate::compatibility#sessionend-budget)).
     pub fn default_timeout(self, kind: HandlerType) -> Duration {
         use EventName::*;
         match (self, kind) {
@@ -207,12 +214,13 @@ impl EventName {
     }
 
     /// The longest timeout a handler may have on this event, when the event has a budget
-    /// (SessionEnd: 60 s, §6.6).
+    /// (SessionEnd: 60 s, [SessionEnd budget](crate::compatibility#sessionend-budget)).
     pub fn max_timeout(self) -> Option<Duration> {
         (self == EventName::SessionEnd).then_some(Duration::from_secs(60))
     }
 
-    /// Whether the event accepts handlers of `kind` (§1.5).
+    /// Whether the event accepts handlers of `kind`
+    /// ([Handler types](crate::compatibility#handler-types)).
     pub fn accepts(self, kind: HandlerType) -> bool {
         use EventName::*;
         use HandlerType::*;
@@ -227,7 +235,8 @@ impl EventName {
         }
     }
 
-    /// What exit code 2 does on this event (§4.3).
+    /// What exit code 2 does on this event
+    /// ([Exit 2 per event](crate::compatibility#exit-2-per-event)).
     pub fn exit2(self) -> Exit2 {
         use EventName::*;
         match self {
@@ -244,14 +253,15 @@ impl EventName {
     }
 
     /// Whether `onFailure: "block"` has an effect here (not on the events where exit 2 sends
-    /// the agent back to work, §4.6).
+    /// the agent back to work, [Failing closed](crate::compatibility#failing-closed)).
     pub fn on_failure_applies(self) -> bool {
         use EventName::*;
         !matches!(self, Stop | SubagentStop | TaskCompleted | TeammateIdle)
     }
 
-    /// Whether a top-level `decision: "block"` is honoured (§5.2); PreToolUse reads it as the
-    /// deprecated `approve` / `block`.
+    /// Whether a top-level `decision: "block"` is honoured
+    /// ([JSON output](crate::compatibility#json-output)); PreToolUse reads it as the deprecated
+    /// `approve` / `block`.
     pub fn honours_top_level_block(self) -> bool {
         use EventName::*;
         matches!(
@@ -273,7 +283,8 @@ impl EventName {
         )
     }
 
-    /// Which output fields the event keeps (§5.2).
+    /// Which output fields the event keeps
+    /// ([Output per event](crate::compatibility#output-per-event)).
     pub fn keeps(self) -> Keeps {
         use EventName::*;
         match self {
@@ -281,12 +292,15 @@ impl EventName {
             Notification | StopFailure => Keeps::TerminalOnly,
             MessageDisplay | ConfigChange | PreCompact | PostCompact | Elicitation
             | ElicitationResult | WorktreeCreate => Keeps::NoSystemMessageNoContinue,
-            CwdChanged | FileChanged | DirectoryAdded | TaskCreated => Keeps::NoContinue,
+            // `continue: false` has no effect at session or sub-agent start (recorded).
+            SessionStart | SubagentStart | CwdChanged | FileChanged | DirectoryAdded
+            | TaskCreated => Keeps::NoContinue,
             _ => Keeps::All,
         }
     }
 
-    /// Whether hooks of this event get `CLAUDE_ENV_FILE` (§6.4).
+    /// Whether hooks of this event get `CLAUDE_ENV_FILE`
+    /// ([Hook environment](crate::compatibility#hook-environment)).
     pub fn gets_env_file(self) -> bool {
         use EventName::*;
         matches!(self, SessionStart | Setup | CwdChanged | FileChanged)

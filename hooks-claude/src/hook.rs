@@ -24,7 +24,6 @@ use crate::env::{HostEnv, command_spec};
 use crate::http::HttpPolicy;
 use crate::seams::{ClaudePayload, payload_for};
 use crate::settings::Origin;
-use crate::spill::Spill;
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
 };
@@ -43,12 +42,10 @@ pub(crate) struct Shared {
     pub(crate) host: HostEnv,
     pub(crate) settings_env: Vec<(String, String)>,
     pub(crate) background: Background,
+    #[cfg(feature = "http")]
     pub(crate) http: crate::http::Client,
     pub(crate) http_policy: HttpPolicy,
     pub(crate) delegates: Delegates,
-    /// Shared with background jobs, which must not hold the rest (the background's own
-    /// tasks would keep it alive, and an engine dropped would not end them).
-    pub(crate) spill: Arc<Spill>,
     /// The skills invoked in this session, whose frontmatter hooks are registered.
     pub(crate) skills: std::sync::RwLock<std::collections::HashSet<String>>,
     /// The [`WorkspaceTrust`], as its discriminant.
@@ -66,8 +63,8 @@ impl Shared {
     }
 }
 
-/// The deadline every `SessionEnd` hook of one firing shares (§6.6), carried in
-/// [`Event::extensions`].
+/// The deadline every `SessionEnd` hook of one firing shares
+/// ([SessionEnd budget](crate::compatibility#sessionend-budget)), carried in [`Event::extensions`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SessionEndDeadline(pub(crate) Instant);
 
@@ -133,6 +130,10 @@ pub enum NotRun {
     },
     /// An `mcp_tool` hook on `SessionStart` at launch, when no MCP client is connected yet.
     NoMcpAtLaunch,
+    /// An `http` hook in a program built without `hooks-claude`'s `http` feature.
+    HttpNotBuilt,
+    /// An `http` hook on `SessionStart`, which Claude Code skips.
+    HttpOnSessionStart,
 }
 
 impl fmt::Display for NotRun {
@@ -160,6 +161,10 @@ impl fmt::Display for NotRun {
             NotRun::NoMcpAtLaunch => f.write_str(
                 "`mcp_tool` hooks are not available for `SessionStart` at launch (no MCP client yet)",
             ),
+            NotRun::HttpNotBuilt => write!(f, "{}; this hook is skipped", crate::http::NOT_BUILT),
+            NotRun::HttpOnSessionStart => {
+                f.write_str("HTTP hooks are not supported for SessionStart; this hook is skipped")
+            }
         }
     }
 }
@@ -176,7 +181,8 @@ impl ClaudeHook {
             timeout = timeout.min(max);
         }
         if h.runs_async() && !h.async_rewake {
-            // Claude Code enforces no timeout on `async` hooks (§1.4); a backstop only.
+            // Claude Code enforces no timeout on `async` hooks (docs/claude-code.md#timeouts); a
+            // backstop only.
             timeout = shared.background.limits().async_timeout;
         }
         let blocks = matches!(event.exit2(), Exit2::Block | Exit2::Feedback)
@@ -226,7 +232,8 @@ impl ClaudeHook {
     }
 
     /// The key under which identical handlers run once per event: what the handler does
-    /// (command and args; URL, §1.3; prompt and model; tool call), and for plugin hooks the
+    /// (command and args; URL; prompt and model; tool call:
+    /// [Configuration files](crate::compatibility#configuration-files)), and for plugin hooks the
     /// plugin, so that a plugin's copy stays separate. Background hooks are never merged.
     pub(crate) fn dedup_key(&self) -> Option<DedupKey> {
         let h = &self.entry.handler;
@@ -300,6 +307,10 @@ impl ClaudeHook {
         let delegates = &self.shared.delegates;
         match &h.spec {
             HandlerSpec::Command => None,
+            HandlerSpec::Http(_) if !crate::http::BUILT => Some(NotRun::HttpNotBuilt),
+            HandlerSpec::Http(_) if name == EventName::SessionStart => {
+                Some(NotRun::HttpOnSessionStart)
+            }
             HandlerSpec::Http(s) => (!self.shared.http_policy.url_allowed(&s.url))
                 .then(|| NotRun::UrlNotAllowed { url: crate::http::shown_url(&s.url) }),
             HandlerSpec::Prompt(_) => {
@@ -321,15 +332,20 @@ impl ClaudeHook {
     }
 
     fn skipped(&self, why: &NotRun) -> HookOutcome {
-        if matches!(why, NotRun::NoImplementation { .. } | NotRun::UrlNotAllowed { .. })
-            && !self.warned.swap(true, Ordering::Relaxed)
+        if matches!(
+            why,
+            NotRun::NoImplementation { .. }
+                | NotRun::UrlNotAllowed { .. }
+                | NotRun::HttpOnSessionStart
+                | NotRun::HttpNotBuilt
+        ) && !self.warned.swap(true, Ordering::Relaxed)
         {
             tracing::warn!(target: "hooks", hook = %self.info.id, handler = %self.info.label, "{why}");
         }
         let mut outcome = HookOutcome::skipped(why.to_string());
         let mut meta = self.meta(ClaudeStatus::Skipped);
         meta.message = Some(why.to_string());
-        outcome.metadata = Some(meta.to_metadata());
+        outcome.metadata = Some(meta.into_metadata());
         outcome
     }
 
@@ -338,16 +354,10 @@ impl ClaudeHook {
         ClaudeMeta::new(self.entry.event.as_str(), status)
     }
 
-    pub(crate) fn decode_ctx<'a>(
-        &'a self,
-        subject: Option<&'a str>,
-        timeout: Duration,
-    ) -> DecodeCtx<'a> {
+    pub(crate) fn decode_ctx<'a>(&'a self, timeout: Duration) -> DecodeCtx<'a> {
         DecodeCtx {
             event: Some(self.entry.event),
             name: self.entry.event.as_str(),
-            subject,
-            label: &self.info.label,
             on_failure: self.entry.handler.on_failure,
             from_plugin: self.entry.source.plugin().is_some(),
             timeout,
@@ -366,14 +376,9 @@ impl ClaudeHook {
         }
     }
 
-    /// The outcome of a decoded run: texts over the cap spilled to files, the record kept.
-    pub(crate) fn finish(
-        &self,
-        mut decoded: Decoded,
-        process: Option<ProcessFacts>,
-        session_id: &str,
-    ) -> HookOutcome {
-        self.cap_texts(&mut decoded, session_id);
+    /// The outcome of a decoded run, with its Claude record. Texts stay whole: the
+    /// 10,000-character cap is presentation ([`crate::present`]).
+    pub(crate) fn finish(&self, decoded: Decoded, process: Option<ProcessFacts>) -> HookOutcome {
         let mut status = decoded.meta.status.core();
         if decoded.meta.blocked_on_failure {
             status = hook_protocol::HookStatus::Blocked;
@@ -382,40 +387,21 @@ impl ClaudeHook {
         outcome.failure = decoded.failure;
         outcome.warnings = decoded.warnings;
         outcome.process = process;
-        outcome.metadata = Some(decoded.meta.to_metadata());
+        outcome.metadata = Some(decoded.meta.into_metadata());
         outcome
     }
 
-    /// Applies the 10,000-character cap to each context and message, and to
-    /// `initialUserMessage` in the kept output (§5.4).
-    fn cap_texts(&self, d: &mut Decoded, session_id: &str) {
-        let spill = &self.shared.spill;
-        let id = &self.info.id;
-        let warnings = &mut d.warnings;
-        for text in d.verdict.context.iter_mut().chain(d.verdict.messages.iter_mut()) {
-            *text = spill.cap(std::mem::take(text), session_id, id, warnings);
-        }
-        let initial = d
-            .meta
-            .output
-            .as_mut()
-            .and_then(|o| o.get_mut("hookSpecificOutput"))
-            .and_then(|h| h.get_mut("initialUserMessage"));
-        if let Some(Value::String(text)) = initial {
-            *text = spill.cap(std::mem::take(text), session_id, id, warnings);
-        }
-    }
-
-    /// The working directory of a command hook: the event's `cwd` when it exists, else the
-    /// project directory.
-    pub(crate) fn cwd(&self, payload: &ClaudePayload) -> PathBuf {
+    /// The working directory a command hook is started in: the event's `cwd` (the project
+    /// directory when it has none). When that directory cannot be entered, the run is repeated
+    /// in the project directory (see `command::run`), so that a `cwd` that exists costs no
+    /// `stat` of its own.
+    pub(crate) fn start_dir(&self, payload: &ClaudePayload) -> PathBuf {
         payload
             .object()
             .get("cwd")
             .and_then(Value::as_str)
-            .map(PathBuf::from)
-            .filter(|p| p.is_dir())
-            .unwrap_or_else(|| self.shared.host.project_dir.clone())
+            .filter(|p| !p.is_empty())
+            .map_or_else(|| self.shared.host.project_dir.clone(), PathBuf::from)
     }
 }
 
@@ -484,35 +470,30 @@ impl ClaudeHook {
         if let Some(why) = self.not_run_for(event, &payload) {
             return self.skipped(&why);
         }
-        let session_id = payload
-            .object()
-            .get("session_id")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let subject = event.subject().map(str::to_owned);
         let Some(timeout) = self.run_timeout(event) else {
-            let ctx = self.decode_ctx(subject.as_deref(), self.timeout);
+            let ctx = self.decode_ctx(self.timeout);
             let mut d = crate::decode::decode_timeout(&ctx);
             d.warnings
                 .push("the shared `SessionEnd` budget was spent before it started".to_owned());
-            return self.finish(d, None, &session_id);
+            return self.finish(d, None);
         };
         match &self.entry.handler.spec {
-            HandlerSpec::Command => {
-                crate::command::run(self, &payload, subject, timeout, &session_id).await
-            }
+            HandlerSpec::Command => crate::command::run(self, &payload, timeout).await,
+            #[cfg(feature = "http")]
             HandlerSpec::Http(spec) => {
-                let d = self.run_http(spec, &payload, subject.as_deref(), timeout).await;
-                self.finish(d, None, &session_id)
+                let d = self.run_http(spec, &payload, timeout).await;
+                self.finish(d, None)
             }
+            // `not_run_for` skipped it already.
+            #[cfg(not(feature = "http"))]
+            HandlerSpec::Http(_) => self.skipped(&NotRun::HttpNotBuilt),
             HandlerSpec::Prompt(spec) | HandlerSpec::Agent(spec) => {
-                let d = self.run_prompt(spec, &payload, subject.as_deref(), timeout).await;
-                self.finish(d, None, &session_id)
+                let d = self.run_prompt(spec, &payload, timeout).await;
+                self.finish(d, None)
             }
             HandlerSpec::McpTool(spec) => {
-                let d = self.run_mcp(spec, &payload, subject.as_deref(), timeout).await;
-                self.finish(d, None, &session_id)
+                let d = self.run_mcp(spec, &payload, timeout).await;
+                self.finish(d, None)
             }
         }
     }

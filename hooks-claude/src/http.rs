@@ -1,18 +1,31 @@
 //! The network side of `http` hooks, and the only network code of the crate: the URL allowlist,
 //! header interpolation limited to allowed variables, and one POST bounded on the wall clock and
-//! in size.
+//! in size (`client.rs`, built with the `http` feature only).
 //!
 //! HTTP requests are not processes, so they do not go through `hook_protocol::exec`; what this
-//! module returns is decoded by the outcome rules of §4.5 elsewhere. Header values are secrets
-//! as far as this module is concerned: they are never logged nor put in an error.
+//! module returns is decoded elsewhere by the answer rules of
+//! [HTTP hooks](crate::compatibility#http-hooks). Header values are secrets as far as this module
+//! is concerned: they are never logged nor put in an error.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+#[cfg(feature = "http")]
 use std::time::Duration;
 
 use regex::Regex;
 
 use crate::Config;
+
+#[cfg(feature = "http")]
+mod client;
+#[cfg(feature = "http")]
+pub(crate) use client::Client;
+
+/// Whether this build runs `http` hooks (the `http` feature, on by default).
+pub(crate) const BUILT: bool = cfg!(feature = "http");
+
+/// What a harness built without the `http` feature says about an `http` hook.
+pub(crate) const NOT_BUILT: &str = "`http` hooks are not built into this program (the `http` \
+     feature of hooks-claude is off)";
 
 /// A URL an `http` handler cannot use.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +48,10 @@ pub(crate) enum UrlError {
         scheme: String,
     },
     /// A header name that HTTP does not allow.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "names are checked with the client")
+    )]
     #[error("`{name}` is not a valid HTTP header name")]
     HeaderName {
         /// The name as written.
@@ -43,6 +60,7 @@ pub(crate) enum UrlError {
 }
 
 /// Checks that `url` is an absolute `http` or `https` URL.
+#[cfg(feature = "http")]
 pub(crate) fn check_url(url: &str) -> Result<reqwest::Url, UrlError> {
     let parsed = reqwest::Url::parse(url)
         .map_err(|e| UrlError::Invalid { url: url.to_owned(), reason: e.to_string() })?;
@@ -52,7 +70,21 @@ pub(crate) fn check_url(url: &str) -> Result<reqwest::Url, UrlError> {
     }
 }
 
+/// Without the `http` feature no URL parser is built: only the scheme is checked (the hook
+/// does not run anyway).
+#[cfg(not(feature = "http"))]
+pub(crate) fn check_url(url: &str) -> Result<(), UrlError> {
+    match url.split_once("://") {
+        Some(("http" | "https", _)) => Ok(()),
+        Some((scheme, _)) => {
+            Err(UrlError::Scheme { url: url.to_owned(), scheme: scheme.to_owned() })
+        }
+        None => Err(UrlError::Invalid { url: url.to_owned(), reason: "no scheme".to_owned() }),
+    }
+}
+
 /// A URL as records and logs show it: a password in it replaced by `***`.
+#[cfg(feature = "http")]
 pub(crate) fn shown_url(url: &str) -> String {
     match reqwest::Url::parse(url) {
         Ok(mut parsed) if parsed.password().is_some() => {
@@ -63,16 +95,34 @@ pub(crate) fn shown_url(url: &str) -> String {
     }
 }
 
+/// Without the `http` feature: any user information before the host is replaced by `***`.
+#[cfg(not(feature = "http"))]
+pub(crate) fn shown_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://***{}", &rest[at..]),
+        None => url.to_owned(),
+    }
+}
+
 /// Checks that `name` is a valid header name.
+#[cfg(feature = "http")]
 pub(crate) fn check_header_name(name: &str) -> Result<(), UrlError> {
     reqwest::header::HeaderName::from_bytes(name.as_bytes())
         .map(|_| ())
         .map_err(|_| UrlError::HeaderName { name: name.to_owned() })
 }
 
-/// The harness-level limits on `http` hooks (§1.3): which URLs they may post to
-/// (`allowedHttpHookUrls`) and which environment variables their headers may interpolate
-/// (`httpHookAllowedEnvVars`). Both apply to hooks of every source.
+/// Without the `http` feature header names are not checked (the hook does not run).
+#[cfg(not(feature = "http"))]
+pub(crate) fn check_header_name(_name: &str) -> Result<(), UrlError> {
+    Ok(())
+}
+
+/// The harness-level limits on `http` hooks ([HTTP hooks](crate::compatibility#http-hooks)): which
+/// URLs they may post to (`allowedHttpHookUrls`) and which environment variables their headers may
+/// interpolate (`httpHookAllowedEnvVars`). Both apply to hooks of every source.
 #[derive(Clone, Default)]
 pub struct HttpPolicy {
     urls: Option<Vec<(String, Option<Regex>)>>,
@@ -129,12 +179,21 @@ impl HttpPolicy {
         self
     }
 
-    /// Whether an `http` hook may post to `url`.
+    /// Whether an `http` hook may post to `url` (never, in a build without the `http`
+    /// feature).
     pub fn url_allowed(&self, url: &str) -> bool {
-        let Some(patterns) = &self.urls else { return true };
-        let Ok(parsed) = reqwest::Url::parse(url) else { return false };
-        let normalized = normalize(&parsed);
-        patterns.iter().any(|(_, r)| r.as_ref().is_some_and(|r| r.is_match(&normalized)))
+        #[cfg(feature = "http")]
+        {
+            let Some(patterns) = &self.urls else { return true };
+            let Ok(parsed) = reqwest::Url::parse(url) else { return false };
+            let normalized = normalize(&parsed);
+            patterns.iter().any(|(_, r)| r.as_ref().is_some_and(|r| r.is_match(&normalized)))
+        }
+        #[cfg(not(feature = "http"))]
+        {
+            let _ = url;
+            false
+        }
     }
 
     /// Whether the policy lets a header interpolate `name` (the handler must allow it too).
@@ -145,6 +204,7 @@ impl HttpPolicy {
 
 /// A URL as patterns are matched against: `scheme://host[:port]/path[?query]`, the host
 /// lowercased and without a trailing dot, no user information.
+#[cfg(feature = "http")]
 fn normalize(url: &reqwest::Url) -> String {
     let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
     let host = host.strip_suffix('.').unwrap_or(&host);
@@ -185,8 +245,10 @@ fn url_pattern(pattern: &str) -> Option<Regex> {
     Regex::new(&format!("^{}$", body.join(".*"))).ok()
 }
 
+#[cfg(feature = "http")]
 /// Replaces `$VAR` and `${VAR}` in a header value: allowed names by their value (empty when
-/// unset), every other name by nothing (§1.4). A `$` not followed by a name stays.
+/// unset), every other name by nothing ([HTTP hooks](crate::compatibility#http-hooks)). A `$` not
+/// followed by a name stays.
 pub(crate) fn interpolate(
     value: &str,
     allowed: impl Fn(&str) -> bool,
@@ -225,12 +287,14 @@ pub(crate) fn interpolate(
     out
 }
 
+#[cfg(feature = "http")]
 fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
         && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
 }
 
+#[cfg(feature = "http")]
 /// One POST to make.
 #[derive(Clone)]
 pub(crate) struct Post {
@@ -242,6 +306,7 @@ pub(crate) struct Post {
     pub(crate) max_body: usize,
 }
 
+#[cfg(feature = "http")]
 /// What the server answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Answer {
@@ -252,6 +317,7 @@ pub(crate) struct Answer {
     pub(crate) truncated: bool,
 }
 
+#[cfg(feature = "http")]
 /// Why a POST produced no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Failure {
@@ -263,6 +329,7 @@ pub(crate) enum Failure {
     InvalidHeader(String),
 }
 
+#[cfg(feature = "http")]
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -275,89 +342,7 @@ impl fmt::Display for Failure {
     }
 }
 
-/// The engine's HTTP client, built on first use and shared by its `http` hooks.
-#[derive(Debug, Default)]
-pub(crate) struct Client(OnceLock<Result<reqwest::Client, String>>);
-
-impl Client {
-    fn get(&self) -> Result<&reqwest::Client, Failure> {
-        self.0.get_or_init(build_client).as_ref().map_err(|e| Failure::Connection(e.clone()))
-    }
-
-    /// Posts, reading at most `max_body` bytes of the answer, all within the timeout.
-    pub(crate) async fn post(&self, post: Post) -> Result<Answer, Failure> {
-        let client = self.get()?.clone();
-        let timeout = post.timeout;
-        tokio::time::timeout(timeout, send(client, post)).await.unwrap_or(Err(Failure::TimedOut))
-    }
-}
-
-async fn send(client: reqwest::Client, post: Post) -> Result<Answer, Failure> {
-    use reqwest::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-    let mut request = client.post(&post.url).header(CONTENT_TYPE, "application/json");
-    for (name, value) in &post.headers {
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| Failure::InvalidHeader(name.clone()))?;
-        let mut value =
-            HeaderValue::from_str(value).map_err(|_| Failure::InvalidHeader(name.to_string()))?;
-        value.set_sensitive(true);
-        request = request.header(name, value);
-    }
-    let mut response =
-        request.body(post.body).send().await.map_err(|e| Failure::Connection(error_text(&e)))?;
-    let status = response.status().as_u16();
-    let mut body = Vec::new();
-    let mut truncated = false;
-    while let Some(chunk) =
-        response.chunk().await.map_err(|e| Failure::Connection(error_text(&e)))?
-    {
-        let room = post.max_body - body.len();
-        if chunk.len() > room {
-            body.extend_from_slice(&chunk[..room]);
-            truncated = true;
-            break;
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(Answer { status, body, truncated })
-}
-
-/// An error's text with its causes (reqwest's own message alone says little).
-fn error_text(e: &reqwest::Error) -> String {
-    // The URL is left out: it may carry credentials.
-    let mut text = match e.url() {
-        Some(url) => e.to_string().replace(url.as_str(), "<url>"),
-        None => e.to_string(),
-    };
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
-
-/// A client with rustls on the `ring` provider (no process-wide provider is installed), the
-/// platform's certificate verifier, and no redirects: a redirect is an answer that is not
-/// 2xx, so that a redirect can never take a hook to a URL the allowlist did not approve.
-fn build_client() -> Result<reqwest::Client, String> {
-    use rustls_platform_verifier::BuilderVerifierExt;
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let tls = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .and_then(BuilderVerifierExt::with_platform_verifier)
-        .map_err(|e| format!("cannot set up TLS: {e}"))?
-        .with_no_client_auth();
-    reqwest::Client::builder()
-        .tls_backend_preconfigured(tls)
-        .redirect(reqwest::redirect::Policy::none())
-        .user_agent(concat!("hooks-claude/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| format!("cannot build the HTTP client: {}", error_text(&e)))
-}
-
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
 

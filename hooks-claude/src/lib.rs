@@ -8,6 +8,10 @@
 //! becomes a [`hook_protocol::Hook`] ([`ClaudeHook`]) on the core's seams, so Claude Code hooks
 //! mix with native hooks and other dialects in one most-restrictive fold.
 //!
+//! What the crate does for each event, field and rule, where it deliberately differs from
+//! Claude Code and why, and the Claude Code release it follows (2.1.332) is written down in
+//! [`compatibility`], which the API docs below link to section by section.
+//!
 //! # Brief overview
 //!
 //! - Configuration: [`Loader`] reads settings files (their `hooks` key, or a bare hooks file)
@@ -24,39 +28,114 @@
 //!   read off the core's fold ([`FromRun`]); [`StopGuard`] is the Stop loop guard.
 //! - Seams: [`event_from_payload`] and [`payload_from_event`] translate between the neutral
 //!   events of `hook-protocol` and Claude payloads.
+//! - Presentation: [`present`], Claude Code's texts around the decisions ([`Fired::shown`]).
 //!
 //! # Handler types
 //!
 //! - `command`: a process, through `hook_protocol::exec::run` (the only place that starts
 //!   one): shell form `/bin/sh -c`, exec form with `args`.
-//! - `http`: a POST of the event's JSON (§4.5 decides what the answer means; a status alone
-//!   never blocks). [`HttpPolicy`] holds `allowedHttpHookUrls` (an empty list blocks every
-//!   URL) and `httpHookAllowedEnvVars`; header values interpolate only the variables both the
-//!   handler's `allowedEnvVars` and the policy allow, and are never logged. Redirects are not
-//!   followed, so that a redirect cannot lead past the allowlist. TLS is rustls with the
-//!   platform's verifier.
+//! - `http`: a POST of the event's JSON ([HTTP hooks](crate::compatibility#http-hooks) says what
+//!   the answer means; a status alone never blocks). [`HttpPolicy`] holds `allowedHttpHookUrls` (an
+//!   empty list blocks every URL) and `httpHookAllowedEnvVars`; header values interpolate only the
+//!   variables both the handler's `allowedEnvVars` and the policy allow, and are never logged.
+//!   Redirects are not followed, so that a redirect cannot lead past the allowlist. TLS is rustls
+//!   with the platform's verifier. The client is the crate's `http` feature, on by default; a
+//!   harness with no use for `http` hooks turns it off (`default-features = false`) and builds
+//!   without reqwest, rustls and hyper: an `http` hook is then a load warning at its handler
+//!   and is skipped ([`NotRun::HttpNotBuilt`]).
 //! - `prompt`, `agent`, `mcp_tool`: through traits the harness implements ([`delegate`]:
 //!   [`ModelEvaluator`](delegate::ModelEvaluator), [`AgentRunner`](delegate::AgentRunner),
 //!   [`McpToolCaller`](delegate::McpToolCaller)), registered on the [`EngineBuilder`]. This
 //!   crate builds the request (`$ARGUMENTS`, `${path}`), bounds it by the hook's timeout, and
 //!   maps the `{ok, reason}` answer per event; without an implementation such a hook is
-//!   skipped with a warning naming it. An event that does not accept a type (§1.5) rejects it
-//!   at load, with the file, line and column.
+//!   skipped with a warning naming it. An event that does not accept a type
+//!   ([Handler types](crate::compatibility#handler-types)) rejects it at load, with the file,
+//!   line and column.
 //!
 //! # What the harness calls besides the events
 //!
 //! - [`Engine::drain_async`] on each turn: what background (`async`) hooks said since, for
-//!   the model's next request. A bounded number run at once ([`BackgroundLimits`]); the next
+//!   the model's next request ([`Presenter::late`] gives the messages). A bounded number run at once ([`BackgroundLimits`]); the next
 //!   ones wait in a bounded queue; past it a hook is refused with a warning.
 //! - [`Engine::take_wake_receiver`] once: `asyncRewake` hooks that exit 2 arrive there at
 //!   once, to wake the model.
 //! - [`Engine::shutdown`] when the session ends: every background hook is ended (its whole
 //!   process tree killed) and awaited.
 //!
-//! Context, system messages and plain-stdout context over 10,000 characters are written to a
-//! file in the session directory ([`EngineBuilder::session_dir`]; by default
-//! `<temp>/hooks-claude/<session id>/`) and replaced by the file's path and a 2,000-character
-//! preview. `SessionEnd` hooks share one budget ([`EngineBuilder::session_end_budget`]).
+//! `SessionEnd` hooks share one budget ([`EngineBuilder::session_end_budget`]).
+//!
+//! # Decisions and what the model sees
+//!
+//! A decision carries what the hooks said in their own words: a JSON reason verbatim, an
+//! exit-2 hook's stderr verbatim (`No stderr output` when empty), whole contexts. What Claude
+//! Code shows the model and the user is different text: its framing
+//! (`PreToolUse:Bash hook error: [cmd]: ...`), the `<system-reminder>` preamble of Stop
+//! feedback, `<persisted-output>` previews of contexts over 10,000 characters (the whole text
+//! saved under the Claude home, [`EngineBuilder::claude_home`]), the cut of very long deny
+//! reasons. [`Fired::shown`] renders it, word for word, for the Claude Code release of
+//! [`present::templates::CLAUDE_CODE_VERSION`]: each model text with its [`Placement`], and
+//! the user's texts. [`Engine::presenter`] renders a background hook's late result
+//! ([`Presenter::late`]) and reports of a harness's own dispatcher ([`Presenter::shown`]).
+//!
+//! ```
+//! use hooks_claude::input::{Base, PreToolUse};
+//! use hooks_claude::{Engine, HostEnv, Loader, Placement, Scope};
+//! use serde_json::{Value, json};
+//!
+//! let settings = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{
+//!     "type": "command",
+//!     "command": "echo 'use trash instead' >&2; exit 2"
+//! }]}]}}"#;
+//! let config = Loader::new().settings_text("settings.json", settings, Scope::Project).finish()?;
+//! let home = std::env::temp_dir().join("hooks-claude-doc-home");
+//! let engine = Engine::builder(config)
+//!     .host(HostEnv::new(std::env::temp_dir()))
+//!     .claude_home(&home)
+//!     .build()?;
+//! let input = PreToolUse {
+//!     base: Base::new("session-1", "/tmp/t.jsonl", std::env::temp_dir().display().to_string()),
+//!     tool_name: "Bash".into(),
+//!     tool_input: json!({"command": "rm -rf build"}),
+//!     tool_use_id: "toolu_1".into(),
+//!     mcp_server: None,
+//! };
+//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+//! let fired = runtime.block_on(engine.pre_tool_use(&input));
+//!
+//! // The model request continues the conversation as Claude Code would.
+//! let mut messages: Vec<Value> = vec![json!({"role": "assistant", "content": [
+//!     {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": input.tool_input}
+//! ]})];
+//! let shown = fired.shown();
+//! let mut user_blocks = Vec::new();
+//! for text in &shown.model {
+//!     match text.placement {
+//!         // The hooks refused the call: this is its result.
+//!         Placement::ToolResult => user_blocks.push(json!({"type": "tool_result",
+//!             "tool_use_id": "toolu_1", "content": text.text, "is_error": text.is_error})),
+//!         Placement::User => user_blocks.push(json!({"type": "text", "text": text.text})),
+//!         Placement::System => {
+//!             if !user_blocks.is_empty() {
+//!                 messages.push(json!({"role": "user", "content": std::mem::take(&mut user_blocks)}));
+//!             }
+//!             messages.push(json!({"role": "system", "content": text.text}));
+//!         }
+//!         // Paragraphs of the environment message (SessionStart, UserPromptSubmit).
+//!         _ => {}
+//!     }
+//! }
+//! if !user_blocks.is_empty() {
+//!     messages.push(json!({"role": "user", "content": user_blocks}));
+//! }
+//! assert_eq!(
+//!     messages[1]["content"][0]["content"],
+//!     "PreToolUse:Bash hook error: [echo 'use trash instead' >&2; exit 2]: use trash instead\n"
+//! );
+//! for notice in &shown.user {
+//!     eprintln!("{notice}"); // for the person, never the model
+//! }
+//! Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # Decisions where Claude Code is ambiguous
 //!
@@ -79,7 +158,8 @@
 //!     "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"no rm\"}}'",
 //!     "if": "Bash(rm *)"
 //! }]}]}}"#;
-//! let config = Loader::new().settings_text(".claude/settings.json", settings, Scope::Project).finish();
+//! // Problems in the files are an error that still holds what loaded (`into_config`).
+//! let config = Loader::new().settings_text(".claude/settings.json", settings, Scope::Project).finish()?;
 //! assert!(config.diagnostics.is_empty());
 //! let engine = Engine::builder(config).host(HostEnv::new(std::env::temp_dir())).build()?;
 //!
@@ -95,6 +175,9 @@
 //! assert_eq!(fired.decision.permission, ToolPermission::Deny { reason: Some("no rm".into()) });
 //! Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+#[doc = include_str!("../docs/claude-code.md")]
+pub mod compatibility {}
 
 mod background;
 mod check;
@@ -114,12 +197,12 @@ pub mod matcher;
 mod mcp;
 pub mod output;
 mod permission_rule;
+pub mod present;
 mod prompt;
 mod remote;
 pub mod samples;
 mod seams;
 mod settings;
-mod spill;
 mod stop_guard;
 
 pub use background::{AsyncResult, BackgroundLimits, Refused};
@@ -132,8 +215,9 @@ pub use env::HostEnv;
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
 pub use hook::{ClaudeHook, NotRun};
 pub use http::HttpPolicy;
-pub use load::Loader;
+pub use load::{LoadErrors, Loader};
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
+pub use present::{ModelText, Placement, Presenter, Shown};
 pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
 pub use settings::{
     Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, ManagedPolicy, McpToolSpec,

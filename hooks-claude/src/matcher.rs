@@ -1,4 +1,5 @@
-//! Claude Code's matcher rule: which configuration string becomes which kind of matcher (§3).
+//! Claude Code's matcher rule: which configuration string becomes which kind of matcher
+//! ([Matchers](crate::compatibility#matchers)).
 //!
 //! - `""`, `"*"` or no matcher: match all;
 //! - only letters, digits, `_`, `-`, space, `,` and `|`: an exact name, or a list of exact
@@ -7,6 +8,9 @@
 //! - anything else: a regular expression, unanchored and case-sensitive (JavaScript's
 //!   `RegExp.prototype.test`), compiled by the `regex` crate, which rejects the few
 //!   JavaScript-only constructs (lookaround, backreferences) with an error naming the pattern.
+//!
+//! On tool events the `Agent` tool is also matched by its former name, `Task`: a matcher that
+//! matches `Task` matches `Agent` too.
 
 use hook_protocol::{Matcher, MatcherError};
 
@@ -62,15 +66,33 @@ pub fn compile(raw: Option<&str>, event: Option<EventName>) -> Result<Matcher, M
     if event.is_some_and(|e| !e.has_matcher()) {
         return Ok(Matcher::any());
     }
+    let tool_event = event.is_some_and(|e| e.subject_field() == Some("tool_name"));
     match classify(raw, event) {
         MatcherKind::All => Ok(Matcher::any()),
-        MatcherKind::Exact(names) => Ok(Matcher::exact(names)),
-        MatcherKind::Regex(pattern) => Matcher::pattern(&pattern),
+        MatcherKind::Exact(mut names) => {
+            if tool_event && names.iter().any(|n| n == LEGACY_AGENT) {
+                names.push(AGENT.to_owned());
+            }
+            Ok(Matcher::exact(names))
+        }
+        MatcherKind::Regex(pattern) => {
+            let matcher = Matcher::pattern(&pattern)?;
+            if tool_event && matcher.is_match(LEGACY_AGENT) && !matcher.is_match(AGENT) {
+                return Matcher::pattern(&format!("(?:{pattern})|\\A{AGENT}\\z"));
+            }
+            Ok(matcher)
+        }
     }
 }
 
+/// The tool that runs a sub-agent.
+const AGENT: &str = "Agent";
+/// Its former name, which matchers still use.
+const LEGACY_AGENT: &str = "Task";
+
 /// A warning for an exact matcher that names an MCP server without a tool (`mcp__memory`),
-/// which matches nothing: the whole server needs `mcp__memory__.*` (§3.3).
+/// which matches nothing: the whole server needs `mcp__memory__.*`
+/// ([MCP tool names](crate::compatibility#mcp-tool-names)).
 pub fn mcp_server_warning(raw: &str, event: Option<EventName>) -> Option<String> {
     let MatcherKind::Exact(names) = classify(Some(raw), event) else { return None };
     names.iter().find(|n| n.starts_with("mcp__") && !n[5..].contains("__")).map(|n| {
@@ -80,7 +102,7 @@ pub fn mcp_server_warning(raw: &str, event: Option<EventName>) -> Option<String>
 
 /// The subject a `PreModelSwitch` / `PostModelSwitch` matcher is tested against: the canonical
 /// model name, without a `[1m]`-style context suffix; `None` when it cannot be told (then every
-/// hook runs, §3.2).
+/// hook runs, [Matchers](crate::compatibility#matchers)).
 pub fn canonical_model(model: &str) -> Option<String> {
     let base = match model.find('[') {
         Some(i) if model.ends_with(']') => &model[..i],
@@ -105,6 +127,24 @@ mod tests {
 
     fn hits(raw: &str, event: EventName, subject: &str) -> bool {
         compile(Some(raw), Some(event)).unwrap().is_match(subject)
+    }
+
+    #[test]
+    fn the_agent_tool_is_matched_by_its_former_name() {
+        for event in
+            [PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied]
+        {
+            assert!(hits("Task", event, "Agent"), "{event}");
+            assert!(hits("Agent", event, "Agent"));
+            assert!(hits("Bash|Task", event, "Agent"));
+            assert!(hits("^Task$", event, "Agent"));
+            assert!(hits("Ta.k", event, "Agent"));
+            assert!(hits("Ta.k", event, "Tank"), "the pattern still matches what it did");
+            assert!(!hits("TaskOutput", event, "Agent"));
+            assert!(!hits("Bash", event, "Agent"));
+            assert!(!hits("Task", event, "Bash"));
+        }
+        assert!(!hits("Task", SubagentStart, "Agent"), "on tool events only");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `mcp_tool` hooks (§1.4): the tool's arguments with `${path}` references into the event's
-//! JSON.
+//! `mcp_tool` hooks ([MCP tool hooks](crate::compatibility#mcp-tool-hooks)): the tool's arguments
+//! with `${path}` references into the event's JSON.
 
 use serde_json::{Map, Value};
 

@@ -1,4 +1,5 @@
-//! The `if` filter: one permission rule a tool call must match for the handler to run (§1.4).
+//! The `if` filter: one permission rule a tool call must match for the handler to run
+//! ([The if filter](crate::compatibility#the-if-filter)).
 //!
 //! A rule is `Tool` or `Tool(content)`. For `Bash` / `PowerShell` the content is a command
 //! pattern (`*` matches anything; the legacy `git commit:*` form is a prefix), checked against

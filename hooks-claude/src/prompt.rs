@@ -1,5 +1,6 @@
-//! `prompt` and `agent` hooks (§1.4, §5.5): the prompt with the event's JSON, the model's
-//! `{ok, reason}` answer, and what `ok: false` does on each event.
+//! `prompt` and `agent` hooks ([Handler fields](crate::compatibility#handler-fields),
+//! [Prompt and agent hooks](crate::compatibility#prompt-and-agent-hooks)): the prompt with the
+//! event's JSON, the model's `{ok, reason}` answer, and what `ok: false` does on each event.
 
 use hook_protocol::{Halt, Verdict};
 use serde_json::{Value, json};
@@ -99,8 +100,9 @@ pub(crate) fn parse_answer(reply: &str) -> Result<Answer, String> {
     Ok(Answer { ok, reason, impossible })
 }
 
-/// What an answer does on `event` (§5.5). Agent hooks behave like prompt hooks with
-/// `continueOnBlock: true` and cannot answer `impossible`.
+/// What an answer does on `event`
+/// ([Prompt and agent hooks](crate::compatibility#prompt-and-agent-hooks)). Agent hooks behave like
+/// prompt hooks with `continueOnBlock: true` and cannot answer `impossible`.
 pub(crate) fn answer_verdict(
     event: EventName,
     agent: bool,

@@ -1,34 +1,40 @@
 //! The handlers that are not processes: `http` (through [`crate::http`]), and `prompt`,
 //! `agent` and `mcp_tool` (through the harness's implementations, [`crate::delegate`]). Each
-//! run is bounded by the hook's timeout on the wall clock and decoded by the rules of §4.
+//! run is bounded by the hook's timeout on the wall clock and decoded by the rules of
+//! [Exit codes and output](crate::compatibility#exit-codes-and-output).
 
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 
 use crate::HandlerType;
-use crate::decode::{Decoded, decode, decode_failure, decode_http, decode_timeout, decode_verdict};
+#[cfg(feature = "http")]
+use crate::decode::decode_http;
+use crate::decode::{Decoded, decode, decode_failure, decode_timeout, decode_verdict};
 use crate::delegate::{AgentRequest, DelegateError, McpToolRequest, PromptRequest};
 use crate::hook::ClaudeHook;
+#[cfg(feature = "http")]
 use crate::http::{Failure, Post, interpolate};
 use crate::mcp::substitute_input;
 use crate::prompt::{
     AGENT_MAX_TURNS, answer_schema, answer_verdict, parse_answer, substitute_arguments,
 };
 use crate::seams::ClaudePayload;
-use crate::settings::{HttpSpec, McpToolSpec, PromptSpec};
+#[cfg(feature = "http")]
+use crate::settings::HttpSpec;
+use crate::settings::{McpToolSpec, PromptSpec};
 use hook_protocol::Hook;
 
 impl ClaudeHook {
-    /// Posts the event's JSON and reads the answer (§4.5).
+    /// Posts the event's JSON and reads the answer ([HTTP hooks](crate::compatibility#http-hooks)).
+    #[cfg(feature = "http")]
     pub(crate) async fn run_http(
         &self,
         spec: &HttpSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let policy = &self.shared.http_policy;
         let allowed = |name: &str| {
             spec.allowed_env_vars.iter().any(|n| n == name) && policy.env_var_allowed(name)
@@ -59,6 +65,7 @@ impl ClaudeHook {
 
     /// A variable's value for header interpolation: the settings `env` blocks and the
     /// harness's extra variables first, then the harness's own environment.
+    #[cfg(feature = "http")]
     fn env_value(&self, name: &str) -> Option<String> {
         let host = &self.shared.host;
         self.shared
@@ -71,15 +78,15 @@ impl ClaudeHook {
             .or_else(|| std::env::var(name).ok())
     }
 
-    /// Asks the harness's model or agent and maps its `{ok, reason}` answer (§5.5).
+    /// Asks the harness's model or agent and maps its `{ok, reason}` answer
+    /// ([Prompt and agent hooks](crate::compatibility#prompt-and-agent-hooks)).
     pub(crate) async fn run_prompt(
         &self,
         spec: &PromptSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let event = self.entry.event;
         let agent = self.entry.handler.kind == HandlerType::Agent;
         let json = String::from_utf8_lossy(payload.bytes()).trim_end().to_owned();
@@ -141,10 +148,9 @@ impl ClaudeHook {
         &self,
         spec: &McpToolSpec,
         payload: &ClaudePayload,
-        subject: Option<&str>,
         timeout: Duration,
     ) -> Decoded {
-        let ctx = self.decode_ctx(subject, timeout);
+        let ctx = self.decode_ctx(timeout);
         let Some(caller) = &self.shared.delegates.mcp else {
             return decode_failure(&ctx, missing(HandlerType::McpTool).to_string());
         };

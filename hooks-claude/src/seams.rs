@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use hook_protocol::{
-    Common, Custom, Event, Notification, Payload, PreCompact, PromptSubmit, SessionEnd,
-    SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult, TurnEnd,
+    Common, Custom, Event, InputRewritten, Notification, Payload, PreCompact, PromptSubmit,
+    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult,
+    TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -21,7 +22,7 @@ use crate::matcher::{canonical_model, file_basename};
 /// The exact stdin object of one Claude event, carried in [`Event::extensions`].
 #[derive(Debug, Clone)]
 pub struct ClaudePayload {
-    name: String,
+    name: Arc<str>,
     object: Arc<Map<String, Value>>,
     bytes: Arc<[u8]>,
 }
@@ -30,7 +31,7 @@ impl ClaudePayload {
     /// A payload for the event `name` (its `hook_event_name`).
     pub fn new(name: impl Into<String>, object: Map<String, Value>) -> Self {
         let bytes: Arc<[u8]> = stdin_bytes(&object).into();
-        Self { name: name.into(), object: Arc::new(object), bytes }
+        Self { name: Arc::from(name.into()), object: Arc::new(object), bytes }
     }
 
     /// The event's name.
@@ -57,7 +58,8 @@ fn opt(map: &Map<String, Value>, key: &str) -> Option<String> {
     map.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// The matcher subject of an event's payload (§3.2), `None` when the event ignores matchers.
+/// The matcher subject of an event's payload ([Matchers](crate::compatibility#matchers)), `None`
+/// when the event ignores matchers.
 pub fn subject_of(event: Option<EventName>, map: &Map<String, Value>) -> Option<String> {
     let event = event?;
     let field = event.subject_field()?;
@@ -146,10 +148,21 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
 }
 
 /// The Claude payload for an event: the attached [`ClaudePayload`] when it is for `name`,
-/// else one built from the neutral fields.
+/// else one built from the neutral fields. In a pipeline, once an earlier hook rewrote the
+/// tool input ([`InputRewritten`]), the attached payload carries the rewritten `tool_input`
+/// (in its place; every other field as it was).
 pub fn payload_for(event: &Event, name: &str) -> ClaudePayload {
     match event.extensions.get::<ClaudePayload>() {
-        Some(p) if p.name == name => p.clone(),
+        Some(p) if &*p.name == name => {
+            match (event.extensions.get::<InputRewritten>(), event.payload.tool_call()) {
+                (Some(_), Some(call)) => {
+                    let mut object = Map::clone(&p.object);
+                    object.insert("tool_input".to_owned(), call.tool_input.clone());
+                    ClaudePayload::new(name, object)
+                }
+                _ => p.clone(),
+            }
+        }
         _ => ClaudePayload::new(name, payload_from_event(event, name)),
     }
 }

@@ -11,8 +11,9 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Pos;
 use crate::{Diagnostic, EventName, HandlerType, PermissionRule};
 
-/// Which settings level a file is (§1.3); later variants take precedence for scalar settings
-/// such as `disableAllHooks`.
+/// Which settings level a file is
+/// ([Configuration files](crate::compatibility#configuration-files)); later variants take
+/// precedence for scalar settings such as `disableAllHooks`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -146,7 +147,8 @@ impl SourceFile {
     }
 
     /// What keeps this file's copy of a handler apart from an identical one elsewhere: a
-    /// plugin's, a skill's or a sub-agent's copy stays separate (§1.3); settings files share.
+    /// plugin's, a skill's or a sub-agent's copy stays separate
+    /// ([Configuration files](crate::compatibility#configuration-files)); settings files share.
     pub(crate) fn dedup_scope(&self) -> Option<String> {
         match &self.origin {
             Origin::Plugin(p) => Some(format!("plugin\u{0}{}\u{0}{}", p.name, p.root.display())),
@@ -157,7 +159,7 @@ impl SourceFile {
     }
 }
 
-/// What to do when a hook fails (§4.6).
+/// What to do when a hook fails ([Failing closed](crate::compatibility#failing-closed)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OnFailure {
@@ -180,7 +182,7 @@ pub struct HandlerPositions {
     pub matcher: Pos,
 }
 
-/// What an `http` handler posts to (§1.4).
+/// What an `http` handler posts to ([HTTP hooks](crate::compatibility#http-hooks)).
 #[derive(Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct HttpSpec {
@@ -211,7 +213,8 @@ fn header_names<S: serde::Serializer>(
     serializer.collect_seq(headers.iter().map(|(k, _)| k))
 }
 
-/// What a `prompt` or `agent` handler asks the model (§1.4).
+/// What a `prompt` or `agent` handler asks the model
+/// ([Prompt and agent hooks](crate::compatibility#prompt-and-agent-hooks)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct PromptSpec {
@@ -223,7 +226,7 @@ pub struct PromptSpec {
     pub continue_on_block: bool,
 }
 
-/// What an `mcp_tool` handler calls (§1.4).
+/// What an `mcp_tool` handler calls ([MCP tool hooks](crate::compatibility#mcp-tool-hooks)).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct McpToolSpec {
@@ -356,7 +359,8 @@ pub struct Config {
     pub http_hook_allowed_env_vars: Option<Vec<String>>,
 }
 
-/// The hook restrictions only managed settings can set (§1.3).
+/// The hook restrictions only managed settings can set
+/// ([Turning hooks off](crate::compatibility#turning-hooks-off)).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct ManagedPolicy {

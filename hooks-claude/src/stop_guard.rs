@@ -1,5 +1,5 @@
-//! The Stop loop guard (§6.8): `stop_hook_active`, and a cap on consecutive forced
-//! continuations that resets when a tool is called.
+//! The [Stop loop guard](crate::compatibility#stop-loop-guard): `stop_hook_active`, and a cap on
+//! consecutive forced continuations that resets when a tool is called.
 //!
 //! The harness holds one guard per agent (the main session, and each sub-agent for
 //! SubagentStop). After `cap` consecutive continuations caused by Stop / SubagentStop hooks
@@ -19,7 +19,8 @@ pub struct GuardOverride {
     pub consecutive: u32,
     /// The reason the overridden block gave.
     pub reason: Option<String>,
-    /// The warning to show (Claude Code's wording).
+    /// The notice Claude Code shows the user, word for word; it is also the user text of
+    /// [`crate::Fired::shown`] (not one of the decision's messages, which are the hooks').
     pub message: String,
 }
 
@@ -73,18 +74,15 @@ impl StopGuard {
             return;
         };
         if self.cap > 0 && self.consecutive >= self.cap {
-            let message = format!(
-                "A hook blocked the turn from ending {} consecutive times — overriding and ending turn",
-                self.consecutive + 1
-            );
+            let message = crate::present::templates::stop_guard_override(self.consecutive + 1);
             tracing::warn!(target: "hooks", consecutive = self.consecutive, "{message}");
             decision.guard_override = Some(GuardOverride {
                 consecutive: self.consecutive,
                 reason: reason.clone(),
                 message: message.clone(),
             });
+            // Reported once, in `guard_override`: the hooks' own messages stay as they were.
             decision.continuation = Continuation::Stop;
-            decision.control.messages.push(message);
             self.consecutive = 0;
             return;
         }
@@ -121,6 +119,7 @@ mod tests {
         assert_eq!(d.continuation, Continuation::Stop);
         let o = d.guard_override.unwrap();
         assert_eq!((o.consecutive, o.reason.as_deref()), (8, Some("keep going")));
+        assert!(d.control.messages.is_empty(), "the override is reported once");
         assert!(!guard.stop_hook_active());
     }
 

@@ -73,7 +73,7 @@ impl Backend {
     ) -> Result<Vec<Listed>, CliError> {
         match self {
             Backend::Claude(c) => c.list(event, subject, verbose),
-            Backend::Tnsai(t) => Ok(t.list(event, subject)),
+            Backend::Tnsai(t) => t.list(event, subject),
         }
     }
 }

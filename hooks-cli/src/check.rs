@@ -1,6 +1,6 @@
 //! `hooks check`: every problem of every file, as `FILE:LINE:COL: error|warning: message`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::cli::CheckArgs;
 use crate::error::CliError;
@@ -59,11 +59,28 @@ fn check_tnsai(path: &Path) -> Vec<Problem> {
     }
 }
 
+/// The project a file belongs to when no `--project-dir` is given: the folder above the
+/// nearest `.claude/` folder holding it (`p/.claude/settings.json`, `p/.claude/agents/a.md`),
+/// or `None` when the file is not inside one.
+fn project_of(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    absolute
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.file_name().is_some_and(|n| n == ".claude"))
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+}
+
 /// Runs `hooks check`; exit status 1 when any file has an error.
 pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
-    let project_dir = crate::backend::project_dir(args.project_dir.as_ref())?;
+    let given =
+        args.project_dir.as_ref().map(|d| crate::backend::project_dir(Some(d))).transpose()?;
+    let current = crate::backend::project_dir(None)?;
     let mut problems = Vec::new();
     for path in &args.files {
+        let project_dir =
+            given.clone().or_else(|| project_of(path)).unwrap_or_else(|| current.clone());
         let text = match read_file(path) {
             Ok(text) => text,
             Err(e) => {

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use hook_protocol::Decision;
 use hooks_claude::{
-    ClaudeRecord, Config, Diagnostic, DiagnosticSeverity, Engine, EventName, HostEnv, Loader,
-    Origin, RawRun, Scope, WorkspaceTrust, discover,
+    ClaudeRecord, Config, Diagnostic, DiagnosticSeverity, Engine, EventName, HostEnv, LoadErrors,
+    Loader, Origin, RawRun, Scope, WorkspaceTrust, discover,
 };
 use serde_json::{Map, Value};
 
@@ -22,6 +22,8 @@ const SESSION_ID: &str = "hooks-cli";
 #[derive(Debug)]
 pub(crate) struct Claude {
     engine: Engine,
+    /// Whether inputs that lack a required field run anyway (`--lenient`).
+    lenient: bool,
 }
 
 impl Claude {
@@ -46,11 +48,21 @@ impl Claude {
                     if names.is_empty() { "none found".to_owned() } else { names.join(", ") }
                 );
             }
+            if found.is_empty() && sources.skills.is_empty() && sources.agents.is_empty() {
+                return Err(no_settings(&project_dir, home.as_deref()));
+            }
             for (path, scope) in found {
                 loader.settings(path, scope);
             }
         } else {
             for path in &sources.settings {
+                if path.is_dir() {
+                    return Err(cli_error!(
+                        "settings file `{}` is a directory; pass a settings.json (or a project \
+                         with --project-dir)",
+                        path.display()
+                    ));
+                }
                 if !path.is_file() {
                     return Err(cli_error!("settings file `{}` does not exist", path.display()));
                 }
@@ -70,6 +82,8 @@ impl Claude {
         let exists = |path: &Path, kind: &str| {
             if path.is_file() {
                 Ok(())
+            } else if path.is_dir() {
+                Err(cli_error!("{kind} file `{}` is a directory, not a file", path.display()))
             } else {
                 Err(cli_error!("{kind} file `{}` does not exist", path.display()))
             }
@@ -82,7 +96,9 @@ impl Claude {
             exists(path, "sub-agent")?;
             loader.agent(path.clone());
         }
-        let config = loader.finish();
+        // Errors stop the command (after the warnings are shown); a harness would go on with
+        // the rest.
+        let config = loader.finish().unwrap_or_else(LoadErrors::into_config);
         report_load(&config)?;
         let mut host = HostEnv::new(project_dir);
         host.home = home;
@@ -91,11 +107,12 @@ impl Claude {
         host.shell_prefix = std::env::var("CLAUDE_CODE_SHELL_PREFIX").ok();
         // Asking for hooks by name is trusting the folder they come from: project sub-agents'
         // hooks run too.
-        let engine = Engine::builder(config)
-            .host(host)
-            .workspace_trust(WorkspaceTrust::Trusted)
-            .build()
-            .map_err(|e| cli_error!("cannot compile the matchers: {e}"))?;
+        let mut builder =
+            Engine::builder(config).host(host).workspace_trust(WorkspaceTrust::Trusted);
+        if let Some(dir) = &sources.claude_home {
+            builder = builder.claude_home(dir);
+        }
+        let engine = builder.build().map_err(|e| cli_error!("cannot compile the matchers: {e}"))?;
         // A skill given on the command line counts as invoked.
         let skills: Vec<String> = engine
             .config()
@@ -109,7 +126,7 @@ impl Claude {
         for name in skills {
             engine.activate_skill(&name);
         }
-        Ok(Self { engine })
+        Ok(Self { engine, lenient: sources.lenient })
     }
 
     pub(crate) async fn run(
@@ -118,6 +135,16 @@ impl Claude {
         input: Map<String, Value>,
     ) -> Result<RunDocument, CliError> {
         let name = known_event(event)?;
+        if !self.lenient {
+            // The fields `run_json` fills in when absent count as present.
+            let mut probe = input.clone();
+            for key in ["session_id", "transcript_path", "cwd"] {
+                probe.entry(key).or_insert_with(|| Value::String(String::new()));
+            }
+            hooks_claude::input::validate(name, &probe).map_err(|e| {
+                cli_error!("{e} (--lenient runs an input with missing or mistyped fields anyway)")
+            })?;
+        }
         let run = self.engine.run_json(event, input, SESSION_ID).await;
         Ok(document(name, &run))
     }
@@ -187,20 +214,60 @@ fn known_event(event: &str) -> Result<EventName, CliError> {
     Err(cli_error!("unknown Claude Code event `{event}`{hint}"))
 }
 
-/// Errors in a configuration stop the command; warnings go to stderr.
+/// The error for a project without settings files: where it looked, and the nearest ancestor
+/// that has a `.claude/` folder with settings (Claude Code does not read a parent's).
+fn no_settings(project_dir: &Path, home: Option<&Path>) -> CliError {
+    let ancestor = project_dir.ancestors().skip(1).find(|dir| {
+        Some(*dir) != home
+            && ["settings.json", "settings.local.json"]
+                .iter()
+                .any(|f| dir.join(".claude").join(f).is_file())
+    });
+    let hint = match ancestor {
+        Some(dir) => format!(" (an ancestor, {}, has .claude/)", dir.display()),
+        None => String::new(),
+    };
+    cli_error!(
+        "no Claude Code settings found in {}; pass --settings or --project-dir{hint}",
+        project_dir.display()
+    )
+}
+
+/// Errors in a configuration stop the command; warnings go to stderr. Each error is printed as
+/// `hooks check` prints it, except that what the loader would skip is not said: here nothing
+/// runs.
 fn report_load(config: &Config) -> Result<(), CliError> {
-    let mut first_error = None;
-    for d in &config.diagnostics {
-        if d.is_error() {
-            first_error.get_or_insert_with(|| render(d));
-        } else {
-            eprintln!("hooks: {}", render(d));
+    let errors: Vec<&Diagnostic> = config.diagnostics.iter().filter(|d| d.is_error()).collect();
+    for d in config.diagnostics.iter().filter(|d| !d.is_error()) {
+        eprintln!("hooks: {}", render(d));
+    }
+    match errors.as_slice() {
+        [] => Ok(()),
+        [only] => Err(cli_error!("{}; no hook was run", stopping(&render(only)))),
+        many => {
+            for d in many {
+                eprintln!("hooks: {}", stopping(&render(d)));
+            }
+            Err(cli_error!("{} errors in the configuration; no hook was run", many.len()))
         }
     }
-    match first_error {
-        Some(e) => Err(CliError::new(e)),
-        None => Ok(()),
-    }
+}
+
+/// A loader error without its note on what the loader skips (`; this handler is skipped`):
+/// true for a harness, which runs everything else, but not for a command that stops.
+fn stopping(message: &str) -> String {
+    const SKIPS: &[&str] = &[
+        "; this handler is skipped",
+        "; the group is skipped",
+        "; its hooks are skipped",
+        "; no hook from this file registers",
+        "; no hook from it registers",
+        "; it is not loaded",
+        "; the manifest is ignored",
+        "; this one is ignored",
+        "; it is ignored",
+    ];
+    SKIPS.iter().find_map(|s| message.strip_suffix(s)).unwrap_or(message).to_owned()
 }
 
 fn render(d: &Diagnostic) -> String {
@@ -227,6 +294,10 @@ fn deny_word(name: EventName) -> DecisionWord {
 
 fn document(name: EventName, run: &RawRun) -> RunDocument {
     let merged = &run.report.merged;
+    let shown = run.shown();
+    for warning in &shown.warnings {
+        eprintln!("hooks: warning: {warning}");
+    }
     let decision = match merged.decision {
         None => DecisionWord::None,
         Some(Decision::Allow) => DecisionWord::Allow,
@@ -242,12 +313,13 @@ fn document(name: EventName, run: &RawRun) -> RunDocument {
     RunDocument {
         event: run.event.clone(),
         decision,
-        reason: merged.reason(),
+        reason: run.reason(),
         additional_context: merged.context.iter().map(|c| c.value.clone()).collect(),
         updated_input: merged.updated_input.as_ref().map(|u| u.value.clone()),
         continue_: merged.halt.is_none(),
         stop_reason: merged.halt.as_ref().and_then(|h| h.value.reason.clone()),
         system_messages: merged.messages.iter().map(|m| m.value.clone()).collect(),
+        shown: Some(shown),
         hooks: run.records.iter().map(hook_line).collect(),
         subject,
         elapsed_ms: 0,
@@ -287,7 +359,8 @@ pub(crate) fn check(path: &Path, text: &str, project_dir: &Path) -> Vec<Problem>
     } else {
         loader.settings_text(path.to_path_buf(), text, Scope::Explicit);
     }
-    let config = loader.finish();
+    // `hooks check` reports every problem, so it reads what loaded either way.
+    let config = loader.finish().unwrap_or_else(LoadErrors::into_config);
     let search_path = std::env::var("PATH").unwrap_or_default();
     hooks_claude::check(&config, project_dir, &search_path)
         .into_iter()

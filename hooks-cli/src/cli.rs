@@ -82,9 +82,23 @@ pub(crate) struct Sources {
     #[arg(long = "agent", value_name = "FILE")]
     pub(crate) agents: Vec<PathBuf>,
 
-    /// The project directory ($CLAUDE_PROJECT_DIR) [default: the current directory].
+    /// The project directory ($CLAUDE_PROJECT_DIR) [default: the current directory]. Without
+    /// --settings or --plugin, the hooks are those of the settings files Claude Code reads for
+    /// it: ~/.claude/settings.json, DIR/.claude/settings.json, DIR/.claude/settings.local.json
+    /// and the managed settings in /etc/claude-code/. As in Claude Code, a parent directory's
+    /// .claude/ is not read; when none of these files exists, the command says so and exits 1.
     #[arg(long, value_name = "DIR")]
     pub(crate) project_dir: Option<PathBuf>,
+
+    /// Run an input that lacks a field its event requires, or has one of the wrong type (a
+    /// partial recording), instead of stopping with an error naming the field.
+    #[arg(long)]
+    pub(crate) lenient: bool,
+
+    /// Where Claude Code hook texts too long for the conversation are saved, as Claude Code
+    /// saves them: DIR/projects/CWD_SLUG/SESSION_ID/tool-results/ [default: ~/.claude].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) claude_home: Option<PathBuf>,
 
     /// The TNSAI hook list (with --dialect tnsai).
     #[arg(long, value_name = "FILE")]
@@ -176,8 +190,9 @@ pub(crate) struct CheckArgs {
     #[arg(required = true, value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
 
-    /// The project directory ($CLAUDE_PROJECT_DIR) used to resolve commands [default: the
-    /// current directory].
+    /// The project directory ($CLAUDE_PROJECT_DIR) used to resolve commands [default: for a
+    /// file inside a .claude/ folder, the folder above it (the project the file belongs to);
+    /// for any other file, the current directory].
     #[arg(long, value_name = "DIR")]
     pub(crate) project_dir: Option<PathBuf>,
 }

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use hooks_claude::{Placement, Shown};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -94,7 +95,10 @@ pub(crate) struct RunDocument {
     #[serde(rename = "continue")]
     pub(crate) continue_: bool,
     pub(crate) stop_reason: Option<String>,
+    /// The hooks' own `systemMessage`s (Claude Code's notices are in `shown.user`).
     pub(crate) system_messages: Vec<String>,
+    /// What Claude Code shows the model and the user; `null` for TNSAI.
+    pub(crate) shown: Option<Shown>,
     pub(crate) hooks: Vec<HookLine>,
     /// Not in the JSON document: the subject matchers were tested against, for tables.
     #[serde(skip)]
@@ -172,12 +176,44 @@ impl RunDocument {
                 let _ = writeln!(out, "       {}", indent(note));
             }
         }
+        if let Some(shown) = &self.shown {
+            write_shown(&mut out, shown);
+        }
         out
     }
 }
 
+/// The `model sees:` block (and `user sees:` when there is any), each text whole, its lines
+/// indented under its placement.
+fn write_shown(out: &mut String, shown: &Shown) {
+    if shown.model.is_empty() {
+        let _ = writeln!(out, "  model sees: nothing");
+    } else {
+        let _ = writeln!(out, "  model sees:");
+    }
+    for text in &shown.model {
+        let place = match (text.placement, text.is_error) {
+            (Placement::ToolResult, true) => "tool_result (error)",
+            (placement, _) => placement.as_str(),
+        };
+        let _ = writeln!(out, "    {place}:");
+        let _ = writeln!(out, "      {}", indent_by(&text.text, 6));
+    }
+    if !shown.user.is_empty() {
+        let _ = writeln!(out, "  user sees:");
+        for text in &shown.user {
+            let _ = writeln!(out, "    {}", indent_by(text, 4));
+        }
+    }
+}
+
 fn indent(text: &str) -> String {
-    text.trim_end().replace('\n', "\n    ")
+    indent_by(text, 4)
+}
+
+fn indent_by(text: &str, spaces: usize) -> String {
+    let pad = format!("\n{:spaces$}", "");
+    text.trim_end().replace('\n', &pad)
 }
 
 #[cfg(test)]
@@ -195,6 +231,7 @@ mod tests {
             continue_,
             stop_reason: None,
             system_messages: vec![],
+            shown: None,
             hooks: vec![],
             subject: None,
             elapsed_ms: 0,
@@ -236,6 +273,7 @@ mod tests {
                 "continue",
                 "stop_reason",
                 "system_messages",
+                "shown",
                 "hooks"
             ]
         );

@@ -5,6 +5,8 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use hook_protocol::os_error_text;
+
 use crate::error::{CliError, cli_error};
 
 /// Reads the `--input` of `run`: a file, `-` for stdin, or nothing for `{}`.
@@ -13,9 +15,9 @@ pub(crate) fn read_object(input: Option<&str>) -> Result<Map<String, Value>, Cli
         None => return Ok(Map::new()),
         Some("-") => {
             let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| cli_error!("cannot read the input from stdin: {e}"))?;
+            std::io::stdin().read_to_string(&mut text).map_err(|e| {
+                cli_error!("cannot read the input from stdin: {}", os_error_text(&e))
+            })?;
             (text, "<stdin>".to_owned())
         }
         Some(path) => (read_file(Path::new(path))?, path.to_owned()),
@@ -25,8 +27,11 @@ pub(crate) fn read_object(input: Option<&str>) -> Result<Map<String, Value>, Cli
 
 /// Reads a whole file, with the path in the error.
 pub(crate) fn read_file(path: &Path) -> Result<String, CliError> {
+    if path.is_dir() {
+        return Err(cli_error!("cannot read `{}`: it is a directory, not a file", path.display()));
+    }
     std::fs::read_to_string(path)
-        .map_err(|e| cli_error!("cannot read `{}`: {}", path.display(), lower(&e)))
+        .map_err(|e| cli_error!("cannot read `{}`: {}", path.display(), os_error_text(&e)))
 }
 
 /// Parses text that must be one JSON object.
@@ -34,13 +39,13 @@ pub(crate) fn parse_object(text: &str, name: &str) -> Result<Map<String, Value>,
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(cli_error!(
-            "{name}: the input must be a JSON object, found {}",
+            "{name}:1:1: error: the input must be a JSON object, found {}",
             hook_protocol::codec::kind_of(&other)
         )),
         Err(e) => Err(cli_error!(
-            "{name}:{}:{}: invalid JSON: {}",
+            "{name}:{}:{}: error: invalid JSON: {}",
             e.line(),
-            e.column(),
+            column(&e),
             strip_position(&e)
         )),
     }
@@ -65,22 +70,30 @@ pub(crate) fn read_session(path: &Path) -> Result<Vec<Recorded>, CliError> {
             continue;
         }
         let value: Value = serde_json::from_str(line).map_err(|e| {
-            cli_error!("{name}:{line_no}:{}: invalid JSON: {}", e.column(), strip_position(&e))
+            cli_error!(
+                "{name}:{line_no}:{}: error: invalid JSON: {}",
+                column(&e),
+                strip_position(&e)
+            )
         })?;
         let Value::Object(mut obj) = value else {
-            return Err(cli_error!("{name}:{line_no}:1: each line must be a JSON object"));
+            return Err(cli_error!("{name}:{line_no}:1: error: each line must be a JSON object"));
         };
         let event = match obj.remove("event") {
             Some(Value::String(s)) => s,
-            Some(_) => return Err(cli_error!("{name}:{line_no}: `event` must be a string")),
-            None => return Err(cli_error!("{name}:{line_no}: missing `event`")),
+            Some(_) => {
+                let col = key_column(line, "event");
+                return Err(cli_error!("{name}:{line_no}:{col}: error: `event` must be a string"));
+            }
+            None => return Err(cli_error!("{name}:{line_no}:1: error: `event` is missing")),
         };
         let input = match obj.remove("input") {
             Some(Value::Object(m)) => m,
             None => Map::new(),
             Some(other) => {
                 return Err(cli_error!(
-                    "{name}:{line_no}: `input` must be a JSON object, found {}",
+                    "{name}:{line_no}:{}: error: `input` must be a JSON object, found {}",
+                    key_column(line, "input"),
                     hook_protocol::codec::kind_of(&other)
                 ));
             }
@@ -98,14 +111,16 @@ fn strip_position(e: &serde_json::Error) -> String {
     }
 }
 
-/// An I/O error's text, lower-cased at the start as our messages are.
-pub(crate) fn lower(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => text,
-    }
+/// The column (from 1, in characters) of the last `"key"` of a one-line JSON object: where the
+/// offending member is (the last, as serde_json keeps the last of duplicate keys), else 1.
+fn key_column(line: &str, key: &str) -> usize {
+    line.rfind(&format!("\"{key}\"")).map_or(1, |at| line[..at].chars().count() + 1)
+}
+
+/// The column of a JSON error, from 1: serde_json gives 0 for an error at the start of a line
+/// (an end of file after a newline).
+fn column(e: &serde_json::Error) -> usize {
+    e.column().max(1)
 }
 
 #[cfg(test)]
@@ -117,11 +132,15 @@ mod tests {
         assert!(parse_object("{\"a\": 1}", "x").is_ok());
         assert_eq!(
             parse_object("[1]", "in.json").unwrap_err().0,
-            "in.json: the input must be a JSON object, found array"
+            "in.json:1:1: error: the input must be a JSON object, found array"
         );
         assert_eq!(
             parse_object("{\n\"a\" 1}", "in.json").unwrap_err().0,
-            "in.json:2:5: invalid JSON: expected `:`"
+            "in.json:2:5: error: invalid JSON: expected `:`"
+        );
+        assert_eq!(
+            parse_object("{\"a\": 1,\n", "in.json").unwrap_err().0,
+            "in.json:2:1: error: invalid JSON: EOF while parsing a value"
         );
     }
 }

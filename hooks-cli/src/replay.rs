@@ -135,9 +135,9 @@ pub(crate) fn summary(rows: &[RunDocument], total_ms: u128) -> String {
     let allowed = count(DecisionWord::Allow);
     let none = count(DecisionWord::None);
     let hooks: usize = rows.iter().map(|d| d.hooks.len()).sum();
-    let failed = rows
-        .iter()
-        .flat_map(|d| &d.hooks)
+    let runs = || rows.iter().flat_map(|d| &d.hooks);
+    let blocking = runs().filter(|h| h.status == HookStatusWord::BlockingError).count();
+    let failed = runs()
         .filter(|h| {
             matches!(
                 h.status,
@@ -148,7 +148,17 @@ pub(crate) fn summary(rows: &[RunDocument], total_ms: u128) -> String {
         })
         .count();
     format!(
-        "{} events, {hooks} hook runs: {blocked} blocked or denied, {asked} need a person, {allowed} allowed, {none} without a decision; {failed} hook errors; {total_ms} ms",
-        rows.len()
+        "{}, {}: {blocked} blocked or denied, {asked} {} a person, {allowed} allowed, {none} \
+         without a decision; {} (exit 2), {} (the action went on); {total_ms} ms",
+        counted(rows.len(), "event", "events"),
+        counted(hooks, "hook run", "hook runs"),
+        if asked == 1 { "needs" } else { "need" },
+        counted(blocking, "blocking error", "blocking errors"),
+        counted(failed, "non-blocking error", "non-blocking errors"),
     )
+}
+
+/// `1 event`, `2 events`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

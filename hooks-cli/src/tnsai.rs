@@ -37,7 +37,7 @@ impl Tnsai {
         event: &str,
         input: Map<String, Value>,
     ) -> Result<RunDocument, CliError> {
-        let event_type = EventType::from_name(event);
+        let event_type = event_type(event)?;
         let built = event_from_input(&event_type, input, &self.project_dir)
             .map_err(|e| cli_error!("{event}: invalid input: {e}"))?;
         let subject = built.subject().map(str::to_owned);
@@ -45,8 +45,8 @@ impl Tnsai {
         Ok(document(event, subject, &report))
     }
 
-    pub(crate) fn list(&self, event: &str, subject: Option<&str>) -> Vec<Listed> {
-        let event_type = EventType::from_name(event);
+    pub(crate) fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, CliError> {
+        let event_type = event_type(event)?;
         let file = self.list.file().display().to_string();
         let mut out = Vec::new();
         for hook in self.list.dispatcher().hooks() {
@@ -59,8 +59,26 @@ impl Tnsai {
             }
             out.push(Listed { command: info.label.clone(), source: file.clone() });
         }
-        out
+        Ok(out)
     }
+}
+
+/// The event type named `event`. A name that is not one of the twelve seam types is a custom
+/// event, as TNSAI hook lists use them, unless it differs from one only in case: that is a
+/// typo, and an error says which was meant.
+fn event_type(event: &str) -> Result<EventType, CliError> {
+    let event_type = EventType::from_name(event);
+    if let EventType::Custom(_) = event_type
+        && let Some(known) =
+            EventType::SEAMS.iter().find(|t| t.as_str().eq_ignore_ascii_case(event))
+    {
+        return Err(cli_error!(
+            "unknown TNSAI event type `{event}` (event types are case-sensitive: did you mean `{}`? \
+             other names are custom events)",
+            known.as_str()
+        ));
+    }
+    Ok(event_type)
 }
 
 fn document(event: &str, subject: Option<String>, report: &Report) -> RunDocument {
@@ -77,6 +95,7 @@ fn document(event: &str, subject: Option<String>, report: &Report) -> RunDocumen
         continue_: true,
         stop_reason: None,
         system_messages: report.merged.messages.iter().map(|m| m.value.clone()).collect(),
+        shown: None,
         hooks: report.records.iter().map(hook_line).collect(),
         subject,
         elapsed_ms: 0,

@@ -1,5 +1,5 @@
-//! `--verbose`: the core's `hook/invoked` and `hook/result` events, printed on stderr as they
-//! happen.
+//! `--verbose`: the core's `hook/started`, `hook/invoked` and `hook/result` events, printed on
+//! stderr as they happen.
 
 use tracing::Level;
 use tracing_subscriber::filter::Targets;

@@ -1,49 +1,134 @@
-//! `cargo xtask ci`: what CI checks, in the order a developer wants to hear about failures.
+//! `cargo xtask ci`: what CI checks, in the order a developer wants to hear about failures,
+//! with each step's time printed at the end (also when a step fails).
+
+use std::time::{Duration, Instant};
 
 use crate::util::{Result, cargo, has_cargo_subcommand, run as step};
 
+/// The crates published to crates.io, packaged (and built from their packages) by `ci`.
+pub(crate) const PUBLISHED: &[&str] =
+    &["hook-protocol", "hooks-claude", "hooks-tnsai", "hooks-native", "hooks-cli"];
+
+/// Each step's name and time, in the order they ran.
+#[derive(Default)]
+struct Timings(Vec<(&'static str, Duration, bool)>);
+
+impl Timings {
+    /// Runs one step, timing it.
+    fn time(&mut self, name: &'static str, f: impl FnOnce() -> Result) -> Result {
+        let started = Instant::now();
+        let result = f();
+        self.0.push((name, started.elapsed(), result.is_ok()));
+        result
+    }
+
+    fn print(&self, total: Duration) {
+        eprintln!("xtask: ci step times:");
+        for (name, took, ok) in &self.0 {
+            let mark = if *ok { "" } else { "  (failed)" };
+            eprintln!("xtask:   {:>7}  {name}{mark}", minutes(*took));
+        }
+        eprintln!("xtask:   {:>7}  total", minutes(total));
+    }
+}
+
+/// `3m07s`, `42s`.
+fn minutes(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs >= 60 { format!("{}m{:02}s", secs / 60, secs % 60) } else { format!("{secs}s") }
+}
+
 /// Runs every check.
 pub(crate) fn run_all() -> Result {
-    step("format check", cargo().args(["fmt", "--all", "--check"]))?;
-    step(
-        "clippy",
-        cargo().args([
+    let started = Instant::now();
+    let mut t = Timings::default();
+    let result = steps(&mut t);
+    t.print(started.elapsed());
+    result
+}
+
+fn steps(t: &mut Timings) -> Result {
+    t.time("format check", || step("format check", cargo().args(["fmt", "--all", "--check"])))?;
+    t.time("clippy", || {
+        step(
             "clippy",
-            "--workspace",
-            "--all-targets",
-            "--locked",
-            "--",
-            "-D",
-            "warnings",
-        ]),
-    )?;
-    if has_cargo_subcommand("nextest") {
+            cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--locked",
+                "--",
+                "-D",
+                "warnings",
+            ]),
+        )
+    })?;
+    // `hooks-claude` without its default `http` feature: no HTTP client in the build, and an
+    // `http` hook is a load warning.
+    t.time("hooks-claude without http", || {
         step(
-            "tests (nextest)",
-            cargo()
-                .args(["nextest", "run", "--workspace", "--locked", "--profile", "ci"])
-                .env("CI", "true"),
+            "hooks-claude without the http feature: clippy",
+            cargo().args([
+                "clippy",
+                "-p",
+                "hooks-claude",
+                "--no-default-features",
+                "--all-targets",
+                "--locked",
+                "--",
+                "-D",
+                "warnings",
+            ]),
         )?;
-    } else {
         step(
-            "tests (cargo test; cargo-nextest is not installed)",
+            "hooks-claude without the http feature: tests",
             cargo()
-                .args(["test", "--workspace", "--locked", "--lib", "--bins", "--tests"])
+                .args(["test", "-p", "hooks-claude", "--no-default-features", "--locked"])
+                .args(["--test", "it"])
                 .env("CI", "true"),
-        )?;
-    }
-    step(
-        "doc tests",
-        cargo().args(["test", "--workspace", "--locked", "--doc"]).env("CI", "true"),
-    )?;
-    crate::conformance::run(&[])?;
-    crate::fuzz::ci()?;
-    step(
-        "docs",
-        cargo()
-            .args(["doc", "--workspace", "--no-deps", "--locked"])
-            .env("RUSTDOCFLAGS", "-D warnings"),
-    )?;
+        )
+    })?;
+    t.time("tests", || {
+        if has_cargo_subcommand("nextest") {
+            step(
+                "tests (nextest)",
+                cargo()
+                    .args(["nextest", "run", "--workspace", "--locked", "--profile", "ci"])
+                    .env("CI", "true"),
+            )
+        } else {
+            step(
+                "tests (cargo test; cargo-nextest is not installed)",
+                cargo()
+                    .args(["test", "--workspace", "--locked", "--lib", "--bins", "--tests"])
+                    .env("CI", "true"),
+            )
+        }
+    })?;
+    t.time("doc tests", || {
+        step(
+            "doc tests",
+            cargo().args(["test", "--workspace", "--locked", "--doc"]).env("CI", "true"),
+        )
+    })?;
+    t.time("conformance", || crate::conformance::run(&[]))?;
+    t.time("fuzz", crate::fuzz::ci)?;
+    t.time("docs", || {
+        step(
+            "docs",
+            cargo()
+                .args(["doc", "--workspace", "--no-deps", "--locked"])
+                .env("RUSTDOCFLAGS", "-D warnings"),
+        )
+    })?;
+    t.time("package", || {
+        let mut cmd = cargo();
+        cmd.args(["package", "--locked", "--allow-dirty"]);
+        for krate in PUBLISHED {
+            cmd.args(["-p", krate]);
+        }
+        step("package (cargo package, each crate built from its .crate)", &mut cmd)
+    })?;
     Ok(())
 }
 

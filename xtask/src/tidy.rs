@@ -108,3 +108,137 @@ fn architecture_names_every_crate() {
         );
     }
 }
+
+/// Every text file of the repository a user reads: the crates, the docs, the examples, the fuzz
+/// targets, CI and the top-level documents.
+fn repository_texts() -> Vec<PathBuf> {
+    let mut out = tracked_sources();
+    for dir in ["docs", "examples", "fuzz", ".ci"] {
+        files_under(&root().join(dir), &mut out);
+    }
+    for file in ["README.md", "ARCHITECTURE.md", "CHANGELOG.md", "Cargo.toml"] {
+        let path = root().join(file);
+        if path.exists() {
+            out.push(path);
+        }
+    }
+    // This file names what the checks below look for.
+    out.retain(|p| !p.ends_with("xtask/src/tidy.rs") && fs::read_to_string(p).is_ok());
+    out
+}
+
+/// The anchor GitHub and rustdoc both give a Markdown heading: lower case, spaces as `-`, other
+/// punctuation dropped.
+fn heading_anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn compatibility_anchors() -> Vec<String> {
+    let text = fs::read_to_string(root().join("docs/claude-code.md")).unwrap();
+    let mut in_code = false;
+    let mut anchors = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && line.starts_with('#') {
+            anchors.push(heading_anchor(line.trim_start_matches('#')));
+        }
+    }
+    anchors
+}
+
+#[test]
+fn nothing_cites_sections_of_an_outside_reference() {
+    for path in repository_texts() {
+        let text = fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            for banned in ["§", "../shared", "shared/spec", "the spec "] {
+                assert!(
+                    !line.contains(banned),
+                    "{}:{}: `{banned}` cites a document outside the repository; link a section \
+                     of docs/claude-code.md instead",
+                    path.display(),
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn links_into_the_compatibility_reference_name_its_sections() {
+    let anchors = compatibility_anchors();
+    let mut seen = std::collections::BTreeSet::new();
+    for path in repository_texts() {
+        let text = fs::read_to_string(&path).unwrap();
+        let own = path.ends_with("docs/claude-code.md");
+        for (i, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(at) = ["compatibility#", "claude-code.md#", "](#"]
+                .iter()
+                .filter_map(|m| rest.find(m).map(|at| (at, m.len())))
+                .min()
+            {
+                let (at, len) = at;
+                let marker = &rest[at..at + len];
+                let tail = &rest[at + len..];
+                let end = tail
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                    .unwrap_or(tail.len());
+                let anchor = &tail[..end];
+                if marker != "](#" || own {
+                    assert!(
+                        anchors.iter().any(|a| a == anchor),
+                        "{}:{}: `#{anchor}` is not a section of docs/claude-code.md",
+                        path.display(),
+                        i + 1
+                    );
+                    seen.insert(anchor.to_owned());
+                }
+                rest = &tail[end..];
+            }
+        }
+    }
+    assert!(!seen.is_empty(), "no link into docs/claude-code.md was found");
+}
+
+#[test]
+fn the_crate_includes_the_compatibility_reference_itself() {
+    let crate_copy = root().join("hooks-claude/docs/claude-code.md");
+    let link = fs::read_link(&crate_copy).expect("hooks-claude/docs/claude-code.md is a symlink");
+    assert_eq!(link, Path::new("../../docs/claude-code.md"));
+    let lib = fs::read_to_string(root().join("hooks-claude/src/lib.rs")).unwrap();
+    assert!(lib.contains(r#"include_str!("../docs/claude-code.md")"#));
+}
+
+#[test]
+fn published_crates_are_ready_for_crates_io() {
+    let workspace = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    for key in ["repository = ", "readme = ", "keywords = ", "categories = ", "license = "] {
+        assert!(workspace.contains(key), "Cargo.toml's [workspace.package] lacks `{key}`");
+    }
+    for line in workspace.lines().filter(|l| l.contains("{ path = ")) {
+        assert!(line.contains("version = "), "a path dependency needs a version: `{line}`");
+    }
+    for krate in crate::ci::PUBLISHED {
+        let dir = root().join(krate);
+        let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        for key in ["description = ", "repository", "readme", "keywords", "categories"] {
+            assert!(manifest.contains(key), "{krate}/Cargo.toml lacks `{key}`");
+        }
+        assert!(!manifest.contains("publish = false"), "{krate} must be publishable");
+        for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+            assert!(dir.join(licence).is_file(), "{krate}/{licence} is missing");
+        }
+    }
+    let changelog = fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    assert!(changelog.contains("## [Unreleased]"), "CHANGELOG.md follows Keep a Changelog");
+}

@@ -243,6 +243,7 @@ async fn observer_gets_adjacent_pairs_in_configuration_order() {
     let sink = log.clone();
     let observer = move |e: &HookEvent<'_>| {
         let line = match e {
+            HookEvent::Started { id, .. } => format!("started {id}"),
             HookEvent::Invoked { id, .. } => format!("invoked {id}"),
             HookEvent::Result { record, .. } => format!("result {}", record.id),
         };
@@ -258,8 +259,167 @@ async fn observer_gets_adjacent_pairs_in_configuration_order() {
     d.dispatch(&bash("ls")).await;
     assert_eq!(
         *log.lock().unwrap(),
-        ["invoked a", "result a", "invoked b", "result b", "invoked c", "result c"]
+        [
+            "started a",
+            "started b",
+            "started c",
+            "invoked a",
+            "result a",
+            "invoked b",
+            "result b",
+            "invoked c",
+            "result c"
+        ]
     );
+}
+
+/// A hook that cannot finish before the observer has seen it start.
+#[derive(Debug)]
+struct WaitsToBeSeen {
+    info: HookInfo,
+    seen: Arc<tokio::sync::Notify>,
+}
+
+#[async_trait]
+impl Hook for WaitsToBeSeen {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    async fn run(&self, _event: &Event) -> HookOutcome {
+        self.seen.notified().await;
+        ok(Verdict::none())
+    }
+}
+
+async fn started_is_observed_while_the_hook_runs() {
+    let seen = Arc::new(tokio::sync::Notify::new());
+    let signal = Arc::clone(&seen);
+    let observer = move |e: &HookEvent<'_>| {
+        if let HookEvent::Started { id: "waits", .. } = e {
+            signal.notify_one();
+        }
+    };
+    let mut info = HookInfo::new("waits", Source::new("fake", None));
+    info.on = On::seam(Seam::PreTool);
+    for mode in [Mode::default(), Mode::Pipeline] {
+        let d = Dispatcher::builder()
+            .hook(fake("other", 0, ok(Verdict::none())))
+            .hook(WaitsToBeSeen { info: info.clone(), seen: Arc::clone(&seen) })
+            .mode(mode)
+            .observer(Arc::new(observer.clone()))
+            .build()
+            .unwrap();
+        let report = tokio::time::timeout(Duration::from_secs(10), d.dispatch(&bash("ls")))
+            .await
+            .expect("the hook waits for its own hook/started event");
+        assert_eq!(report.records[1].status, HookStatus::Success);
+    }
+}
+
+#[tokio::test]
+async fn hook_started_arrives_while_the_hook_runs() {
+    started_is_observed_while_the_hook_runs().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hook_started_arrives_while_the_hook_runs_on_workers() {
+    started_is_observed_while_the_hook_runs().await;
+}
+
+/// A hook that runs until it is dropped, and counts its drops.
+#[derive(Debug)]
+struct Endless {
+    info: HookInfo,
+    dropped: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+struct CountDrop(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for CountDrop {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[async_trait]
+impl Hook for Endless {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    async fn run(&self, _event: &Event) -> HookOutcome {
+        let _guard = CountDrop(Arc::clone(&self.dropped));
+        tokio::time::sleep(Duration::from_secs(600)).await;
+        ok(Verdict::allow())
+    }
+}
+
+fn endless(id: &str, dropped: &Arc<std::sync::atomic::AtomicUsize>) -> Endless {
+    let mut info = HookInfo::new(id, Source::new("fake", None));
+    info.on = On::seam(Seam::PreTool);
+    Endless { info, dropped: Arc::clone(dropped) }
+}
+
+/// `fast` denies at once, `slow-1` and `slow-2` never end; with room for two at a time,
+/// `slow-2` starts when `fast` is done; `never` waits for a slot that never frees.
+async fn cancelling_keeps_a_report(mode: Mode) {
+    let dropped = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut b = Dispatcher::builder()
+        .hook(fake("fast", 0, ok(Verdict::deny("fast says no"))))
+        .hook(endless("slow-1", &dropped));
+    if mode != Mode::Pipeline {
+        b = b.hook(endless("slow-2", &dropped));
+    }
+    let d = b.hook(endless("never", &dropped)).mode(mode).build().unwrap();
+    let started = Instant::now();
+    let report =
+        d.dispatch_until(&bash("ls"), tokio::time::sleep(Duration::from_millis(100))).await;
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(report.cancelled());
+    let statuses: Vec<_> =
+        report.records.iter().map(|r| (r.id.as_str(), r.status, r.warnings.clone())).collect();
+    let ran = "cancelled while it ran; its process tree was killed".to_owned();
+    let before = "cancelled before it started".to_owned();
+    let mut expected = vec![("fast", HookStatus::Success, vec![])];
+    expected.push(("slow-1", HookStatus::Cancelled, vec![ran.clone()]));
+    if mode == Mode::Pipeline {
+        expected.push(("never", HookStatus::Cancelled, vec![before]));
+    } else {
+        expected.push(("slow-2", HookStatus::Cancelled, vec![ran]));
+        expected.push(("never", HookStatus::Cancelled, vec![before]));
+    }
+    assert_eq!(statuses, expected);
+    // What the finished hook said stands; the cancelled ones gave no verdict.
+    assert_eq!(report.merged.decision, Some(Decision::Deny));
+    assert_eq!(report.merged.reason().as_deref(), Some("fast says no"));
+    // Every run that started was dropped before the report came back.
+    let runs = if mode == Mode::Pipeline { 1 } else { 2 };
+    assert_eq!(dropped.load(std::sync::atomic::Ordering::SeqCst), runs);
+}
+
+#[tokio::test]
+async fn cancelling_a_parallel_dispatch_keeps_a_report() {
+    cancelling_keeps_a_report(Mode::Parallel { limit: 2 }).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_spread_dispatch_keeps_a_report() {
+    cancelling_keeps_a_report(Mode::Parallel { limit: 2 }).await;
+}
+
+#[tokio::test]
+async fn cancelling_a_pipeline_keeps_a_report() {
+    cancelling_keeps_a_report(Mode::Pipeline).await;
+}
+
+#[tokio::test]
+async fn a_cancellation_that_never_comes_changes_nothing() {
+    let d = Dispatcher::builder().hook(fake("a", 0, ok(Verdict::deny("no")))).build().unwrap();
+    let report = d.dispatch_until(&bash("ls"), std::future::pending()).await;
+    assert!(!report.cancelled());
+    assert_eq!(report.records[0].status, HookStatus::Success);
+    assert_eq!(report.merged.reason().as_deref(), Some("no"));
 }
 
 #[tokio::test]

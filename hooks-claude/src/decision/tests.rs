@@ -1,5 +1,6 @@
 //! Per-event snapshots: the stdin payload of a representative input, and the decision decoded
-//! from representative outputs (each alone, then all folded together).
+//! from representative outputs (each alone, then all folded together), with what Claude Code
+//! shows for each ([`crate::Presenter::shown`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,14 +38,11 @@ impl Hook for Canned {
 fn canned(
     event: EventName,
     i: usize,
-    subject: Option<&str>,
     (code, stdout, stderr): &(i32, String, String),
 ) -> Arc<dyn Hook> {
     let ctx = DecodeCtx {
         event: Some(event),
         name: event.as_str(),
-        subject,
-        label: "./hook.sh",
         on_failure: OnFailure::Continue,
         from_plugin: false,
         timeout: Duration::from_secs(600),
@@ -57,6 +55,7 @@ fn canned(
         format!("hook-{i}"),
         Source::new("claude", Some(".claude/settings.json".into())),
     );
+    info.label = format!("./hook-{i}.sh");
     info.on = match event.seam() {
         Some(seam) => On::seam(seam),
         None => On::Custom(event.as_str().to_owned()),
@@ -164,27 +163,28 @@ fn outputs(event: EventName) -> Vec<(i32, String, String)> {
 }
 
 #[tokio::test]
-async fn every_event_payload_and_decisions() {
+async fn every_event_payload_decisions_and_shown_texts() {
+    let presenter = crate::Presenter::new(std::env::temp_dir().join("hooks-claude-unused-home"));
     for &event in EventName::ALL {
         let payload = payload_of(event);
         let ev = event_from_payload(event.as_str(), payload.clone());
-        let subject = ev.subject().map(str::to_owned);
         let outs = outputs(event);
         let mut cases = Vec::new();
         for (i, out) in outs.iter().enumerate() {
-            let d = Dispatcher::builder()
-                .shared(canned(event, i, subject.as_deref(), out))
-                .build()
-                .unwrap();
+            let d = Dispatcher::builder().shared(canned(event, i, out)).build().unwrap();
             let report = d.dispatch(&ev).await;
-            cases.push(json!({"exit": out.0, "stdout": out.1, "stderr": out.2, "decision": decision(event, &report)}));
+            let shown = presenter.shown(&report, &payload);
+            cases.push(json!({"exit": out.0, "stdout": out.1, "stderr": out.2, "decision": decision(event, &report), "shown": shown}));
         }
         let all = Dispatcher::builder()
-            .hooks(outs.iter().enumerate().map(|(i, o)| canned(event, i, subject.as_deref(), o)))
+            .hooks(outs.iter().enumerate().map(|(i, o)| canned(event, i, o)))
             .build()
             .unwrap();
-        let folded = decision(event, &all.dispatch(&ev).await);
-        let snapshot = json!({"stdin": payload, "outputs": cases, "all_together": folded});
+        let report = all.dispatch(&ev).await;
+        let folded = decision(event, &report);
+        let shown = presenter.shown(&report, &payload);
+        let snapshot =
+            json!({"stdin": payload, "outputs": cases, "all_together": folded, "shown": shown});
         insta::assert_json_snapshot!(event.as_str(), snapshot);
     }
 }

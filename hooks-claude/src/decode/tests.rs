@@ -1,4 +1,5 @@
-//! The outcome table of §4.1, row by row, and the per-event exceptions.
+//! The outcome table of docs/claude-code.md#exit-codes-and-output, row by row, and the per-event
+//! exceptions.
 
 use std::time::Duration;
 
@@ -10,8 +11,6 @@ fn ctx(event: EventName) -> DecodeCtx<'static> {
     DecodeCtx {
         event: Some(event),
         name: event.as_str(),
-        subject: Some("Bash"),
-        label: "hook.sh",
         on_failure: OnFailure::Continue,
         from_plugin: false,
         timeout: Duration::from_secs(5),
@@ -35,8 +34,8 @@ fn row_valid_json() {
     assert_eq!(d.meta.status, ClaudeStatus::BlockingError, "exit 2 wins over a JSON allow");
     assert_eq!(
         (d.verdict.decision, d.verdict.reason.as_deref()),
-        (Some(Decision::Deny), Some("PreToolUse:Bash hook error: [hook.sh]: stderr reason")),
-        "the model gets Claude Code's tool-error format"
+        (Some(Decision::Deny), Some("stderr reason")),
+        "stderr verbatim: Claude Code's tool-error framing is presentation"
     );
     let d = run(EventName::Stop, 2, "", "keep going\n");
     assert_eq!(d.verdict.reason.as_deref(), Some("keep going\n"), "other events: stderr verbatim");
@@ -71,10 +70,7 @@ fn row_plain_text_or_nothing() {
         "plain stdout is not context here"
     );
     let d = run(EventName::PreToolUse, 2, "", "");
-    assert_eq!(
-        d.verdict.reason.as_deref(),
-        Some("PreToolUse:Bash hook error: [hook.sh]: No stderr output")
-    );
+    assert_eq!(d.verdict.reason.as_deref(), Some("No stderr output"));
     let d = run(EventName::PreToolUse, 1, "", "first line\nsecond");
     assert_eq!(
         (d.meta.status, d.verdict.decision),
@@ -125,8 +121,9 @@ fn exit_2_per_event() {
     assert_eq!(blocking.verdict.decision, Some(Decision::Deny));
     let notice = run(EventName::SessionStart, 2, "", "careful");
     assert_eq!(
-        (notice.verdict.decision, notice.verdict.messages.clone()),
-        (None, vec!["careful".to_owned()])
+        (notice.verdict.is_empty(), notice.meta.message.as_deref()),
+        (true, Some("careful")),
+        "a notice for the user, kept in the record (not a hook's systemMessage)"
     );
     let ignored = run(EventName::PermissionRequest, 2, "", "ignored");
     assert!(ignored.verdict.is_empty(), "PermissionRequest does not honour exit 2");
@@ -155,7 +152,7 @@ fn timeouts_give_no_decision_unless_told() {
     let d = decode(&blocking, &raw);
     assert_eq!(d.verdict.decision, Some(Decision::Deny));
     assert!(d.meta.blocked_on_failure);
-    assert!(d.verdict.reason.as_deref().is_some_and(|r| r.starts_with("PreToolUse:Bash hook error: [hook.sh]: timed out; blocking because onFailure is \"block\"")), "{:?}", d.verdict.reason);
+    assert_eq!(d.verdict.reason.as_deref(), Some("PreToolUse hook timed out after 5s"));
 }
 
 #[test]
@@ -164,6 +161,13 @@ fn on_failure_block() {
     blocking.on_failure = OnFailure::Block;
     let d = decode(&blocking, &RawOutcome::new(Exit::Code { code: 1 }, ALLOW, ""));
     assert_eq!(d.verdict.decision, Some(Decision::Deny), "exit 1 with an allowing JSON blocks");
+    assert_eq!(d.verdict.reason.as_deref(), Some("exit code 1"), "no stderr: the failure");
+    let d = decode(&blocking, &RawOutcome::new(Exit::Code { code: 1 }, "", "disk full\n"));
+    assert_eq!(
+        (d.verdict.reason.as_deref(), d.meta.blocked_on_failure),
+        (Some("disk full\n"), true),
+        "the reason is stderr verbatim"
+    );
     let d = decode(&blocking, &RawOutcome::new(Exit::Code { code: 0 }, "plain", ""));
     assert_eq!(d.verdict.decision, None, "plain text is not a failure");
     let mut stop = ctx(EventName::Stop);
@@ -185,6 +189,28 @@ fn worktree_create_takes_the_last_line() {
 }
 
 #[test]
+fn exit_two_on_notice_events_is_no_system_message() {
+    let d = run(EventName::SessionEnd, 2, "", "cleanup failed\n");
+    assert_eq!(d.meta.status, ClaudeStatus::BlockingError);
+    assert!(d.verdict.is_empty(), "{:?}", d.verdict);
+    assert_eq!(d.meta.message.as_deref(), Some("cleanup failed\n"), "kept in the record");
+}
+
+#[test]
+fn invalid_utf8_is_read_with_a_warning() {
+    let d = run_bytes(EventName::UserPromptSubmit, 0, b"ok \xff\xfe ctx", b"");
+    assert_eq!(d.verdict.context, ["ok \u{fffd}\u{fffd} ctx"]);
+    assert!(d.warnings.iter().any(|w| w.contains("stdout is not valid UTF-8")), "{:?}", d.warnings);
+    let d = run_bytes(EventName::PreToolUse, 2, b"", b"no \xc3");
+    assert_eq!(d.verdict.reason.as_deref(), Some("no \u{fffd}"));
+    assert!(d.warnings.iter().any(|w| w.contains("stderr is not valid UTF-8")), "{:?}", d.warnings);
+}
+
+fn run_bytes(event: EventName, code: i32, stdout: &[u8], stderr: &[u8]) -> Decoded {
+    decode(&ctx(event), &RawOutcome::new(Exit::Code { code }, stdout, stderr))
+}
+
+#[test]
 fn never_panics_on_garbage() {
     for bytes in
         [&b"\xff\xfe{"[..], b"{\"a\": \"\xff\"}", b"{}", b"{\"hookSpecificOutput\": 3}", b"null"]
@@ -195,5 +221,22 @@ fn never_panics_on_garbage() {
                 &RawOutcome::new(Exit::Code { code }, bytes, bytes),
             );
         }
+    }
+}
+
+#[test]
+fn metadata_built_by_hand_is_the_serialized_record() {
+    let mut full = ClaudeMeta::new("PreToolUse", ClaudeStatus::BlockingError);
+    full.exit_code = Some(2);
+    full.output = serde_json::from_str(r#"{"decision":"block","n":[1,2]}"#).ok();
+    full.plain_stdout = Some("text".into());
+    full.message = Some("why".into());
+    full.blocked_on_failure = true;
+    full.background = true;
+    full.http_status = Some(503);
+    for meta in [ClaudeMeta::new("Stop", ClaudeStatus::Success), full] {
+        let serialized = serde_json::json!({ "claude": serde_json::to_value(&meta).unwrap() });
+        assert_eq!(meta.clone().into_metadata(), serialized);
+        assert_eq!(ClaudeMeta::from_metadata(Some(&meta.clone().into_metadata())), Some(meta));
     }
 }

@@ -6,8 +6,10 @@
 //! sends as `null` (`requested_model`) are always present.
 
 mod events;
+mod validate;
 
 pub use events::*;
+pub use validate::{InvalidInput, validate};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -15,7 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::EventName;
 
-/// The fields every event's input carries (§2.1).
+/// The fields every event's input carries ([Event inputs](crate::compatibility#event-inputs)).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Base {
     /// The session's identifier (`$CLAUDE_CODE_SESSION_ID`).
@@ -45,6 +47,20 @@ pub struct Base {
 }
 
 impl Base {
+    /// How many fields its JSON object has: the three always sent and the optional ones set
+    /// (what `serde_json::to_value(base)` would count, without building it).
+    fn field_count(&self) -> usize {
+        let optional = [
+            self.permission_mode.is_some(),
+            self.prompt_id.is_some(),
+            self.scratchpad_dir.is_some(),
+            self.effort.is_some(),
+            self.agent_id.is_some(),
+            self.agent_type.is_some(),
+        ];
+        3 + optional.iter().filter(|&&set| set).count()
+    }
+
     /// The three fields Claude Code always sends; everything else absent.
     pub fn new(
         session_id: impl Into<String>,
@@ -152,21 +168,60 @@ pub fn payload<I: ClaudeInput>(input: &I) -> Map<String, Value> {
         Ok(Value::Object(map)) => map,
         _ => Map::new(),
     };
-    let base_len = match serde_json::to_value(input.base()) {
-        Ok(Value::Object(base)) => base.len(),
-        _ => 0,
-    };
     map.shift_insert(
-        base_len.min(map.len()),
+        input.base().field_count().min(map.len()),
         "hook_event_name".to_owned(),
         Value::String(I::EVENT.as_str().to_owned()),
     );
     map
 }
 
-/// The bytes written to a hook's stdin: one compact JSON line and `\n` (§6.3, §11).
+/// The bytes written to a hook's stdin: one compact JSON line and `\n`
+/// ([Process execution](crate::compatibility#process-execution),
+/// [JSON detection](crate::compatibility#json-detection)).
 pub fn stdin_bytes(payload: &Map<String, Value>) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(payload).unwrap_or_else(|_| b"{}".to_vec());
     bytes.push(b'\n');
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_count_is_the_serialized_length_for_every_combination() {
+        for bits in 0u32..64 {
+            let set = |bit: u32| bits & (1 << bit) != 0;
+            let text = |bit: u32| set(bit).then(|| format!("v{bit}"));
+            let base = Base {
+                permission_mode: text(0),
+                prompt_id: text(1),
+                scratchpad_dir: text(2),
+                effort: set(3).then(|| Effort { level: "high".into() }),
+                agent_id: text(4),
+                agent_type: text(5),
+                ..Base::new("s", "/t", "/c")
+            };
+            let Ok(Value::Object(map)) = serde_json::to_value(&base) else {
+                panic!("not an object")
+            };
+            assert_eq!(base.field_count(), map.len(), "{base:?}");
+        }
+    }
+
+    #[test]
+    fn hook_event_name_follows_the_common_fields() {
+        let mut input = PreToolUse {
+            base: Base::new("s", "/t", "/c"),
+            tool_name: "Bash".into(),
+            ..PreToolUse::default()
+        };
+        input.base.agent_id = Some("a".into());
+        let keys: Vec<String> = payload(&input).keys().take(6).cloned().collect();
+        assert_eq!(
+            keys,
+            ["session_id", "transcript_path", "cwd", "agent_id", "hook_event_name", "tool_name"]
+        );
+    }
 }

@@ -1,7 +1,8 @@
-//! Hooks in the YAML frontmatter of a skill (`SKILL.md`) or a sub-agent definition (§1.2):
-//! the same structure as a settings file's `hooks`. A skill's hooks live from its invocation
-//! to the end of the session ([`crate::Engine::activate_skill`]); a sub-agent's run on that
-//! sub-agent's events, and its `Stop` hooks are `SubagentStop` ones.
+//! Hooks in the YAML frontmatter of a skill (`SKILL.md`) or a sub-agent definition
+//! ([Skills and sub-agents](crate::compatibility#skills-and-sub-agents)): the same structure as a
+//! settings file's `hooks`. A skill's hooks live from its invocation to the end of the session
+//! ([`crate::Engine::activate_skill`]); a sub-agent's run on that sub-agent's events, and its
+//! `Stop` hooks are `SubagentStop` ones.
 
 use std::path::{Path, PathBuf};
 

@@ -12,6 +12,9 @@ use crate::{EventName, Handler, HandlerSpec, HandlerType, PermissionRule};
 /// Timeouts at or above this many seconds look like milliseconds.
 const MILLISECONDS_HINT: f64 = 1000.0;
 
+/// Timeouts below this many seconds (10 ms) leave a hook no time to start and answer.
+const SHORTEST_LIKELY: f64 = 0.01;
+
 /// What replaces a header value in [`Handler::raw`].
 const REDACTED: &str = "<redacted>";
 
@@ -150,7 +153,13 @@ pub(super) fn handler(
         }
     };
     let type_pos = prop(obj, "type").map_or(at, |p| w.pos(&p.value));
-    if !event.accepts(kind) {
+    if event == EventName::SessionStart && kind == HandlerType::Http {
+        // Claude Code loads it and skips it when the event fires; so do we (`NotRun`).
+        w.sink.warning(
+            type_pos,
+            "HTTP hooks are not supported for SessionStart; this handler is skipped when the event fires",
+        );
+    } else if !event.accepts(kind) {
         let accepted: Vec<String> = HandlerType::ALL
             .iter()
             .filter(|k| event.accepts(**k))
@@ -263,6 +272,8 @@ fn timeout(f: &mut Fields<'_, '_, '_>) -> Option<f64> {
                 f.ok = false;
             } else if secs >= MILLISECONDS_HINT {
                 f.w.sink.warning(f.w.pos(n), format!("`timeout` is {} seconds ({:.0} minutes); timeouts are in seconds, not milliseconds", n.value, secs / 60.0));
+            } else if secs < SHORTEST_LIKELY {
+                f.w.sink.warning(f.w.pos(n), format!("`timeout` is {} seconds ({} ms); timeouts are in seconds, and the hook is likely killed before it can answer", n.value, secs * 1000.0));
             }
             Some(secs)
         }
@@ -328,6 +339,9 @@ fn on_failure(f: &mut Fields<'_, '_, '_>, kind: HandlerType) -> OnFailure {
 }
 
 fn http(f: &mut Fields<'_, '_, '_>, at: Pos) -> Option<HandlerSpec> {
+    if !crate::http::BUILT {
+        f.w.sink.warning(at, format!("{}; this hook never runs", crate::http::NOT_BUILT));
+    }
     let url = f.required("url", HandlerType::Http, at);
     if let Some((u, p)) = &url
         && let Err(e) = crate::http::check_url(u)

@@ -1,7 +1,7 @@
-//! A plugin's hooks (§1.2): its `hooks/hooks.json`, and what the `hooks` field of its manifest,
-//! `.claude-plugin/plugin.json`, adds: more hook files (a `./` path or a list of them, inside
-//! the plugin) or hooks written inline (an object of events, as under a settings file's
-//! `hooks`).
+//! A plugin's hooks ([Plugins](crate::compatibility#plugins)): its `hooks/hooks.json`, and what the
+//! `hooks` field of its manifest, `.claude-plugin/plugin.json`, adds: more hook files (a `./` path
+//! or a list of them, inside the plugin) or hooks written inline (an object of events, as under a
+//! settings file's `hooks`).
 
 use std::path::{Component, Path, PathBuf};
 
@@ -135,7 +135,10 @@ impl Loader {
             }
             Err(e) => problem(
                 DiagnosticSeverity::Error,
-                format!("cannot read hook file `{file}`: {e}; no hook from it registers"),
+                format!(
+                    "cannot read hook file `{file}`: {}; no hook from it registers",
+                    hook_protocol::os_error_text(&e)
+                ),
             ),
         }
     }

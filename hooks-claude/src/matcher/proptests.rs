@@ -1,13 +1,13 @@
-//! Claude Code's matcher rule against a reference written from §3 alone, on generated
-//! matcher strings and subjects.
+//! Claude Code's matcher rule against a reference written from docs/claude-code.md#matchers alone,
+//! on generated matcher strings and subjects.
 
 use proptest::prelude::*;
 
 use super::*;
 
-/// §3, read literally: `""`, `"*"` or nothing matches all; a string of only letters, digits,
-/// `_`, `|` (and, except on the narrow events, `-`, space and `,`) is a list of exact names;
-/// anything else is an unanchored, case-sensitive regular expression.
+/// docs/claude-code.md#matchers, read literally: `""`, `"*"` or nothing matches all; a string of
+/// only letters, digits, `_`, `|` (and, except on the narrow events, `-`, space and `,`) is a list
+/// of exact names; anything else is an unanchored, case-sensitive regular expression.
 fn reference(raw: Option<&str>, event: EventName, subject: &str) -> Option<bool> {
     if !event.has_matcher() {
         return Some(true);

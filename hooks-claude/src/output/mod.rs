@@ -1,7 +1,8 @@
 //! Typed hook output: the universal fields, the deprecated top-level `decision`, and each
-//! event's `hookSpecificOutput` (§5), parsed strictly as Claude Code does: a field of the wrong
-//! type, an unknown decision value, a `hookSpecificOutput` without `hookEventName` or naming
-//! another event rejects the whole output; unknown extra fields are fine (§11).
+//! event's `hookSpecificOutput` ([JSON output](crate::compatibility#json-output)), parsed strictly
+//! as Claude Code does: a field of the wrong type, an unknown decision value, a
+//! `hookSpecificOutput` without `hookEventName` or naming another event rejects the whole output;
+//! unknown extra fields are fine ([JSON output](crate::compatibility#json-output)).
 
 mod specific;
 mod verdict;
@@ -96,7 +97,8 @@ impl HookOutput {
         })
     }
 
-    /// The output without the fields the event discards (§5.2).
+    /// The output without the fields the event discards
+    /// ([Output per event](crate::compatibility#output-per-event)).
     pub fn discard_for(mut self, event: Option<EventName>) -> Self {
         let Some(event) = event else { return self };
         match event.keeps() {

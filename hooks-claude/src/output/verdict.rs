@@ -9,9 +9,6 @@ use super::{
 };
 use crate::EventName;
 
-/// The reason Claude Code gives a PreToolUse deny that has none (§11).
-pub(crate) const BLOCKED_BY_HOOK: &str = "Blocked by hook";
-
 fn permission(value: PermissionDecisionValue) -> Decision {
     match value {
         PermissionDecisionValue::Allow => Decision::Allow,
@@ -60,9 +57,8 @@ pub(crate) fn to_verdict(event: Option<EventName>, out: &HookOutput) -> Verdict 
                     v.updated_input = s.updated_input.clone().map(Value::Object);
                 }
             }
-            if decision == Some(Decision::Deny) && reason.as_deref().is_none_or(str::is_empty) {
-                reason = Some(BLOCKED_BY_HOOK.to_owned());
-            }
+            // A deny without a reason keeps none: Claude Code's `Blocked by hook` is
+            // presentation.
             v.decision = decision;
             v.reason = reason;
         }
@@ -133,10 +129,7 @@ mod tests {
             EventName::PreToolUse,
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}),
         );
-        assert_eq!(
-            (v.decision, v.reason.as_deref()),
-            (Some(Decision::Deny), Some(BLOCKED_BY_HOOK))
-        );
+        assert_eq!((v.decision, v.reason.as_deref()), (Some(Decision::Deny), None));
         let v = verdict(EventName::PreToolUse, json!({"decision": "approve"}));
         assert_eq!(v.decision, Some(Decision::Allow));
         let v = verdict(
@@ -193,6 +186,17 @@ mod tests {
             (None, Some(Decision::Deny)),
             "TaskCreated ignores continue:false"
         );
+        for event in [
+            EventName::SessionStart,
+            EventName::SubagentStart,
+            EventName::Notification,
+            EventName::MessageDisplay,
+            EventName::CwdChanged,
+            EventName::PostCompact,
+        ] {
+            let v = verdict(event, json!({"continue": false, "stopReason": "halt"}));
+            assert_eq!(v.halt, None, "continue: false has no effect on {event}");
+        }
         let v = verdict(EventName::SessionEnd, json!({"decision": "block"}));
         assert!(v.is_empty());
         let v = verdict(EventName::Stop, json!({"decision": "block", "reason": "tests fail"}));

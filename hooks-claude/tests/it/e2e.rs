@@ -7,7 +7,7 @@ use hook_protocol::{
     ToolPermission, Verdict,
 };
 use hooks_claude::input::{Base, PostToolUse, PreToolUse, Stop, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, Loader, Plugin, Scope, StopGuard};
+use hooks_claude::{ClaudeStatus, Engine, HostEnv, Loader, Plugin, Scope, StopGuard};
 use serde_json::{Value, json};
 
 use crate::support::*;
@@ -70,11 +70,14 @@ async fn decisions_from_real_scripts() {
     let d = engine.pre_tool_use(&input).await.decision;
     assert_eq!(d.permission, ToolPermission::Deny { reason: Some("no rm".into()) });
     input.tool_name = "Write".into();
-    let d = engine.pre_tool_use(&input).await.decision;
-    let ToolPermission::Deny { reason: Some(reason) } = d.permission else { panic!("{d:?}") };
+    let fired = engine.pre_tool_use(&input).await;
+    let d = &fired.decision;
+    assert_eq!(d.permission, ToolPermission::Deny { reason: Some("exit two".into()) }, "{d:?}");
+    let shown = fired.shown();
+    let text = &shown.tool_result().unwrap().text;
     assert!(
-        reason.starts_with("PreToolUse:Write hook error: [") && reason.ends_with("]: exit two"),
-        "{reason}"
+        text.starts_with("PreToolUse:Write hook error: [") && text.ends_with("]: exit two"),
+        "{text}"
     );
     input.tool_name = "Read".into();
     let fired = engine.pre_tool_use(&input).await;
@@ -147,7 +150,8 @@ async fn identical_handlers_run_once_but_plugins_stay_separate() {
         .settings_text(dir.join("project.json"), &text, Scope::Project)
         .plugin_text(dir.join("a/hooks/hooks.json"), &plugin, Plugin::new("a", dir.join("a")))
         .plugin_text(dir.join("b/hooks/hooks.json"), &plugin, Plugin::new("b", dir.join("b")))
-        .finish();
+        .finish()
+        .unwrap();
     let engine = engine(config, &dir);
     let input = PostToolUse {
         base: Base::new("s", "/t", dir.display().to_string()),
@@ -205,6 +209,35 @@ async fn the_last_rewrite_in_configuration_order_wins() {
     let engine2 = crate::support::engine(load(&dir, &text), &dir);
     let d = engine2.pre_tool_use(&pre_tool(&dir, "ls")).await.decision;
     assert_eq!(d.updated_input, None, "no rewrite applies with a deny");
+}
+
+#[tokio::test]
+async fn in_a_pipeline_each_hook_gets_the_input_the_hooks_before_it_rewrote() {
+    let dir = temp_dir("pipeline");
+    let seen = dir.join("seen.json");
+    let rewrite = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls -la"}}}).to_string();
+    let text = settings(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        exec("respond.sh", &[&rewrite]),
+        exec("record.sh", &[seen.to_str().unwrap()]),
+    ]}]}));
+    let engine = Engine::builder(load(&dir, &text))
+        .host(HostEnv::new(&dir))
+        .mode(hook_protocol::Mode::Pipeline)
+        .build()
+        .unwrap();
+    let input = pre_tool(&dir, "ls");
+    let fired = engine.pre_tool_use(&input).await;
+    assert_eq!(fired.decision.updated_input, Some(json!({"command": "ls -la"})));
+    let sent: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(sent["tool_input"], json!({"command": "ls -la"}), "the rewritten input");
+    let mut expected = hooks_claude::input::payload(&input);
+    expected.insert("tool_input".into(), json!({"command": "ls -la"}));
+    assert_eq!(
+        sent.as_object().unwrap().keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "every other field as it was, in its order"
+    );
+    assert_eq!(sent, Value::Object(expected));
 }
 
 #[tokio::test]

@@ -105,7 +105,7 @@ async fn settings_allowlists_merge_and_an_empty_one_blocks_all() {
     let mut loader = Loader::new();
     loader.settings_text(dir.join("user.json"), &user, Scope::User);
     loader.settings_text(dir.join("project.json"), &project, Scope::Project);
-    let engine = engine(loader.finish(), &dir);
+    let engine = engine(loader.finish().unwrap(), &dir);
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
     let statuses: Vec<_> = fired.records().iter().map(|r| r.status).collect();
     assert_eq!(statuses, [ClaudeStatus::Success, ClaudeStatus::Skipped]);
@@ -121,8 +121,8 @@ async fn settings_allowlists_merge_and_an_empty_one_blocks_all() {
     assert_eq!(server.requests().len(), 1, "nothing more was sent");
 }
 
-/// Each row of §4.5, on PreToolUse (and plain text on UserPromptSubmit, where plain stdout
-/// of a command would be context).
+/// Each row of docs/claude-code.md#http-hooks, on PreToolUse (and plain text on UserPromptSubmit,
+/// where plain stdout of a command would be context).
 #[tokio::test]
 async fn every_response_rule() {
     let dir = temp_dir("http-rows");
@@ -226,11 +226,12 @@ async fn on_failure_block_blocks_on_errors_and_timeouts() {
         let engine =
             engine_for(&dir, &settings(json!({"PreToolUse": [{"hooks": [handler(path, 0.5)]}]})));
         let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
-        let ToolPermission::Deny { reason: Some(reason) } = &fired.decision.permission else {
+        let ToolPermission::Deny { reason: Some(_) } = &fired.decision.permission else {
             panic!("{path}: {:?}", fired.decision)
         };
+        let reason = fired.shown().tool_result().unwrap().text.clone();
         let prefix = format!(
-            "PreToolUse:Bash hook error: [{}]: {what}; blocking because onFailure is \"block\"",
+            "PreToolUse:Bash hook error: [{}]: {what}; blocking because onFailure is \"block\"\n",
             server.url(path)
         );
         assert!(reason.starts_with(&prefix), "{reason}");
@@ -272,4 +273,32 @@ fn header_values_are_never_shown() {
     assert!(shown.contains("Authorization"));
     let hooks_claude::HandlerSpec::Http(spec) = &h.spec else { panic!("{h:?}") };
     assert_eq!(spec.headers, [("Authorization".to_owned(), "Bearer literal-secret".to_owned())]);
+}
+
+#[tokio::test]
+async fn an_http_hook_on_session_start_is_skipped_with_a_warning_and_the_others_run() {
+    let dir = temp_dir("http-session-start");
+    let server = Server::start(|_| Reply::new(200, "")).await;
+    let text = settings(json!({"SessionStart": [{"hooks": [
+        http(&server.url("/start")),
+        {"type": "command", "command": "printf 'context from a command'"},
+    ]}]}));
+    let config = load(&dir, &text);
+    assert!(!config.has_errors(), "a warning, not an error: {:?}", config.diagnostics);
+    let warning = config.diagnostics.iter().find(|d| !d.is_error()).unwrap();
+    assert!(warning.message.contains("HTTP hooks are not supported for SessionStart"), "{warning}");
+    let engine = engine(config, &dir);
+    let input = hooks_claude::input::SessionStart {
+        base: Base::new("s-http", "/t.jsonl", dir.display().to_string()),
+        source: "startup".into(),
+        ..Default::default()
+    };
+    let fired = engine.session_start(&input).await;
+    let records = fired.records();
+    assert_eq!(records[0].status, ClaudeStatus::Skipped, "{records:?}");
+    assert!(records[0].message.as_deref().unwrap_or_default().contains("not supported"));
+    assert_eq!(fired.decision.context[0].text, "context from a command");
+    assert!(server.requests().is_empty(), "nothing was posted");
+    let listed = engine.list(&engine.raw_event("SessionStart", serde_json::Map::new(), "s"));
+    assert_eq!(listed[0].not_run, Some(hooks_claude::NotRun::HttpOnSessionStart));
 }

@@ -54,11 +54,12 @@ async fn every_failure_path_blocks_when_failing_closed() {
             let records = fired.records();
             match policy {
                 "block" => {
-                    let ToolPermission::Deny { reason } = &fired.decision.permission else {
+                    let ToolPermission::Deny { .. } = &fired.decision.permission else {
                         panic!("{name}: not blocked: {:?} {records:?}", fired.decision)
                     };
-                    let reason = reason.as_deref().unwrap_or_default();
-                    assert!(reason.contains("onFailure is \"block\""), "{name}: {reason}");
+                    let shown = fired.shown();
+                    let text = &shown.tool_result().unwrap().text;
+                    assert!(text.contains("onFailure is \"block\"\n"), "{name}: {text}");
                 }
                 _ => assert_eq!(
                     fired.decision.permission,

@@ -18,11 +18,11 @@ fn bad_inputs() {
     );
     one_line_error(
         &run(&["run", "--event", "Stop", "--input", "-"], Some("{\"a\": }")),
-        "hooks: <stdin>:1:7: invalid JSON: expected value",
+        "hooks: <stdin>:1:7: error: invalid JSON: expected value",
     );
     one_line_error(
         &run(&["run", "--event", "Stop", "--input", "-"], Some("[1, 2]")),
-        "hooks: <stdin>: the input must be a JSON object, found array",
+        "hooks: <stdin>:1:1: error: the input must be a JSON object, found array",
     );
     one_line_error(
         &run(&["run", "--event", "stop"], None),
@@ -47,7 +47,7 @@ fn bad_inputs() {
             ],
             None,
         ),
-        "hooks: ../../hooks-cli/tests/fixtures/syntax-error.json:4:20: error: invalid JSON: Unexpected close brace; no hook from this file registers",
+        "hooks: ../../hooks-cli/tests/fixtures/syntax-error.json:4:20: error: invalid JSON: Unexpected close brace; no hook was run",
     );
     one_line_error(
         &run(&["run", "--dialect", "tnsai", "--event", "PreToolUse"], None),

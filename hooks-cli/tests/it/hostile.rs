@@ -51,6 +51,7 @@ fn measured(dir: &Path, args: &[&str]) -> Measured {
         .args(args)
         .args(["--format", "json"])
         .current_dir(dir)
+        .env("HOME", dir.join("home"))
         .stdin(Stdio::null());
     let started = Instant::now();
     let out = cmd.output().unwrap();
@@ -73,7 +74,8 @@ impl Project {
     /// A project with the small event and no hook yet.
     fn empty() -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+        let input =
+            json!({"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": "ls"}});
         std::fs::write(dir.path().join("input.json"), input.to_string()).unwrap();
         Self { dir }
     }
@@ -202,16 +204,68 @@ fn a_gibibyte_on_stdout() {
 
 #[test]
 fn a_gibibyte_on_stderr_with_exit_2() {
-    let p = Project::shell("cat >/dev/null; head -c 1073741824 /dev/zero >&2; exit 2", 120.0);
+    let p = Project::shell(
+        "cat >/dev/null; head -c 1073741824 /dev/zero | tr '\\0' e >&2; exit 2",
+        120.0,
+    );
     let m = p.run();
     assert_run(&m, "deny", "blocking_error", Duration::from_secs(90), PEAK_KIB);
+    // What the model sees: the first and last 25,000 characters of the kept 1 MiB, and the
+    // whole kept text saved under the Claude home.
+    let text = m.doc["shown"]["model"][0]["text"].as_str().unwrap();
+    assert_eq!(m.doc["shown"]["model"][0]["is_error"], true);
+    assert!(
+        text.starts_with("PreToolUse:Bash hook error: [cat >/dev/null; head -c"),
+        "{}",
+        &text[..80]
+    );
+    assert!(text.contains("characters truncated] ...\n\neeee"), "the cut");
+    let path = saved_path(text);
+    assert!(path.starts_with(p.path().join("home/.claude/projects")), "{}", path.display());
+    assert!(std::fs::metadata(&path).unwrap().len() > 1 << 20, "the whole kept text");
+}
+
+#[test]
+fn a_gibibyte_of_context_is_saved_with_a_preview() {
+    let p = Project::empty();
+    let settings = json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
+        "command": "cat >/dev/null; head -c 1073741824 /dev/zero | tr '\\0' c", "timeout": 120}]}]}});
+    std::fs::write(p.path().join("settings.json"), settings.to_string()).unwrap();
+    std::fs::write(p.path().join("prompt.json"), json!({"prompt": "hi"}).to_string()).unwrap();
+    let args =
+        ["--settings", "settings.json", "--event", "UserPromptSubmit", "--input", "prompt.json"];
+    let m = measured(p.path(), &args);
+    assert_run(&m, "none", "success", Duration::from_secs(90), PEAK_KIB);
+    let shown = &m.doc["shown"]["model"][0];
+    assert_eq!(shown["placement"], "environment_end");
+    let text = shown["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("UserPromptSubmit hook success: <persisted-output>\nOutput too large (1024.0KB). Full output saved to: "),
+        "{}",
+        &text[..120]
+    );
+    assert!(text.ends_with(&format!(
+        "Preview (first 2KB):\n{}\n...\n</persisted-output>",
+        "c".repeat(2000)
+    )));
+    assert!(text.len() < 3000, "bounded: {} bytes", text.len());
+    let saved = std::fs::read(saved_path(text)).unwrap();
+    assert_eq!(saved.len(), 1 << 20, "the 1 MiB the capture kept");
+}
+
+/// The file a `<persisted-output>` block names.
+fn saved_path(text: &str) -> std::path::PathBuf {
+    let marker = "Full output saved to: ";
+    let at = text.find(marker).unwrap() + marker.len();
+    std::path::PathBuf::from(&text[at..at + text[at..].find('\n').unwrap()])
 }
 
 #[test]
 fn sixteen_mebibytes_of_stdin_never_read() {
     let p = Project::shell(&format!("echo '{DENY}'"), 30.0);
     let big = "x".repeat(16 << 20);
-    let input = json!({"tool_name": "Bash", "tool_input": {"command": big}});
+    let input =
+        json!({"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": big}});
     std::fs::write(p.path().join("input.json"), input.to_string()).unwrap();
     let m = p.run();
     // The event itself is 16 MiB: read, parsed and serialized once for the hook.
@@ -291,7 +345,8 @@ fn tnsai(body: &str, timeout_ms: u64) -> (tempfile::TempDir, Measured) {
         "trusted_roots: [./hooks]\nhooks:\n  - id: hostile\n    event_type: PreToolUse\n    executable: ./hooks/hook.sh\n    timeout_ms: {timeout_ms}\n"
     );
     std::fs::write(dir.path().join("hooks.yaml"), list).unwrap();
-    let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let input =
+        json!({"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": "ls"}});
     std::fs::write(dir.path().join("input.json"), input.to_string()).unwrap();
     let m = measured(
         dir.path(),

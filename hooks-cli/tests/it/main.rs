@@ -6,6 +6,7 @@
 mod check;
 mod contain;
 mod errors;
+mod first_hour;
 mod hostile;
 mod list;
 mod mixed;

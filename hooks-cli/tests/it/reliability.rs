@@ -57,7 +57,8 @@ fn project(body: &str, command: &str, on_failure: bool) -> tempfile::TempDir {
         "trusted_roots: [./hooks]\nhooks:\n  - id: hook\n    event_type: PreToolUse\n    executable: ./hooks/hook.sh\n    timeout_ms: 1000\n{policy}"
     );
     std::fs::write(p.join("hooks.yaml"), list).unwrap();
-    let input = json!({"tool_name": "Bash", "tool_input": {"command": command}});
+    let input =
+        json!({"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": command}});
     std::fs::write(p.join("input.json"), input.to_string()).unwrap();
     dir
 }

@@ -49,6 +49,6 @@ fn a_bad_line_names_the_file_and_line() {
     .unwrap();
     let out = hooks(&["replay", "bad.jsonl"], project.path(), None);
     assert_eq!(out.status, 1);
-    assert_eq!(out.stderr.trim(), "hooks: bad.jsonl:2: `event` must be a string");
+    assert_eq!(out.stderr.trim(), "hooks: bad.jsonl:2:2: error: `event` must be a string");
     assert!(out.stdout.is_empty());
 }

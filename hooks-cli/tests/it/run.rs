@@ -16,7 +16,11 @@ fn run_json(project: &std::path::Path, event: &str, input: &str) -> (i32, Value)
 fn exit_status_follows_the_decision() {
     let project = copy_of("examples/claude-project");
     let p = project.path();
-    let bash = |cmd: &str| format!(r#"{{"tool_name":"Bash","tool_input":{{"command":"{cmd}"}}}}"#);
+    let bash = |cmd: &str| {
+        format!(
+            r#"{{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{{"command":"{cmd}"}}}}"#
+        )
+    };
     let (status, doc) = run_json(p, "PreToolUse", &bash("ls"));
     assert_eq!((status, doc["decision"].as_str()), (0, Some("none")));
     let (status, doc) = run_json(p, "PreToolUse", &bash("rm -rf /"));
@@ -32,7 +36,7 @@ fn exit_status_follows_the_decision() {
 #[test]
 fn the_json_document_is_pinned() {
     let project = copy_of("examples/claude-project");
-    let input = r#"{"tool_name":"Write","tool_input":{"file_path":"config/.env","content":"X=1"}}"#;
+    let input = r#"{"tool_name":"Write","tool_use_id":"toolu_1","tool_input":{"file_path":"config/.env","content":"X=1"}}"#;
     let out = hooks(
         &["run", "--event", "PreToolUse", "--input", "-", "--format", "json"],
         project.path(),
@@ -67,7 +71,7 @@ fn halting_hooks_exit_2_and_say_why() {
             "-",
         ],
         dir.path(),
-        Some(r#"{"tool_name":"Bash","tool_input":{},"tool_response":{}}"#),
+        Some(r#"{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{},"tool_response":{}}"#),
     );
     assert_eq!(out.status, 2, "{}", out.stderr);
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
@@ -106,7 +110,8 @@ fn the_hook_gets_the_input_as_given_plus_the_filled_fields() {
 #[test]
 fn text_output_for_people() {
     let project = copy_of("examples/claude-project");
-    let input = r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
+    let input =
+        r#"{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"command":"rm -rf /"}}"#;
     let out = hooks(&["run", "--event", "PreToolUse", "--input", "-"], project.path(), Some(input));
     assert_eq!(out.status, 2);
     insta::assert_snapshot!("run_text_deny", redact_times(&out.stdout));
@@ -115,16 +120,17 @@ fn text_output_for_people() {
 #[test]
 fn verbose_shows_each_hook_as_it_happens() {
     let project = copy_of("examples/claude-project");
-    let input = r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+    let input = r#"{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"command":"ls"}}"#;
     let out = hooks(
         &["--verbose", "run", "--event", "PreToolUse", "--input", "-"],
         project.path(),
         Some(input),
     );
     assert_eq!(out.status, 0);
+    let started = out.stderr.find("hook/started").expect("a started event");
     let invoked = out.stderr.find("hook/invoked").expect("an invoked event");
     let result = out.stderr.find("hook/result").expect("a result event");
-    assert!(invoked < result, "{}", out.stderr);
+    assert!(started < invoked && invoked < result, "{}", out.stderr);
     assert!(out.stderr.contains("block-destructive.sh"), "{}", out.stderr);
 }
 

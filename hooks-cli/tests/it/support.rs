@@ -14,16 +14,31 @@ pub(crate) struct Out {
 
 /// Runs `hooks ARGS` in `cwd`, feeding `stdin`.
 pub(crate) fn hooks(args: &[&str], cwd: &Path, stdin: Option<&str>) -> Out {
+    hooks_with_env(args, cwd, stdin, &[])
+}
+
+/// [`hooks`] with more environment variables.
+pub(crate) fn hooks_with_env(
+    args: &[&str],
+    cwd: &Path,
+    stdin: Option<&str>,
+    env: &[(&str, &Path)],
+) -> Out {
     #[expect(clippy::disallowed_methods, reason = "the tests drive the hooks binary itself")]
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    cmd.envs(env.iter().copied());
     cmd.args(args)
         .current_dir(cwd)
+        .env("HOME", home())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
     let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    // A command that stops before reading its input (a usage error) closes the pipe first.
+    if let Err(e) = pipe.write_all(stdin.unwrap_or("").as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     drop(pipe);
     let out = child.wait_with_output().unwrap();
     Out {
@@ -31,6 +46,14 @@ pub(crate) fn hooks(args: &[&str], cwd: &Path, stdin: Option<&str>) -> Out {
         stdout: String::from_utf8(out.stdout).unwrap(),
         stderr: String::from_utf8(out.stderr).unwrap(),
     }
+}
+
+/// The home directory the tests give `hooks`: empty, so that no user settings are found and
+/// long texts are saved under it, never in the real `~/.claude`.
+pub(crate) fn home() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hooks-cli-it-home-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    dir
 }
 
 /// The repository's root.
@@ -76,9 +99,10 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Replaces every duration (`12 ms`, `"duration_ms":12`) so output can be snapshotted.
 pub(crate) fn redact_times(text: &str) -> String {
-    let ms = regex::Regex::new(r"\b\d+ ms\b").unwrap();
+    // The padding before a right-aligned duration depends on its digits: it goes too.
+    let ms = regex::Regex::new(r" *\b\d+ ms\b").unwrap();
     let json = regex::Regex::new(r#""duration_ms":(\s*)\d+"#).unwrap();
-    let text = ms.replace_all(text, "[t] ms");
+    let text = ms.replace_all(text, " [t] ms");
     json.replace_all(&text, r#""duration_ms":${1}"[t]""#).into_owned()
 }
 

@@ -104,7 +104,7 @@ impl HookList {
             ConfigErrors::new(vec![ConfigError::new(
                 path,
                 None,
-                ConfigErrorKind::Read { message: e.to_string() },
+                ConfigErrorKind::Read { message: hook_protocol::os_error_text(&e) },
             )])
         })?;
         Self::parse_with(&source, path, options)

@@ -9,6 +9,7 @@ use crate::util::{Result, cargo, run as run_cmd};
 const BENCHES: &[(&str, &str, &str, &str)] = &[
     ("exec", "hook-protocol", "exec", "exec::run versus a raw spawn"),
     ("native", "hooks-native", "native", "native around chains versus the bare body"),
+    ("engine", "hooks-claude", "engine", "the Claude engine versus raw spawns, and its scale"),
 ];
 
 /// `cargo xtask bench` entry point.

@@ -1,0 +1,181 @@
+//! What Claude Code shows the model and the user after an event: its own texts around what
+//! the hooks said, word for word, where it puts them.
+//!
+//! A decision ([`crate::ToolCallDecision`], ...) carries the hooks' own words. The texts a
+//! model sees under Claude Code are different: a deny's reason is the tool result
+//! `PreToolUse:Bash hook error: ...`, a Stop block is a user message wrapped in a
+//! `<system-reminder>` preamble, a context over 10,000 characters is saved to a file and
+//! replaced by a `<persisted-output>` preview. [`Shown`] holds those texts, in the order
+//! Claude Code adds them, each with its [`Placement`]; [`crate::Fired::shown`] renders them
+//! for a fired event, [`Presenter::shown`] for a dispatch report and its input, and
+//! [`Presenter::late`] for what a background hook said when it ended.
+//!
+//! Every template is in [`templates`], with the Claude Code release it follows
+//! ([`templates::CLAUDE_CODE_VERSION`]).
+//!
+//! Long texts are saved where Claude Code saves them: `<claude home>/projects/<cwd
+//! slug>/<session id>/tool-results/`, the Claude home being `~/.claude` unless the harness
+//! chooses another ([`crate::EngineBuilder::claude_home`]), the slug the event's `cwd` with
+//! every character but ASCII letters and digits replaced by `-` ([`cwd_slug`]). A file that
+//! cannot be written leaves a preview that says so, and a warning in [`Shown::warnings`].
+
+mod persist;
+mod render;
+pub mod templates;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use hook_protocol::Report;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::AsyncResult;
+pub use persist::cwd_slug;
+
+/// Where a model text goes in the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Placement {
+    /// The result of the tool call the event is about (the call did not run); see
+    /// [`ModelText::is_error`].
+    ToolResult,
+    /// A `role: "system"` message at this point of the turn (after the tool result, on tool
+    /// events).
+    System,
+    /// A text block of a user message. Consecutive `User` texts of one event are the blocks
+    /// of one message; after a tool result they go in the message that carries it.
+    User,
+    /// Text at the start of the session's (or sub-agent's) environment message, before its
+    /// own text; it ends with the paragraph break that separates it from what follows.
+    EnvironmentStart,
+    /// A paragraph appended to the end of the environment message (after a blank line).
+    EnvironmentEnd,
+}
+
+impl Placement {
+    /// The placement's name, as in the JSON form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Placement::ToolResult => "tool_result",
+            Placement::System => "system",
+            Placement::User => "user",
+            Placement::EnvironmentStart => "environment_start",
+            Placement::EnvironmentEnd => "environment_end",
+        }
+    }
+}
+
+/// One text Claude Code adds to the conversation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ModelText {
+    /// Where it goes.
+    pub placement: Placement,
+    /// Exactly the text.
+    pub text: String,
+    /// For a [`Placement::ToolResult`]: the result is an error (`is_error: true`).
+    pub is_error: bool,
+}
+
+impl ModelText {
+    /// A text at a placement.
+    pub fn new(placement: Placement, text: impl Into<String>, is_error: bool) -> Self {
+        Self { placement, text: text.into(), is_error }
+    }
+}
+
+/// What Claude Code shows after one event: texts for the model, in order, and texts for the
+/// user (never the model).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[non_exhaustive]
+pub struct Shown {
+    /// One entry per message or text block Claude Code adds, in order.
+    pub model: Vec<ModelText>,
+    /// What the user sees: the hooks' `systemMessage`s (`PreToolUse:Bash says: ...`) and
+    /// Claude Code's own notices (a blocked prompt, the Stop loop guard, ...), in order.
+    pub user: Vec<String>,
+    /// Problems met while rendering (a long text that could not be saved); not shown to
+    /// anyone by Claude Code.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+impl Shown {
+    /// Whether nothing is shown to the model or the user.
+    pub fn is_empty(&self) -> bool {
+        self.model.is_empty() && self.user.is_empty()
+    }
+
+    /// The result of the tool call, when the hooks refused it.
+    pub fn tool_result(&self) -> Option<&ModelText> {
+        self.model.iter().find(|m| m.placement == Placement::ToolResult)
+    }
+}
+
+/// Renders the texts of fired events, and saves long ones under a Claude home.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Presenter {
+    home: PathBuf,
+}
+
+impl Presenter {
+    /// A presenter saving long texts under `claude_home` (Claude Code's `~/.claude`).
+    pub fn new(claude_home: impl Into<PathBuf>) -> Self {
+        Self { home: claude_home.into() }
+    }
+
+    /// The presenter of a user whose home directory is `home` (`home/.claude`); without one,
+    /// `$HOME/.claude`, else `.claude` under the temporary directory.
+    pub fn for_home(home: Option<&Path>) -> Self {
+        let home = home
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from))
+            .unwrap_or_else(std::env::temp_dir);
+        Self::new(home.join(".claude"))
+    }
+
+    /// The Claude home.
+    pub fn claude_home(&self) -> &Path {
+        &self.home
+    }
+
+    /// The directory where a session's long texts are saved:
+    /// `<claude home>/projects/<cwd slug>/<session id>/tool-results`.
+    pub fn tool_results_dir(&self, cwd: &str, session_id: &str) -> PathBuf {
+        persist::tool_results_dir(&self.home, cwd, session_id)
+    }
+
+    /// What Claude Code shows after a dispatch whose hooks received `input` (the event's stdin
+    /// object, with `hook_event_name`). For a harness that dispatches Claude hooks on its own
+    /// [`hook_protocol::Dispatcher`]; [`crate::Fired::shown`] is this on a fired event.
+    pub fn shown(&self, report: &Report, input: &Map<String, Value>) -> Shown {
+        render::render(self, report, input, None)
+    }
+
+    /// [`Presenter::shown`], with the Stop loop guard's override when it ended the turn.
+    pub(crate) fn shown_with(
+        &self,
+        report: &Report,
+        input: &Map<String, Value>,
+        guard: Option<&crate::GuardOverride>,
+    ) -> Shown {
+        render::render(self, report, input, guard)
+    }
+
+    /// What the model gets from a background hook that ended after its event: each
+    /// `additionalContext` and `systemMessage` as a bare `role: "system"` message holding
+    /// only the text (saved when long), and an `asyncRewake` hook's wake-up text likewise.
+    pub fn late(&self, result: &AsyncResult) -> Shown {
+        render::late(self, result)
+    }
+}
+
+impl Default for Presenter {
+    /// [`Presenter::for_home`] of the current user.
+    fn default() -> Self {
+        Self::for_home(None)
+    }
+}

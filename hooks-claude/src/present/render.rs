@@ -1,0 +1,390 @@
+//! Which of Claude Code's texts applies to what the hooks of an event said. The texts
+//! themselves are in `templates.rs`.
+
+use hook_protocol::{Decision, HookRecord, HookStatus, Report};
+use serde_json::{Map, Value};
+
+use super::persist::Saver;
+use super::templates as t;
+use super::{ModelText, Placement, Presenter, Shown};
+use crate::decision::shown_reason_record;
+use crate::decode::{ClaudeMeta, ClaudeStatus};
+use crate::output::Specific;
+use crate::{AsyncResult, EventName, Exit2, GuardOverride};
+
+/// How a hook's decision came about, which decides the words around its reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum How {
+    /// Exit 2: the reason is stderr, shown as `[{cmd}]: {stderr}`.
+    Exit2,
+    /// A failure `onFailure: "block"` turned into a block (`failed` or `timed out`).
+    OnFailure(&'static str),
+    /// An answer: JSON, or a hook of another kind.
+    Answer,
+}
+
+/// One hook's run, as the renderer reads it.
+struct View<'a> {
+    record: &'a HookRecord,
+    meta: Option<ClaudeMeta>,
+}
+
+impl View<'_> {
+    fn how(&self) -> How {
+        match &self.meta {
+            Some(m) if m.blocked_on_failure => {
+                How::OnFailure(if m.status == ClaudeStatus::TimedOut {
+                    "timed out"
+                } else {
+                    "failed"
+                })
+            }
+            Some(m) if m.status == ClaudeStatus::BlockingError => How::Exit2,
+            _ => How::Answer,
+        }
+    }
+
+    fn cmd(&self) -> &str {
+        &self.record.label
+    }
+
+    fn reason(&self) -> Option<&str> {
+        self.record.verdict.reason.as_deref().filter(|r| !r.is_empty())
+    }
+
+    fn decided(&self, decision: Decision) -> bool {
+        self.record.verdict.decision == Some(decision)
+    }
+
+    /// The blocking text: `[{cmd}]: {stderr}` for exit 2, the `onFailure` form, or the reason
+    /// (`absent` when there is none).
+    fn blocking(&self, absent: &str) -> String {
+        match self.how() {
+            How::Exit2 => t::exit2_blocking(self.cmd(), self.reason().unwrap_or(t::NO_STDERR)),
+            How::OnFailure(what) => {
+                t::on_failure_blocking(self.cmd(), what, self.reason().unwrap_or_default())
+            }
+            How::Answer => self.reason().unwrap_or(absent).to_owned(),
+        }
+    }
+
+    /// Whether its context is plain stdout (not an `additionalContext`).
+    fn plain(&self) -> bool {
+        self.meta.as_ref().is_some_and(|m| m.plain_stdout.is_some() && m.output.is_none())
+    }
+
+    fn contexts(&self) -> impl Iterator<Item = &str> {
+        self.record.verdict.context.iter().map(String::as_str)
+    }
+
+    fn specific(&self) -> Option<Specific> {
+        self.meta.as_ref().and_then(ClaudeMeta::parsed_output).and_then(|o| o.specific)
+    }
+}
+
+/// The hooks whose answers count: every one that ran, up to the one that ended the chain.
+fn views(report: &Report) -> Vec<View<'_>> {
+    let end = report.merged.chain_ended_by.as_ref().map(|a| a.position);
+    report
+        .records
+        .iter()
+        .filter(|r| r.status != HookStatus::Skipped && end.is_none_or(|e| r.position <= e))
+        .map(|record| View { record, meta: ClaudeMeta::from_metadata(record.metadata.as_ref()) })
+        .collect()
+}
+
+fn text<'a>(input: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    input.get(key).and_then(Value::as_str)
+}
+
+/// One rendering.
+struct Renderer<'a> {
+    event: &'a str,
+    name: Option<EventName>,
+    input: &'a Map<String, Value>,
+    /// `{Event}:{Tool}`, `SessionStart:{source}` or `{Event}`.
+    hook_name: String,
+    /// The label of context paragraphs.
+    context_label: String,
+    saver: Saver<'a>,
+    model: Vec<ModelText>,
+    user: Vec<String>,
+}
+
+impl<'a> Renderer<'a> {
+    fn push(&mut self, placement: Placement, text: String, is_error: bool) {
+        self.model.push(ModelText { placement, text, is_error });
+    }
+
+    /// The context paragraphs of every hook, in configuration order: plain stdout as
+    /// `hook success`, `additionalContext` as `hook additional context`.
+    fn context_paragraphs(&mut self, views: &[View<'_>]) -> Vec<String> {
+        let mut out = Vec::new();
+        for v in views {
+            for ctx in v.contexts() {
+                let ctx = self.saver.context(ctx);
+                out.push(if v.plain() {
+                    t::hook_success(&self.hook_name, &ctx)
+                } else {
+                    t::additional_context(&self.context_label, &ctx)
+                });
+            }
+        }
+        out
+    }
+
+    /// Paragraphs as one system message, when there are any.
+    fn system(&mut self, paragraphs: &[String]) {
+        if !paragraphs.is_empty() {
+            self.push(Placement::System, paragraphs.join(t::PARAGRAPH), false);
+        }
+    }
+
+    fn says(&mut self, views: &[View<'_>]) {
+        for v in views {
+            for msg in &v.record.verdict.messages {
+                self.user.push(t::says(&self.hook_name, msg));
+            }
+        }
+    }
+
+    fn pre_tool_use(&mut self, report: &Report, views: &[View<'_>]) {
+        let chosen = shown_reason_record(report)
+            .and_then(|r| views.iter().find(|v| v.record.position == r.position));
+        match report.merged.decision {
+            Some(Decision::Deny) => {
+                let blocking = chosen.map_or_else(
+                    || t::BLOCKED_BY_HOOK.to_owned(),
+                    |v| v.blocking(t::BLOCKED_BY_HOOK),
+                );
+                let id = text(self.input, "tool_use_id").unwrap_or_default().to_owned();
+                let blocking = self.saver.pre_tool_blocking(blocking, &id);
+                let text = t::hook_error(&self.hook_name, &blocking);
+                self.push(Placement::ToolResult, text, true);
+            }
+            Some(Decision::Ask) => {
+                // Non-interactive, as recorded: the reason alone refuses the call.
+                let reason = chosen.and_then(View::reason).unwrap_or_default().to_owned();
+                self.push(Placement::ToolResult, reason, true);
+            }
+            _ => {}
+        }
+        let paragraphs = self.context_paragraphs(views);
+        self.system(&paragraphs);
+    }
+
+    fn permission_request(&mut self, report: &Report, views: &[View<'_>]) {
+        if report.merged.decision != Some(Decision::Deny) {
+            return;
+        }
+        let chosen = shown_reason_record(report)
+            .and_then(|r| views.iter().find(|v| v.record.position == r.position));
+        let text = match chosen {
+            Some(v) if matches!(v.how(), How::OnFailure(_)) => {
+                t::hook_error(&self.hook_name, &v.blocking(""))
+            }
+            Some(v) => v.reason().unwrap_or_default().to_owned(),
+            None => String::new(),
+        };
+        self.push(Placement::ToolResult, text, true);
+    }
+
+    fn permission_denied(&mut self, views: &[View<'_>]) {
+        let retry = views.iter().any(|v| {
+            matches!(v.specific(), Some(Specific::PermissionDenied(p)) if p.retry == Some(true))
+        });
+        if retry {
+            self.push(Placement::User, t::PERMISSION_RETRY.to_owned(), false);
+        }
+    }
+
+    /// PostToolUse / PostToolUseFailure: every block, then every context, in one system
+    /// message.
+    fn post_tool_use(&mut self, views: &[View<'_>]) {
+        let mut paragraphs: Vec<String> = views
+            .iter()
+            .filter(|v| v.decided(Decision::Deny))
+            .map(|v| t::blocking_error_from_command(&self.hook_name, v.cmd(), &v.blocking("")))
+            .collect();
+        paragraphs.extend(self.context_paragraphs(views));
+        self.system(&paragraphs);
+    }
+
+    fn prompt(&mut self, report: &Report, views: &[View<'_>]) {
+        let merged = &report.merged;
+        if let Some(halt) = &merged.halt {
+            self.user.push(t::operation_stopped(halt.value.reason.as_deref()));
+            return;
+        }
+        if merged.decision == Some(Decision::Deny) {
+            let chosen = shown_reason_record(report)
+                .and_then(|r| views.iter().find(|v| v.record.position == r.position));
+            let suppress = views.iter().any(|v| {
+                matches!(v.specific(), Some(Specific::Prompt(p)) if p.suppress_original_prompt == Some(true))
+            });
+            let prompt = (!suppress).then(|| text(self.input, "prompt").unwrap_or_default());
+            let (blocking, exit2) = match chosen {
+                Some(v) => (v.blocking(""), v.how() == How::Exit2),
+                None => (String::new(), false),
+            };
+            self.user.push(t::prompt_blocked(self.event, &blocking, exit2, prompt));
+            return;
+        }
+        let paragraphs = self.context_paragraphs(views);
+        if !paragraphs.is_empty() {
+            self.push(Placement::EnvironmentEnd, paragraphs.join(t::PARAGRAPH), false);
+        }
+    }
+
+    /// SessionStart: the plain-stdout paragraphs, then one paragraph of every
+    /// `additionalContext`, at the start of the environment message.
+    fn session_start(&mut self, views: &[View<'_>]) {
+        let mut paragraphs = Vec::new();
+        let mut contexts = Vec::new();
+        for v in views {
+            for ctx in v.contexts() {
+                let ctx = self.saver.context(ctx);
+                if v.plain() {
+                    paragraphs.push(t::hook_success(&self.hook_name, &ctx));
+                } else {
+                    contexts.push(ctx);
+                }
+            }
+        }
+        if !contexts.is_empty() {
+            let joined = contexts.join(t::SESSION_START_CONTEXT_JOIN);
+            paragraphs.push(t::additional_context(&self.context_label, &joined));
+        }
+        self.environment_start(&paragraphs);
+    }
+
+    fn environment_start(&mut self, paragraphs: &[String]) {
+        if !paragraphs.is_empty() {
+            let mut text = paragraphs.join(t::PARAGRAPH);
+            text.push_str(t::ENVIRONMENT_START_END);
+            self.push(Placement::EnvironmentStart, text, false);
+        }
+    }
+
+    /// Stop / SubagentStop: one user message (a block per blocking hook, then a block per
+    /// context), then the system message of the JSON blocks.
+    fn stop(&mut self, report: &Report, views: &[View<'_>], guard: Option<&GuardOverride>) {
+        if let Some(guard) = guard {
+            self.user.push(guard.message.clone());
+            return;
+        }
+        if report.merged.halt.is_some() {
+            return;
+        }
+        let mut blocks = Vec::new();
+        let mut system = Vec::new();
+        for v in views.iter().filter(|v| v.decided(Decision::Deny)) {
+            blocks.push(t::stop_feedback(&v.blocking("")));
+            if v.how() == How::Answer {
+                let reason = v.reason().unwrap_or_default();
+                system.push(t::stop_blocking_error(self.event, v.cmd(), reason));
+            }
+        }
+        for v in views {
+            for ctx in v.contexts() {
+                let ctx = self.saver.context(ctx);
+                blocks.push(t::stop_context(self.event, &ctx));
+            }
+        }
+        let last = blocks.len().saturating_sub(1);
+        for (i, mut block) in blocks.into_iter().enumerate() {
+            if i < last {
+                block.push_str(t::STOP_BLOCK_SEPARATOR);
+            }
+            self.push(Placement::User, block, false);
+        }
+        self.system(&system);
+    }
+
+    fn pre_compact(&mut self, report: &Report, views: &[View<'_>]) {
+        if report.merged.decision != Some(Decision::Deny) {
+            return;
+        }
+        let blocking = shown_reason_record(report)
+            .and_then(|r| views.iter().find(|v| v.record.position == r.position))
+            .map(|v| v.blocking(""))
+            .unwrap_or_default();
+        self.user.push(t::compaction_blocked(&blocking));
+    }
+
+    /// Exit 2 on the events that show its stderr to the user.
+    fn notices(&mut self, views: &[View<'_>]) {
+        for v in views.iter().filter(|v| v.how() == How::Exit2) {
+            let stderr = v.meta.as_ref().and_then(|m| m.message.as_deref()).unwrap_or(t::NO_STDERR);
+            self.user.push(t::hook_failed_notice(self.event, v.cmd(), stderr));
+        }
+    }
+}
+
+/// What Claude Code shows after a dispatch on the event whose stdin object is `input`.
+pub(super) fn render(
+    presenter: &Presenter,
+    report: &Report,
+    input: &Map<String, Value>,
+    guard: Option<&GuardOverride>,
+) -> Shown {
+    let event = text(input, "hook_event_name").unwrap_or_default();
+    let name = EventName::parse(event);
+    let tool_event = name.is_some_and(EventName::is_tool_event);
+    let subject = crate::seams::subject_of(name, input);
+    let cwd = text(input, "cwd").unwrap_or_default();
+    let session_id = text(input, "session_id").unwrap_or_default();
+    let mut warnings = Vec::new();
+    let views = views(report);
+    let mut r = Renderer {
+        event,
+        name,
+        input,
+        hook_name: t::hook_name(event, tool_event, subject.as_deref()),
+        context_label: t::context_label(event, tool_event, subject.as_deref()),
+        saver: Saver { dir: presenter.tool_results_dir(cwd, session_id), warnings: &mut warnings },
+        model: Vec::new(),
+        user: Vec::new(),
+    };
+    r.says(&views);
+    use EventName as E;
+    match r.name {
+        Some(E::PreToolUse) => r.pre_tool_use(report, &views),
+        Some(E::PermissionRequest) => r.permission_request(report, &views),
+        Some(E::PermissionDenied) => r.permission_denied(&views),
+        Some(E::PostToolUse | E::PostToolUseFailure) => r.post_tool_use(&views),
+        Some(E::UserPromptSubmit | E::UserPromptExpansion) => r.prompt(report, &views),
+        Some(E::SessionStart) => r.session_start(&views),
+        Some(E::SubagentStart) => {
+            let paragraphs = r.context_paragraphs(&views);
+            r.environment_start(&paragraphs);
+        }
+        Some(E::Stop | E::SubagentStop) => r.stop(report, &views, guard),
+        Some(E::PreCompact) => r.pre_compact(report, &views),
+        _ => {
+            let paragraphs = r.context_paragraphs(&views);
+            r.system(&paragraphs);
+        }
+    }
+    if r.name.is_some_and(|n| n.exit2() == Exit2::UserNotice) {
+        r.notices(&views);
+    }
+    let (model, user) = (r.model, r.user);
+    Shown { model, user, warnings }
+}
+
+/// What the model gets from a background hook's end.
+pub(super) fn late(presenter: &Presenter, result: &AsyncResult) -> Shown {
+    let mut warnings = Vec::new();
+    let mut saver = Saver {
+        dir: presenter.tool_results_dir(&result.cwd, &result.session_id),
+        warnings: &mut warnings,
+    };
+    let model = result
+        .context
+        .iter()
+        .chain(result.rewake.iter())
+        .map(|text| ModelText::new(Placement::System, saver.context(text), false))
+        .collect();
+    Shown { model, user: Vec::new(), warnings }
+}
