@@ -8,7 +8,6 @@
 //! is concerned: they are never logged nor put in an error.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use regex::Regex;
@@ -44,8 +43,8 @@ pub(crate) enum UrlError {
 }
 
 /// Checks that `url` is an absolute `http` or `https` URL.
-pub(crate) fn check_url(url: &str) -> Result<reqwest::Url, UrlError> {
-    let parsed = reqwest::Url::parse(url)
+pub(crate) fn check_url(url: &str) -> Result<url::Url, UrlError> {
+    let parsed = url::Url::parse(url)
         .map_err(|e| UrlError::Invalid { url: url.to_owned(), reason: e.to_string() })?;
     match parsed.scheme() {
         "http" | "https" => Ok(parsed),
@@ -55,7 +54,7 @@ pub(crate) fn check_url(url: &str) -> Result<reqwest::Url, UrlError> {
 
 /// A URL as records and logs show it: a password in it replaced by `***`.
 pub(crate) fn shown_url(url: &str) -> String {
-    match reqwest::Url::parse(url) {
+    match url::Url::parse(url) {
         Ok(mut parsed) if parsed.password().is_some() => {
             let _ = parsed.set_password(Some("***"));
             parsed.to_string()
@@ -66,7 +65,7 @@ pub(crate) fn shown_url(url: &str) -> String {
 
 /// Checks that `name` is a valid header name.
 pub(crate) fn check_header_name(name: &str) -> Result<(), UrlError> {
-    reqwest::header::HeaderName::from_bytes(name.as_bytes())
+    http::HeaderName::from_bytes(name.as_bytes())
         .map(|_| ())
         .map_err(|_| UrlError::HeaderName { name: name.to_owned() })
 }
@@ -133,7 +132,7 @@ impl HttpPolicy {
     /// Whether an `http` hook may post to `url`.
     pub fn url_allowed(&self, url: &str) -> bool {
         let Some(patterns) = &self.urls else { return true };
-        let Ok(parsed) = reqwest::Url::parse(url) else { return false };
+        let Ok(parsed) = url::Url::parse(url) else { return false };
         let normalized = normalize(&parsed);
         patterns.iter().any(|(_, r)| r.as_ref().is_some_and(|r| r.is_match(&normalized)))
     }
@@ -146,7 +145,7 @@ impl HttpPolicy {
 
 /// A URL as patterns are matched against: `scheme://host[:port]/path[?query]`, the host
 /// lowercased and without a trailing dot, no user information.
-fn normalize(url: &reqwest::Url) -> String {
+fn normalize(url: &url::Url) -> String {
     let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
     let host = host.strip_suffix('.').unwrap_or(&host);
     let mut out = format!("{}://{host}", url.scheme());
@@ -235,6 +234,10 @@ fn is_name(s: &str) -> bool {
 
 /// One POST to make.
 #[derive(Clone)]
+#[cfg_attr(
+    not(feature = "http"),
+    expect(dead_code, reason = "read by the HTTP client, which this build leaves out")
+)]
 pub(crate) struct Post {
     pub(crate) url: String,
     /// Names and values, already interpolated (never logged).
@@ -256,6 +259,10 @@ pub(crate) struct Answer {
 
 /// Why a POST produced no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    not(feature = "http"),
+    expect(dead_code, reason = "made by the HTTP client, which this build leaves out")
+)]
 pub(crate) enum Failure {
     /// The timeout passed first.
     TimedOut,
@@ -277,86 +284,27 @@ impl fmt::Display for Failure {
     }
 }
 
-/// The engine's HTTP client, built on first use and shared by its `http` hooks.
+#[cfg(feature = "http")]
+mod client;
+#[cfg(feature = "http")]
+pub(crate) use client::Client;
+
+/// The engine's HTTP client in a build without the `http` feature: every POST fails, so an
+/// `http` hook is a non-blocking error (or a block, with `onFailure: "block"`) that says why.
+#[cfg(not(feature = "http"))]
 #[derive(Debug, Default)]
-pub(crate) struct Client(OnceLock<Result<reqwest::Client, String>>);
+pub(crate) struct Client {
+    _none: (),
+}
 
+#[cfg(not(feature = "http"))]
 impl Client {
-    fn get(&self) -> Result<&reqwest::Client, Failure> {
-        self.0.get_or_init(build_client).as_ref().map_err(|e| Failure::Connection(e.clone()))
+    /// Fails: this build has no HTTP client.
+    pub(crate) async fn post(&self, _post: Post) -> Result<Answer, Failure> {
+        Err(Failure::Connection(
+            "this build of hooks-claude has no HTTP client (its `http` feature is off)".to_owned(),
+        ))
     }
-
-    /// Posts, reading at most `max_body` bytes of the answer, all within the timeout.
-    pub(crate) async fn post(&self, post: Post) -> Result<Answer, Failure> {
-        let client = self.get()?.clone();
-        let timeout = post.timeout;
-        tokio::time::timeout(timeout, send(client, post)).await.unwrap_or(Err(Failure::TimedOut))
-    }
-}
-
-async fn send(client: reqwest::Client, post: Post) -> Result<Answer, Failure> {
-    use reqwest::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-    let mut request = client.post(&post.url).header(CONTENT_TYPE, "application/json");
-    for (name, value) in &post.headers {
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| Failure::InvalidHeader(name.clone()))?;
-        let mut value =
-            HeaderValue::from_str(value).map_err(|_| Failure::InvalidHeader(name.to_string()))?;
-        value.set_sensitive(true);
-        request = request.header(name, value);
-    }
-    let mut response =
-        request.body(post.body).send().await.map_err(|e| Failure::Connection(error_text(&e)))?;
-    let status = response.status().as_u16();
-    let mut body = Vec::new();
-    let mut truncated = false;
-    while let Some(chunk) =
-        response.chunk().await.map_err(|e| Failure::Connection(error_text(&e)))?
-    {
-        let room = post.max_body - body.len();
-        if chunk.len() > room {
-            body.extend_from_slice(&chunk[..room]);
-            truncated = true;
-            break;
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(Answer { status, body, truncated })
-}
-
-/// An error's text with its causes (reqwest's own message alone says little).
-fn error_text(e: &reqwest::Error) -> String {
-    // The URL is left out: it may carry credentials.
-    let mut text = match e.url() {
-        Some(url) => e.to_string().replace(url.as_str(), "<url>"),
-        None => e.to_string(),
-    };
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
-
-/// A client with rustls on the `ring` provider (no process-wide provider is installed), the
-/// platform's certificate verifier, and no redirects: a redirect is an answer that is not
-/// 2xx, so that a redirect can never take a hook to a URL the allowlist did not approve.
-fn build_client() -> Result<reqwest::Client, String> {
-    use rustls_platform_verifier::BuilderVerifierExt;
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let tls = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .and_then(BuilderVerifierExt::with_platform_verifier)
-        .map_err(|e| format!("cannot set up TLS: {e}"))?
-        .with_no_client_auth();
-    reqwest::Client::builder()
-        .tls_backend_preconfigured(tls)
-        .redirect(reqwest::redirect::Policy::none())
-        .user_agent(concat!("hooks-claude/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| format!("cannot build the HTTP client: {}", error_text(&e)))
 }
 
 #[cfg(test)]

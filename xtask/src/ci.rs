@@ -61,6 +61,20 @@ fn steps(t: &mut Timings) -> Result {
                 "-D",
                 "warnings",
             ]),
+        )?;
+        step(
+            "clippy (hooks-claude without its http feature)",
+            cargo().args([
+                "clippy",
+                "-p",
+                "hooks-claude",
+                "--no-default-features",
+                "--lib",
+                "--locked",
+                "--",
+                "-D",
+                "warnings",
+            ]),
         )
     })?;
     t.time("tests", || {
