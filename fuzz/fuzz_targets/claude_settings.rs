@@ -29,7 +29,17 @@ fuzz_target!(|data: &[u8]| {
             loader.agent_text("/fuzz/.claude/agents/a.md", &text);
         }
     }
-    let config = loader.finish();
+    let config = match loader.finish() {
+        Ok(config) => {
+            assert!(!config.has_errors());
+            config
+        }
+        Err(problems) => {
+            assert!(problems.errors().next().is_some());
+            assert!(!problems.to_string().is_empty());
+            problems.into_config()
+        }
+    };
     // Line breaks are `\n`, `\r\n` or a lone `\r`: at most this many lines.
     let lines = text.bytes().filter(|&b| b == b'\n' || b == b'\r').count() + 1;
     for diagnostic in &config.diagnostics {

@@ -1,12 +1,15 @@
 //! Matchers: which events' subjects a hook cares about.
 //!
 //! A [`Matcher`] is match-all, a list of exact strings, or an unanchored regular expression,
-//! compiled once. Which configuration string becomes which kind is a dialect's rule; the core
-//! only evaluates. A [`MatcherSet`] tests many matchers against one subject at once: exact
-//! strings through a hash lookup and every pattern through one [`regex::RegexSet`] pass.
+//! checked when it is made and compiled once, on its first use on its own. Which
+//! configuration string becomes which kind is a dialect's rule; the core only evaluates. A
+//! [`MatcherSet`] tests many matchers against one subject at once: exact strings through a
+//! hash lookup and every pattern through one [`regex::RegexSet`] pass, so that a dispatcher
+//! never compiles its patterns one by one.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use regex::{Regex, RegexSet};
 use thiserror::Error;
@@ -32,7 +35,47 @@ pub struct Matcher {
 enum Kind {
     Any,
     Exact(Box<[String]>),
-    Pattern(Regex),
+    Pattern(Arc<Pattern>),
+}
+
+/// A pattern whose syntax was checked, compiled on its first use (shared by the clones of its
+/// matcher). Loading a configuration of many patterns checks each, a few microseconds, and
+/// compiles none: the dispatcher compiles them together in its [`MatcherSet`].
+struct Pattern {
+    source: String,
+    /// Literals one of which begins every match (the `regex` crate's prefix extraction), when
+    /// there are finitely many and none is empty: a subject holding none of them cannot match,
+    /// which is answered without compiling.
+    needles: Option<Box<[Box<[u8]>]>>,
+    /// `None` when the engine refused to compile it after all (its size limit), in which case
+    /// it matches nothing; a [`MatcherSet`] holding it reports that as an error.
+    compiled: OnceLock<Option<Regex>>,
+}
+
+impl Pattern {
+    fn new(source: &str, hir: &regex_syntax::hir::Hir) -> Self {
+        let prefixes = regex_syntax::hir::literal::Extractor::new().extract(hir);
+        let needles = prefixes.literals().filter(|l| l.iter().all(|l| !l.as_bytes().is_empty()));
+        Self {
+            source: source.to_owned(),
+            needles: needles.map(|l| l.iter().map(|l| Box::from(l.as_bytes())).collect()),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    fn is_match(&self, subject: &str) -> bool {
+        let haystack = subject.as_bytes();
+        let holds = |needle: &[u8]| haystack.windows(needle.len()).any(|w| w == needle);
+        if let Some(needles) = &self.needles
+            && !needles.iter().any(|n| holds(n))
+        {
+            return false;
+        }
+        self.compiled
+            .get_or_init(|| Regex::new(&self.source).ok())
+            .as_ref()
+            .is_some_and(|re| re.is_match(subject))
+    }
 }
 
 impl Matcher {
@@ -52,14 +95,22 @@ impl Matcher {
 
     /// Matches a subject in which `pattern` finds a match anywhere (unanchored, case-sensitive).
     ///
+    /// The syntax is checked here, with the `regex` crate's own parser and options; the
+    /// pattern is compiled when first used on its own ([`Matcher::is_match`]) on a subject
+    /// it may match (one holding a literal every match starts with), and by a [`MatcherSet`]
+    /// holding it.
+    ///
     /// # Errors
     ///
     /// [`MatcherError`] naming the pattern when the engine rejects it (e.g. lookaround or
     /// backreferences, which the linear-time engine does not support).
     pub fn pattern(pattern: &str) -> Result<Self, MatcherError> {
-        Regex::new(pattern)
-            .map(|re| Self { kind: Kind::Pattern(re) })
-            .map_err(|e| MatcherError { pattern: pattern.to_owned(), message: flatten(&e) })
+        match regex_syntax::Parser::new().parse(pattern) {
+            Ok(hir) => Ok(Self { kind: Kind::Pattern(Arc::new(Pattern::new(pattern, &hir))) }),
+            Err(e) => {
+                Err(MatcherError { pattern: pattern.to_owned(), message: flatten(&e.to_string()) })
+            }
+        }
     }
 
     /// Whether this matcher matches every subject.
@@ -78,7 +129,7 @@ impl Matcher {
     /// The pattern's source, when this is a pattern.
     pub fn pattern_str(&self) -> Option<&str> {
         match &self.kind {
-            Kind::Pattern(re) => Some(re.as_str()),
+            Kind::Pattern(p) => Some(&p.source),
             _ => None,
         }
     }
@@ -88,7 +139,7 @@ impl Matcher {
         match &self.kind {
             Kind::Any => true,
             Kind::Exact(names) => names.iter().any(|n| n == subject),
-            Kind::Pattern(re) => re.is_match(subject),
+            Kind::Pattern(p) => p.is_match(subject),
         }
     }
 }
@@ -104,7 +155,7 @@ impl fmt::Debug for Matcher {
         match &self.kind {
             Kind::Any => f.write_str("Matcher::Any"),
             Kind::Exact(names) => f.debug_tuple("Matcher::Exact").field(names).finish(),
-            Kind::Pattern(re) => f.debug_tuple("Matcher::Pattern").field(&re.as_str()).finish(),
+            Kind::Pattern(p) => f.debug_tuple("Matcher::Pattern").field(&p.source).finish(),
         }
     }
 }
@@ -114,7 +165,7 @@ impl PartialEq for Matcher {
         match (&self.kind, &other.kind) {
             (Kind::Any, Kind::Any) => true,
             (Kind::Exact(a), Kind::Exact(b)) => a == b,
-            (Kind::Pattern(a), Kind::Pattern(b)) => a.as_str() == b.as_str(),
+            (Kind::Pattern(a), Kind::Pattern(b)) => a.source == b.source,
             _ => false,
         }
     }
@@ -135,8 +186,8 @@ impl MatcherSet {
     ///
     /// # Errors
     ///
-    /// [`MatcherError`] when the combined set exceeds the engine's size limit (each pattern on
-    /// its own already compiled).
+    /// [`MatcherError`] when the engine cannot compile the patterns together (their syntax
+    /// was checked when each matcher was made; what is left is the engine's size limit).
     pub fn new<'a>(matchers: impl IntoIterator<Item = &'a Matcher>) -> Result<Self, MatcherError> {
         let mut set = Self::default();
         let mut sources = Vec::new();
@@ -152,15 +203,17 @@ impl MatcherSet {
                         }
                     }
                 }
-                Kind::Pattern(re) => {
-                    sources.push(re.as_str().to_owned());
+                Kind::Pattern(p) => {
+                    sources.push(p.source.clone());
                     set.pattern_owner.push(i);
                 }
             }
         }
         if !sources.is_empty() {
-            let compiled = RegexSet::new(&sources)
-                .map_err(|e| MatcherError { pattern: sources.join(" | "), message: flatten(&e) })?;
+            let compiled = RegexSet::new(&sources).map_err(|e| MatcherError {
+                pattern: sources.join(" | "),
+                message: flatten(&e.to_string()),
+            })?;
             set.patterns = Some(compiled);
         }
         Ok(set)
@@ -197,12 +250,11 @@ impl MatcherSet {
 }
 
 /// The engine's message on one line, so that `file:line:col: message` diagnostics stay one line.
-fn flatten(error: &regex::Error) -> String {
-    let text = error.to_string();
+fn flatten(text: &str) -> String {
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     // The regex crate renders the pattern and a caret before its explanation, `error: ...`;
     // keep the explanation, without its `error: ` (the diagnostic already says it is one).
-    lines.last().map_or(text.clone(), |l| l.strip_prefix("error: ").unwrap_or(l).to_owned())
+    lines.last().map_or(text.to_owned(), |l| l.strip_prefix("error: ").unwrap_or(l).to_owned())
 }
 
 #[cfg(test)]
@@ -264,7 +316,45 @@ mod tests {
         ]
     }
 
+    #[test]
+    fn a_pattern_is_compiled_on_first_use_and_shared_by_clones() {
+        let m = Matcher::pattern("mcp__.*__get").unwrap();
+        let copy = m.clone();
+        let Kind::Pattern(p) = &m.kind else { panic!("not a pattern") };
+        assert!(p.compiled.get().is_none(), "checked, not compiled");
+        assert!(!copy.is_match("Task"), "no `mcp__` in the subject: no match");
+        assert!(p.compiled.get().is_none(), "answered without compiling");
+        assert!(copy.is_match("mcp__memory__get"));
+        assert!(p.compiled.get().is_some_and(Option::is_some), "compiled once, for both");
+        assert!(!m.is_match("Bash"));
+    }
+
     proptest::proptest! {
+        /// The syntax check accepts exactly what the engine compiles, with its message.
+        #[test]
+        fn the_syntax_check_agrees_with_the_engine(pattern in r"[a\\(){}\[\]|*+?^$.:=!<>,0-9pPdwsb-]{0,8}") {
+            let checked = Matcher::pattern(&pattern);
+            let compiled = Regex::new(&pattern);
+            proptest::prop_assert_eq!(checked.is_ok(), compiled.is_ok(), "{:?}", pattern);
+            if let (Err(ours), Err(engine)) = (checked, compiled) {
+                proptest::prop_assert_eq!(ours.message, flatten(&engine.to_string()));
+            }
+        }
+
+        /// A pattern answers as the engine does, with or without its literal shortcut.
+        #[test]
+        fn a_pattern_matches_as_the_engine_does(
+            pattern in r"[ab(|)*+?^$.]{0,6}|(?:ab|a\\.|[ab]\\*|\\b|\\w|\\A|\\z|\\d){1,4}",
+            subjects in proptest::collection::vec("[ab.]{0,4}", 1..6),
+        ) {
+            let (Ok(ours), Ok(engine)) = (Matcher::pattern(&pattern), Regex::new(&pattern)) else {
+                return Ok(());
+            };
+            for subject in &subjects {
+                proptest::prop_assert_eq!(ours.is_match(subject), engine.is_match(subject), "{:?} on {:?}", pattern, subject);
+            }
+        }
+
         /// One pass over the set gives exactly the matchers that accept the subject alone.
         #[test]
         fn set_agrees_with_each_matcher_on_generated_strings(

@@ -80,7 +80,8 @@ fn engine(sdk: &Sdk, mode: &str, records: &Path, project: &Path) -> Result<Engin
     let text = json!({ "hooks": hooks }).to_string();
     let config = Loader::new()
         .settings_text(project.join(".claude/settings.json"), &text, Scope::Project)
-        .finish();
+        .finish()
+        .map_err(|e| e.to_string())?;
     Engine::builder(config).host(HostEnv::new(project)).build().map_err(|e| e.to_string())
 }
 

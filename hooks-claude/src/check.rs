@@ -201,7 +201,8 @@ mod tests {
 ]}]}}"#;
         let config = crate::Loader::new()
             .plugin_text("/plug/hooks/hooks.json", text, crate::Plugin::new("p", "/plug"))
-            .finish();
+            .finish()
+            .unwrap_or_else(crate::LoadErrors::into_config);
         let found = check(&config, Path::new("/proj"), "/bin:/usr/bin");
         let lines: Vec<(usize, &str)> =
             found.iter().map(|d| (d.line, d.message.as_str())).collect();

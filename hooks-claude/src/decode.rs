@@ -422,6 +422,10 @@ pub(crate) fn decode_verdict(ctx: &DecodeCtx<'_>, verdict: Verdict) -> Decoded {
 /// What an `http` hook's server answered ([HTTP hooks](crate::compatibility#http-hooks)): 2xx with
 /// an empty body is success with no output; 2xx with a JSON object is read like a command's stdout;
 /// any other 2xx body, and any other status, is a non-blocking error: a status alone never blocks.
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "only `http` hooks have an answer to decode")
+)]
 pub(crate) fn decode_http(
     ctx: &DecodeCtx<'_>,
     status: u16,

@@ -207,7 +207,7 @@ pub enum WorkspaceTrust {
 /// for (path, scope) in discover_in(None, &project, &project.join("no-managed-settings")) {
 ///     loader.settings(path, scope);
 /// }
-/// let config = loader.finish();
+/// let config = loader.finish()?;
 /// assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
 /// let engine = Engine::builder(config).host(HostEnv::new(&project)).build()?;
 ///
@@ -269,7 +269,7 @@ impl std::fmt::Debug for Engine {
 /// }
 ///
 /// let settings = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#;
-/// let config = Loader::new().settings_text("settings.json", settings, Scope::Project).finish();
+/// let config = Loader::new().settings_text("settings.json", settings, Scope::Project).finish()?;
 /// let mut info = HookInfo::new("tests-first", Source::new("native", None));
 /// info.on = On::seam(Seam::TurnEnd);
 /// let mut host = HostEnv::new(std::env::temp_dir());
@@ -422,6 +422,7 @@ impl EngineBuilder {
             host,
             settings_env: self.config.env.clone(),
             background: Background::new(self.background),
+            #[cfg(feature = "http")]
             http: crate::http::Client::default(),
             http_policy,
             delegates: self.delegates,

@@ -42,6 +42,7 @@ pub(crate) struct Shared {
     pub(crate) host: HostEnv,
     pub(crate) settings_env: Vec<(String, String)>,
     pub(crate) background: Background,
+    #[cfg(feature = "http")]
     pub(crate) http: crate::http::Client,
     pub(crate) http_policy: HttpPolicy,
     pub(crate) delegates: Delegates,
@@ -129,6 +130,8 @@ pub enum NotRun {
     },
     /// An `mcp_tool` hook on `SessionStart` at launch, when no MCP client is connected yet.
     NoMcpAtLaunch,
+    /// An `http` hook in a program built without `hooks-claude`'s `http` feature.
+    HttpNotBuilt,
     /// An `http` hook on `SessionStart`, which Claude Code skips.
     HttpOnSessionStart,
 }
@@ -158,6 +161,7 @@ impl fmt::Display for NotRun {
             NotRun::NoMcpAtLaunch => f.write_str(
                 "`mcp_tool` hooks are not available for `SessionStart` at launch (no MCP client yet)",
             ),
+            NotRun::HttpNotBuilt => write!(f, "{}; this hook is skipped", crate::http::NOT_BUILT),
             NotRun::HttpOnSessionStart => {
                 f.write_str("HTTP hooks are not supported for SessionStart; this hook is skipped")
             }
@@ -303,6 +307,7 @@ impl ClaudeHook {
         let delegates = &self.shared.delegates;
         match &h.spec {
             HandlerSpec::Command => None,
+            HandlerSpec::Http(_) if !crate::http::BUILT => Some(NotRun::HttpNotBuilt),
             HandlerSpec::Http(_) if name == EventName::SessionStart => {
                 Some(NotRun::HttpOnSessionStart)
             }
@@ -332,6 +337,7 @@ impl ClaudeHook {
             NotRun::NoImplementation { .. }
                 | NotRun::UrlNotAllowed { .. }
                 | NotRun::HttpOnSessionStart
+                | NotRun::HttpNotBuilt
         ) && !self.warned.swap(true, Ordering::Relaxed)
         {
             tracing::warn!(target: "hooks", hook = %self.info.id, handler = %self.info.label, "{why}");
@@ -473,10 +479,14 @@ impl ClaudeHook {
         };
         match &self.entry.handler.spec {
             HandlerSpec::Command => crate::command::run(self, &payload, timeout).await,
+            #[cfg(feature = "http")]
             HandlerSpec::Http(spec) => {
                 let d = self.run_http(spec, &payload, timeout).await;
                 self.finish(d, None)
             }
+            // `not_run_for` skipped it already.
+            #[cfg(not(feature = "http"))]
+            HandlerSpec::Http(_) => self.skipped(&NotRun::HttpNotBuilt),
             HandlerSpec::Prompt(spec) | HandlerSpec::Agent(spec) => {
                 let d = self.run_prompt(spec, &payload, timeout).await;
                 self.finish(d, None)

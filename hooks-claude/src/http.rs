@@ -1,6 +1,6 @@
 //! The network side of `http` hooks, and the only network code of the crate: the URL allowlist,
 //! header interpolation limited to allowed variables, and one POST bounded on the wall clock and
-//! in size.
+//! in size (`client.rs`, built with the `http` feature only).
 //!
 //! HTTP requests are not processes, so they do not go through `hook_protocol::exec`; what this
 //! module returns is decoded elsewhere by the answer rules of
@@ -8,11 +8,24 @@
 //! is concerned: they are never logged nor put in an error.
 
 use std::fmt;
+#[cfg(feature = "http")]
 use std::time::Duration;
 
 use regex::Regex;
 
 use crate::Config;
+
+#[cfg(feature = "http")]
+mod client;
+#[cfg(feature = "http")]
+pub(crate) use client::Client;
+
+/// Whether this build runs `http` hooks (the `http` feature, on by default).
+pub(crate) const BUILT: bool = cfg!(feature = "http");
+
+/// What a harness built without the `http` feature says about an `http` hook.
+pub(crate) const NOT_BUILT: &str = "`http` hooks are not built into this program (the `http` \
+     feature of hooks-claude is off)";
 
 /// A URL an `http` handler cannot use.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +48,10 @@ pub(crate) enum UrlError {
         scheme: String,
     },
     /// A header name that HTTP does not allow.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "names are checked with the client")
+    )]
     #[error("`{name}` is not a valid HTTP header name")]
     HeaderName {
         /// The name as written.
@@ -43,8 +60,9 @@ pub(crate) enum UrlError {
 }
 
 /// Checks that `url` is an absolute `http` or `https` URL.
-pub(crate) fn check_url(url: &str) -> Result<url::Url, UrlError> {
-    let parsed = url::Url::parse(url)
+#[cfg(feature = "http")]
+pub(crate) fn check_url(url: &str) -> Result<reqwest::Url, UrlError> {
+    let parsed = reqwest::Url::parse(url)
         .map_err(|e| UrlError::Invalid { url: url.to_owned(), reason: e.to_string() })?;
     match parsed.scheme() {
         "http" | "https" => Ok(parsed),
@@ -52,9 +70,23 @@ pub(crate) fn check_url(url: &str) -> Result<url::Url, UrlError> {
     }
 }
 
+/// Without the `http` feature no URL parser is built: only the scheme is checked (the hook
+/// does not run anyway).
+#[cfg(not(feature = "http"))]
+pub(crate) fn check_url(url: &str) -> Result<(), UrlError> {
+    match url.split_once("://") {
+        Some(("http" | "https", _)) => Ok(()),
+        Some((scheme, _)) => {
+            Err(UrlError::Scheme { url: url.to_owned(), scheme: scheme.to_owned() })
+        }
+        None => Err(UrlError::Invalid { url: url.to_owned(), reason: "no scheme".to_owned() }),
+    }
+}
+
 /// A URL as records and logs show it: a password in it replaced by `***`.
+#[cfg(feature = "http")]
 pub(crate) fn shown_url(url: &str) -> String {
-    match url::Url::parse(url) {
+    match reqwest::Url::parse(url) {
         Ok(mut parsed) if parsed.password().is_some() => {
             let _ = parsed.set_password(Some("***"));
             parsed.to_string()
@@ -63,11 +95,29 @@ pub(crate) fn shown_url(url: &str) -> String {
     }
 }
 
+/// Without the `http` feature: any user information before the host is replaced by `***`.
+#[cfg(not(feature = "http"))]
+pub(crate) fn shown_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://***{}", &rest[at..]),
+        None => url.to_owned(),
+    }
+}
+
 /// Checks that `name` is a valid header name.
+#[cfg(feature = "http")]
 pub(crate) fn check_header_name(name: &str) -> Result<(), UrlError> {
-    http::HeaderName::from_bytes(name.as_bytes())
+    reqwest::header::HeaderName::from_bytes(name.as_bytes())
         .map(|_| ())
         .map_err(|_| UrlError::HeaderName { name: name.to_owned() })
+}
+
+/// Without the `http` feature header names are not checked (the hook does not run).
+#[cfg(not(feature = "http"))]
+pub(crate) fn check_header_name(_name: &str) -> Result<(), UrlError> {
+    Ok(())
 }
 
 /// The harness-level limits on `http` hooks ([HTTP hooks](crate::compatibility#http-hooks)): which
@@ -129,12 +179,21 @@ impl HttpPolicy {
         self
     }
 
-    /// Whether an `http` hook may post to `url`.
+    /// Whether an `http` hook may post to `url` (never, in a build without the `http`
+    /// feature).
     pub fn url_allowed(&self, url: &str) -> bool {
-        let Some(patterns) = &self.urls else { return true };
-        let Ok(parsed) = url::Url::parse(url) else { return false };
-        let normalized = normalize(&parsed);
-        patterns.iter().any(|(_, r)| r.as_ref().is_some_and(|r| r.is_match(&normalized)))
+        #[cfg(feature = "http")]
+        {
+            let Some(patterns) = &self.urls else { return true };
+            let Ok(parsed) = reqwest::Url::parse(url) else { return false };
+            let normalized = normalize(&parsed);
+            patterns.iter().any(|(_, r)| r.as_ref().is_some_and(|r| r.is_match(&normalized)))
+        }
+        #[cfg(not(feature = "http"))]
+        {
+            let _ = url;
+            false
+        }
     }
 
     /// Whether the policy lets a header interpolate `name` (the handler must allow it too).
@@ -145,7 +204,8 @@ impl HttpPolicy {
 
 /// A URL as patterns are matched against: `scheme://host[:port]/path[?query]`, the host
 /// lowercased and without a trailing dot, no user information.
-fn normalize(url: &url::Url) -> String {
+#[cfg(feature = "http")]
+fn normalize(url: &reqwest::Url) -> String {
     let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
     let host = host.strip_suffix('.').unwrap_or(&host);
     let mut out = format!("{}://{host}", url.scheme());
@@ -185,6 +245,7 @@ fn url_pattern(pattern: &str) -> Option<Regex> {
     Regex::new(&format!("^{}$", body.join(".*"))).ok()
 }
 
+#[cfg(feature = "http")]
 /// Replaces `$VAR` and `${VAR}` in a header value: allowed names by their value (empty when
 /// unset), every other name by nothing ([HTTP hooks](crate::compatibility#http-hooks)). A `$` not
 /// followed by a name stays.
@@ -226,18 +287,16 @@ pub(crate) fn interpolate(
     out
 }
 
+#[cfg(feature = "http")]
 fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
         && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
 }
 
+#[cfg(feature = "http")]
 /// One POST to make.
 #[derive(Clone)]
-#[cfg_attr(
-    not(feature = "http"),
-    expect(dead_code, reason = "read by the HTTP client, which this build leaves out")
-)]
 pub(crate) struct Post {
     pub(crate) url: String,
     /// Names and values, already interpolated (never logged).
@@ -247,6 +306,7 @@ pub(crate) struct Post {
     pub(crate) max_body: usize,
 }
 
+#[cfg(feature = "http")]
 /// What the server answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Answer {
@@ -257,12 +317,9 @@ pub(crate) struct Answer {
     pub(crate) truncated: bool,
 }
 
+#[cfg(feature = "http")]
 /// Why a POST produced no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(
-    not(feature = "http"),
-    expect(dead_code, reason = "made by the HTTP client, which this build leaves out")
-)]
 pub(crate) enum Failure {
     /// The timeout passed first.
     TimedOut,
@@ -272,6 +329,7 @@ pub(crate) enum Failure {
     InvalidHeader(String),
 }
 
+#[cfg(feature = "http")]
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -284,30 +342,7 @@ impl fmt::Display for Failure {
     }
 }
 
-#[cfg(feature = "http")]
-mod client;
-#[cfg(feature = "http")]
-pub(crate) use client::Client;
-
-/// The engine's HTTP client in a build without the `http` feature: every POST fails, so an
-/// `http` hook is a non-blocking error (or a block, with `onFailure: "block"`) that says why.
-#[cfg(not(feature = "http"))]
-#[derive(Debug, Default)]
-pub(crate) struct Client {
-    _none: (),
-}
-
-#[cfg(not(feature = "http"))]
-impl Client {
-    /// Fails: this build has no HTTP client.
-    pub(crate) async fn post(&self, _post: Post) -> Result<Answer, Failure> {
-        Err(Failure::Connection(
-            "this build of hooks-claude has no HTTP client (its `http` feature is off)".to_owned(),
-        ))
-    }
-}
-
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
 

@@ -39,7 +39,10 @@
 //!   empty list blocks every URL) and `httpHookAllowedEnvVars`; header values interpolate only the
 //!   variables both the handler's `allowedEnvVars` and the policy allow, and are never logged.
 //!   Redirects are not followed, so that a redirect cannot lead past the allowlist. TLS is rustls
-//!   with the platform's verifier.
+//!   with the platform's verifier. The client is the crate's `http` feature, on by default; a
+//!   harness with no use for `http` hooks turns it off (`default-features = false`) and builds
+//!   without reqwest, rustls and hyper: an `http` hook is then a load warning at its handler
+//!   and is skipped ([`NotRun::HttpNotBuilt`]).
 //! - `prompt`, `agent`, `mcp_tool`: through traits the harness implements ([`delegate`]:
 //!   [`ModelEvaluator`](delegate::ModelEvaluator), [`AgentRunner`](delegate::AgentRunner),
 //!   [`McpToolCaller`](delegate::McpToolCaller)), registered on the [`EngineBuilder`]. This
@@ -83,7 +86,7 @@
 //!     "type": "command",
 //!     "command": "echo 'use trash instead' >&2; exit 2"
 //! }]}]}}"#;
-//! let config = Loader::new().settings_text("settings.json", settings, Scope::Project).finish();
+//! let config = Loader::new().settings_text("settings.json", settings, Scope::Project).finish()?;
 //! let home = std::env::temp_dir().join("hooks-claude-doc-home");
 //! let engine = Engine::builder(config)
 //!     .host(HostEnv::new(std::env::temp_dir()))
@@ -155,7 +158,8 @@
 //!     "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"no rm\"}}'",
 //!     "if": "Bash(rm *)"
 //! }]}]}}"#;
-//! let config = Loader::new().settings_text(".claude/settings.json", settings, Scope::Project).finish();
+//! // Problems in the files are an error that still holds what loaded (`into_config`).
+//! let config = Loader::new().settings_text(".claude/settings.json", settings, Scope::Project).finish()?;
 //! assert!(config.diagnostics.is_empty());
 //! let engine = Engine::builder(config).host(HostEnv::new(std::env::temp_dir())).build()?;
 //!
@@ -211,7 +215,7 @@ pub use env::HostEnv;
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
 pub use hook::{ClaudeHook, NotRun};
 pub use http::HttpPolicy;
-pub use load::Loader;
+pub use load::{LoadErrors, Loader};
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
 pub use present::{ModelText, Placement, Presenter, Shown};
 pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};

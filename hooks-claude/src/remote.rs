@@ -8,20 +8,26 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::HandlerType;
-use crate::decode::{Decoded, decode, decode_failure, decode_http, decode_timeout, decode_verdict};
+#[cfg(feature = "http")]
+use crate::decode::decode_http;
+use crate::decode::{Decoded, decode, decode_failure, decode_timeout, decode_verdict};
 use crate::delegate::{AgentRequest, DelegateError, McpToolRequest, PromptRequest};
 use crate::hook::ClaudeHook;
+#[cfg(feature = "http")]
 use crate::http::{Failure, Post, interpolate};
 use crate::mcp::substitute_input;
 use crate::prompt::{
     AGENT_MAX_TURNS, answer_schema, answer_verdict, parse_answer, substitute_arguments,
 };
 use crate::seams::ClaudePayload;
-use crate::settings::{HttpSpec, McpToolSpec, PromptSpec};
+#[cfg(feature = "http")]
+use crate::settings::HttpSpec;
+use crate::settings::{McpToolSpec, PromptSpec};
 use hook_protocol::Hook;
 
 impl ClaudeHook {
     /// Posts the event's JSON and reads the answer ([HTTP hooks](crate::compatibility#http-hooks)).
+    #[cfg(feature = "http")]
     pub(crate) async fn run_http(
         &self,
         spec: &HttpSpec,
@@ -59,6 +65,7 @@ impl ClaudeHook {
 
     /// A variable's value for header interpolation: the settings `env` blocks and the
     /// harness's extra variables first, then the harness's own environment.
+    #[cfg(feature = "http")]
     fn env_value(&self, name: &str) -> Option<String> {
         let host = &self.shared.host;
         self.shared

@@ -81,6 +81,7 @@ impl StopGuard {
                 reason: reason.clone(),
                 message: message.clone(),
             });
+            // Reported once, in `guard_override`: the hooks' own messages stay as they were.
             decision.continuation = Continuation::Stop;
             self.consecutive = 0;
             return;
@@ -118,6 +119,7 @@ mod tests {
         assert_eq!(d.continuation, Continuation::Stop);
         let o = d.guard_override.unwrap();
         assert_eq!((o.consecutive, o.reason.as_deref()), (8, Some("keep going")));
+        assert!(d.control.messages.is_empty(), "the override is reported once");
         assert!(!guard.stop_hook_active());
     }
 

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use hook_protocol::Decision;
 use hooks_claude::{
-    ClaudeRecord, Config, Diagnostic, DiagnosticSeverity, Engine, EventName, HostEnv, Loader,
-    Origin, RawRun, Scope, WorkspaceTrust, discover,
+    ClaudeRecord, Config, Diagnostic, DiagnosticSeverity, Engine, EventName, HostEnv, LoadErrors,
+    Loader, Origin, RawRun, Scope, WorkspaceTrust, discover,
 };
 use serde_json::{Map, Value};
 
@@ -96,7 +96,9 @@ impl Claude {
             exists(path, "sub-agent")?;
             loader.agent(path.clone());
         }
-        let config = loader.finish();
+        // Errors stop the command (after the warnings are shown); a harness would go on with
+        // the rest.
+        let config = loader.finish().unwrap_or_else(LoadErrors::into_config);
         report_load(&config)?;
         let mut host = HostEnv::new(project_dir);
         host.home = home;
@@ -357,7 +359,8 @@ pub(crate) fn check(path: &Path, text: &str, project_dir: &Path) -> Vec<Problem>
     } else {
         loader.settings_text(path.to_path_buf(), text, Scope::Explicit);
     }
-    let config = loader.finish();
+    // `hooks check` reports every problem, so it reads what loaded either way.
+    let config = loader.finish().unwrap_or_else(LoadErrors::into_config);
     let search_path = std::env::var("PATH").unwrap_or_default();
     hooks_claude::check(&config, project_dir, &search_path)
         .into_iter()

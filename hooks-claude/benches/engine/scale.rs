@@ -179,7 +179,10 @@ pub(crate) fn load_and_build(ctx: &Ctx, rounds: usize) -> (f64, f64) {
     let (mut load, mut build) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let t = Instant::now();
-        let config = Loader::new().settings_text(&path, &text, Scope::Project).finish();
+        let config = Loader::new()
+            .settings_text(&path, &text, Scope::Project)
+            .finish()
+            .unwrap_or_else(|e| fail(&format!("the 1,000-hook settings do not load: {e}")));
         load.push(micros(t.elapsed()) / 1000.0);
         if config.entries.len() != 1000 || !config.diagnostics.is_empty() {
             fail("the 1,000-hook settings did not load as 1,000 hooks");

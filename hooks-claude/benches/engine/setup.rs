@@ -96,7 +96,8 @@ pub(crate) fn settings(groups: &[(String, Vec<Value>)]) -> String {
 pub(crate) fn engine(dir: &Path, text: &str, form: Form) -> Engine {
     let config = Loader::new()
         .settings_text(dir.join(".claude/settings.json"), text, Scope::Project)
-        .finish();
+        .finish()
+        .unwrap_or_else(|e| fail(&format!("the bench's settings do not load: {e}")));
     if let Some(d) = config.diagnostics.first() {
         fail(&format!("the bench's settings do not load: {d}"));
     }

@@ -1,5 +1,5 @@
-//! The HTTP client of `http` hooks (the `http` feature): `reqwest` on rustls with the `ring`
-//! provider and the platform's certificate verifier, no redirects.
+//! The POST itself, through a shared `reqwest` client (rustls on `ring`, the platform's
+//! verifier, no redirects); built with the `http` feature only.
 
 use std::sync::{Arc, OnceLock};
 

@@ -339,6 +339,9 @@ fn on_failure(f: &mut Fields<'_, '_, '_>, kind: HandlerType) -> OnFailure {
 }
 
 fn http(f: &mut Fields<'_, '_, '_>, at: Pos) -> Option<HandlerSpec> {
+    if !crate::http::BUILT {
+        f.w.sink.warning(at, format!("{}; this hook never runs", crate::http::NOT_BUILT));
+    }
     let url = f.required("url", HandlerType::Http, at);
     if let Some((u, p)) = &url
         && let Err(e) = crate::http::check_url(u)

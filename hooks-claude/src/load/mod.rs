@@ -20,6 +20,47 @@ mod plugin;
 
 use handler::handler;
 
+/// What did not load, and everything that did.
+///
+/// Displayed, it lists each error as `FILE:LINE:COL: error: message`, one a line.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", render_errors(.config))]
+pub struct LoadErrors {
+    config: Box<Config>,
+}
+
+fn render_errors(config: &Config) -> String {
+    let errors: Vec<String> =
+        config.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
+    let what = match errors.len() {
+        1 => "a configuration problem".to_owned(),
+        n => format!("{n} configuration problems"),
+    };
+    format!("{what}; the rest of the configuration loaded:\n{}", errors.join("\n"))
+}
+
+impl LoadErrors {
+    /// The errors: what did not register.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.config.diagnostics.iter().filter(|d| d.is_error())
+    }
+
+    /// Every problem, warnings included, in the order found.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.config.diagnostics
+    }
+
+    /// The configuration of everything that loaded (its diagnostics included), to run.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The configuration of everything that loaded, to run: the rest works.
+    pub fn into_config(self) -> Config {
+        *self.config
+    }
+}
+
 /// Reads configuration files into a [`Config`], in the order given.
 #[derive(Debug, Default)]
 pub struct Loader {
@@ -92,9 +133,22 @@ impl Loader {
         self
     }
 
-    /// The loaded configuration, with `disableAllHooks` and the `env` blocks applied. Every
-    /// diagnostic is also logged through `tracing` (target `hooks`) as a warning.
-    pub fn finish(&mut self) -> Config {
+    /// The loaded configuration, with `disableAllHooks` and the `env` blocks applied; every
+    /// diagnostic is in [`Config::diagnostics`] and is also logged through `tracing` (target
+    /// `hooks`) as a warning.
+    ///
+    /// # Errors
+    ///
+    /// [`LoadErrors`] when something did not register (a file that cannot be read or parsed, a
+    /// bad event, group or handler): it names each problem and still holds the configuration
+    /// of everything else, so that a harness shows the problems and goes on with the rest, as
+    /// Claude Code does (`.unwrap_or_else(|e| { show(&e); e.into_config() })`).
+    pub fn finish(&mut self) -> Result<Config, LoadErrors> {
+        let config = self.finish_all();
+        if config.has_errors() { Err(LoadErrors { config: Box::new(config) }) } else { Ok(config) }
+    }
+
+    fn finish_all(&mut self) -> Config {
         let mut config = std::mem::take(&mut self.config);
         for d in &config.diagnostics {
             tracing::warn!(target: "hooks", file = %d.file.display(), line = d.line, column = d.column, "{d}");

@@ -63,7 +63,8 @@ async fn user_config_is_substituted_in_exec_form_and_refused_in_shell_form() {
     let run = |handler: serde_json::Value| {
         let config = Loader::new()
             .plugin_text(dir.join("hooks/hooks.json"), &hooks(handler), plugin.clone())
-            .finish();
+            .finish()
+            .unwrap();
         let engine = Engine::builder(config).host(HostEnv::new(&dir)).build().unwrap();
         let input = prompt(&dir);
         async move { engine.user_prompt_submit(&input).await.records()[0].clone() }
@@ -98,7 +99,8 @@ async fn a_settings_hook_keeps_user_config_text_as_written() {
     let line = format!("printf '%s' '${{user_config.level}}' > '{}'", out.display());
     let text =
         settings(json!({"UserPromptSubmit": [{"hooks": [{"type": "command", "command": line}]}]}));
-    let config = Loader::new().settings_text(dir.join("s.json"), &text, Scope::Project).finish();
+    let config =
+        Loader::new().settings_text(dir.join("s.json"), &text, Scope::Project).finish().unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     let engine = Engine::builder(config).host(HostEnv::new(&dir)).build().unwrap();
     let fired = engine.user_prompt_submit(&prompt(&dir)).await;

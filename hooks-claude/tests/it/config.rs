@@ -1,4 +1,4 @@
-use hooks_claude::{DiagnosticSeverity, Loader, Plugin, Scope, check};
+use hooks_claude::{DiagnosticSeverity, LoadErrors, Loader, Plugin, Scope};
 
 use crate::support::*;
 
@@ -11,13 +11,30 @@ fn a_broken_file_is_contained_and_positioned() {
     let config = Loader::new()
         .settings_text("/p/bad.json", "{\n  \"hooks\": {\n    \"Stop\": [,]\n  }\n}", Scope::User)
         .settings_text(dir.join("good.json"), &good, Scope::Project)
-        .finish();
+        .finish()
+        .expect_err("a broken file is an error the harness cannot miss");
+    let shown = config.to_string();
+    assert_eq!(
+        shown.lines().next(),
+        Some("a configuration problem; the rest of the configuration loaded:")
+    );
+    assert!(
+        shown
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("/p/bad.json:3:14: error: invalid JSON")),
+        "{shown}"
+    );
+    assert_eq!(config.errors().count(), 1);
+    let config = config.into_config();
     assert_eq!(config.entries.len(), 1, "the good file still registers");
     let d = &config.diagnostics[0];
     assert_eq!((d.line, d.column, d.severity), (3, 14, DiagnosticSeverity::Error), "{d}");
     assert!(d.to_string().starts_with("/p/bad.json:3:14: error: invalid JSON"), "{d}");
 }
 
+/// (Its `http` handlers' URL and header checks need the `http` feature.)
+#[cfg(feature = "http")]
 #[test]
 fn every_problem_is_reported_at_its_value() {
     let text = r#"{
@@ -47,11 +64,16 @@ fn every_problem_is_reported_at_its_value() {
   "unknownKey": true,
   "allowedHttpHookUrls": "http://localhost/*"
 }"#;
-    let config = Loader::new().settings_text("settings.json", text, Scope::Project).finish();
-    let all: Vec<String> = check(&config, std::path::Path::new("/p"), "/usr/bin:/bin")
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let config = Loader::new()
+        .settings_text("settings.json", text, Scope::Project)
+        .finish()
+        .unwrap_err()
+        .into_config();
+    let all: Vec<String> =
+        hooks_claude::check(&config, std::path::Path::new("/p"), "/usr/bin:/bin")
+            .iter()
+            .map(ToString::to_string)
+            .collect();
     insta::assert_snapshot!(all.join("\n"));
     let commands: Vec<_> =
         config.entries.iter().map(|e| (e.event.as_str(), e.handler.kind.as_str())).collect();
@@ -86,17 +108,22 @@ fn disable_all_hooks_follows_precedence() {
         &hooks,
         Scope::Project,
     );
-    assert!(loader.finish().active().next().is_none(), "a user true disables project hooks");
+    assert!(
+        loader.finish().unwrap().active().next().is_none(),
+        "a user true disables project hooks"
+    );
     let config = Loader::new()
         .settings_text("user.json", r#"{"disableAllHooks": true}"#, Scope::User)
         .settings_text("local.json", r#"{"disableAllHooks": false}"#, Scope::Local)
         .settings_text("project.json", &hooks, Scope::Project)
-        .finish();
+        .finish()
+        .unwrap();
     assert_eq!(config.active().count(), 1, "a local false overrides a user true");
     let config = Loader::new()
         .settings_text("managed.json", &hooks, Scope::Managed)
         .settings_text("project.json", r#"{"disableAllHooks": true}"#, Scope::Project)
-        .finish();
+        .finish()
+        .unwrap();
     assert_eq!(config.active().count(), 1, "managed hooks keep running");
 }
 
@@ -105,7 +132,8 @@ fn plugin_files_take_a_description_and_the_plugin_root() {
     let text = r#"{"description": "Formatting", "hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/fmt.sh"}]}]}}"#;
     let config = Loader::new()
         .plugin_text("/plug/hooks/hooks.json", text, Plugin::new("fmt", "/plug"))
-        .finish();
+        .finish()
+        .unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert_eq!(config.entries[0].source.plugin().map(|p| p.name.as_str()), Some("fmt"));
 }
@@ -115,7 +143,8 @@ fn settings_env_blocks_merge_by_precedence() {
     let config = Loader::new()
         .settings_text("p.json", r#"{"env": {"A": "project", "B": "b"}}"#, Scope::Project)
         .settings_text("u.json", r#"{"env": {"A": "user"}}"#, Scope::User)
-        .finish();
+        .finish()
+        .unwrap();
     let a = config.env.iter().find(|(k, _)| k == "A").map(|(_, v)| v.as_str());
     assert_eq!(a, Some("project"));
 }
@@ -137,7 +166,7 @@ fn policy_config(managed: &str) -> hooks_claude::Config {
         .settings_text("managed.json", &managed, Scope::Managed)
         .plugin_text("/plugins/fmt/hooks/hooks.json", &hooks, forced)
         .plugin_text("/plugins/lint/hooks/hooks.json", &hooks, other);
-    loader.finish()
+    loader.finish().unwrap_or_else(LoadErrors::into_config)
 }
 
 /// The labels of the hooks that run.
@@ -182,7 +211,8 @@ fn managed_policies_fail_closed_and_are_ignored_outside_managed_settings() {
 
     let config = Loader::new()
         .settings_text("user.json", r#"{"allowManagedHooksOnly": true}"#, Scope::User)
-        .finish();
+        .finish()
+        .unwrap();
     assert!(!config.policy.managed_hooks_only);
     assert!(config.diagnostics[0].message.contains("honoured in managed settings only"));
 }
@@ -198,7 +228,8 @@ fn disable_all_hooks_spares_plugins_that_managed_settings_force_enable() {
             p
         })
         .plugin_text("/p/lint/hooks/hooks.json", &stop_hooks(), Plugin::new("lint", "/p/lint"))
-        .finish();
+        .finish()
+        .unwrap();
     assert_eq!(running(&config), ["plugin:fmt"]);
     // In managed settings, disableAllHooks turns off everything, forced plugins included.
     let config = Loader::new()
@@ -212,7 +243,8 @@ fn disable_all_hooks_spares_plugins_that_managed_settings_force_enable() {
             p.marketplace = Some("acme".into());
             p
         })
-        .finish();
+        .finish()
+        .unwrap();
     assert!(running(&config).is_empty());
 }
 
@@ -260,7 +292,7 @@ fn a_plugin_manifest_adds_hook_files_after_the_standard_one() {
             ("extra/b.json", &hooks_file("b")),
         ],
     );
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert_eq!(
         commands(&config),
@@ -280,7 +312,7 @@ fn a_plugin_manifest_adds_hook_files_after_the_standard_one() {
             ("config/hooks.json", &hooks_file("only")),
         ],
     );
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert_eq!(commands(&config), [("only", "config/hooks.json".to_owned())]);
     assert_eq!(config.entries[0].source.plugin().unwrap().name, "fmt", "the directory's name");
@@ -294,7 +326,7 @@ fn a_plugin_manifest_can_hold_hooks_inline() {
             "Nope": []}
 }"#;
     let root = plugin_dir("manifest-inline", &[(".claude-plugin/plugin.json", manifest)]);
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert_eq!(
         commands(&config),
         [("${CLAUDE_PLUGIN_ROOT}/inline.sh", ".claude-plugin/plugin.json".to_owned())]
@@ -325,7 +357,7 @@ fn bad_manifest_hook_paths_are_reported_at_their_value_and_skipped() {
         ],
     );
     std::fs::write(root.parent().unwrap().join("outside.json"), hooks_file("outside")).unwrap();
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
     assert_eq!(
         commands(&config),
         [("standard", "hooks/hooks.json".to_owned()), ("good", "extra/good.json".to_owned())]
@@ -354,7 +386,7 @@ fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
             (".claude-plugin/plugin.json", "{\"name\": }"),
         ],
     );
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
     assert_eq!(commands(&config), [("standard", "hooks/hooks.json".to_owned())]);
     assert_eq!(config.entries[0].source.plugin().unwrap().name, "fmt");
     let d = &config.diagnostics[0];
@@ -362,8 +394,44 @@ fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
     assert_eq!((d.line, d.column), (1, 10));
     // Without a manifest's hooks, a missing standard file is still an error.
     let root = plugin_dir("manifest-none", &[(".claude-plugin/plugin.json", r#"{"name": "x"}"#)]);
-    let config = Loader::new().plugin_dir(&root).finish();
+    let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
     assert!(config.diagnostics[0].message.starts_with("cannot read"), "{:?}", config.diagnostics);
+}
+
+/// Built without the `http` feature (`cargo test -p hooks-claude --no-default-features`): an
+/// `http` hook is a warning at its handler, and is skipped when it would run.
+#[cfg(not(feature = "http"))]
+#[tokio::test]
+async fn without_the_http_feature_an_http_hook_is_a_load_warning_and_never_runs() {
+    let dir = temp_dir("http-feature-off");
+    let text = r#"{"hooks": {"Stop": [{"hooks": [
+  {"type": "http", "url": "https://user:pw@hooks.example/stop"},
+  {"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"still here\"}'"}
+]}]}}"#;
+    let config = Loader::new()
+        .settings_text(dir.join("settings.json"), text, Scope::Project)
+        .finish()
+        .expect("a warning is not an error: the rest loads");
+    let d = &config.diagnostics[0];
+    assert_eq!((d.line, d.column, d.severity), (2, 3, DiagnosticSeverity::Warning), "{d}");
+    assert!(
+        d.message.starts_with("`http` hooks are not built into this program (the `http` feature of hooks-claude is off)"),
+        "{d}"
+    );
+    let engine = engine(config, &dir);
+    let input = hooks_claude::input::Stop {
+        base: hooks_claude::input::Base::new("s", "/t", dir.display().to_string()),
+        ..Default::default()
+    };
+    let fired = engine.stop(&input, &mut hooks_claude::StopGuard::default()).await;
+    let records = fired.records();
+    assert_eq!(records[0].status, hooks_claude::ClaudeStatus::Skipped);
+    assert_eq!(records[0].command, "https://***@hooks.example/stop", "no password shown");
+    assert!(records[0].message.as_deref().is_some_and(|m| m.contains("feature")));
+    assert!(matches!(
+        fired.decision.continuation,
+        hook_protocol::Continuation::Continue { reason: Some(ref r) } if r == "still here"
+    ));
 }
 
 #[test]
@@ -373,7 +441,7 @@ fn timeouts_that_look_like_a_unit_mistake_are_warned_about() {
         {"type": "command", "command": "true", "timeout": 0.01},
         {"type": "command", "command": "true", "timeout": 1000}
     ]}]}}"#;
-    let config = Loader::new().settings_text("s.json", text, Scope::Project).finish();
+    let config = Loader::new().settings_text("s.json", text, Scope::Project).finish().unwrap();
     let all: Vec<String> = config.diagnostics.iter().map(ToString::to_string).collect();
     assert_eq!(
         all,

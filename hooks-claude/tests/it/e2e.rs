@@ -150,7 +150,8 @@ async fn identical_handlers_run_once_but_plugins_stay_separate() {
         .settings_text(dir.join("project.json"), &text, Scope::Project)
         .plugin_text(dir.join("a/hooks/hooks.json"), &plugin, Plugin::new("a", dir.join("a")))
         .plugin_text(dir.join("b/hooks/hooks.json"), &plugin, Plugin::new("b", dir.join("b")))
-        .finish();
+        .finish()
+        .unwrap();
     let engine = engine(config, &dir);
     let input = PostToolUse {
         base: Base::new("s", "/t", dir.display().to_string()),

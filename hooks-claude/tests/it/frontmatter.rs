@@ -41,7 +41,8 @@ async fn a_skills_hooks_run_once_it_is_invoked_and_once_hooks_retire_after_a_suc
         "---\nname: formatter\ndescription: Formats\nhooks:\n  UserPromptSubmit:\n    - hooks:\n        - type: command\n          command: echo always >> '{log}'\n        - type: command\n          command: echo once >> '{log}'\n          once: true\n        - type: command\n          command: echo failing-once >> '{log}'; exit 1\n          once: true\n---\n# Formatter\n",
         log = log.display()
     );
-    let config = Loader::new().skill_text(dir.join("skills/fmt/SKILL.md"), &skill).finish();
+    let config =
+        Loader::new().skill_text(dir.join("skills/fmt/SKILL.md"), &skill).finish().unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert_eq!(config.entries[0].source.label(), "skill:formatter");
     let engine = engine(config, &dir);
@@ -75,7 +76,8 @@ async fn a_sub_agents_hooks_run_on_its_events_only_and_its_stop_is_subagent_stop
     );
     // A user's sub-agent (outside the project: no trust needed).
     let home = temp_dir("agent-home");
-    let config = Loader::new().agent_text(home.join("agents/reviewer.md"), &agent).finish();
+    let config =
+        Loader::new().agent_text(home.join("agents/reviewer.md"), &agent).finish().unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     let events: Vec<EventName> = config.entries.iter().map(|e| e.event).collect();
     assert_eq!(events, [EventName::PreToolUse, EventName::SubagentStop]);
@@ -102,14 +104,15 @@ async fn a_sub_agents_hooks_run_on_its_events_only_and_its_stop_is_subagent_stop
 fn frontmatter_problems_are_reported_in_the_file() {
     let dir = temp_dir("frontmatter-problems");
     let broken = "---\nname: x\nhooks: [unclosed\n---\n";
-    let config = Loader::new().skill_text(dir.join("SKILL.md"), broken).finish();
+    let config =
+        Loader::new().skill_text(dir.join("SKILL.md"), broken).finish().unwrap_err().into_config();
     let d = &config.diagnostics[0];
     assert!(d.is_error() && d.message.starts_with("invalid YAML frontmatter"), "{d}");
     assert!(d.line >= 3, "{d}");
     assert!(config.entries.is_empty());
 
     let unknown = "---\nname: x\ndescription: y\nhooks:\n  Nope: []\n  Stop:\n    - hooks:\n        - type: command\n          command: 'true'\n---\n";
-    let config = Loader::new().skill_text(dir.join("SKILL.md"), unknown).finish();
+    let config = Loader::new().skill_text(dir.join("SKILL.md"), unknown).finish().unwrap();
     assert_eq!(config.entries.len(), 1);
     let d = &config.diagnostics[0];
     assert_eq!((d.line, d.column), (4, 1), "at the `hooks:` line");
@@ -118,7 +121,7 @@ fn frontmatter_problems_are_reported_in_the_file() {
 
     // No frontmatter, or no hooks in it: nothing, and nothing to say.
     for text in ["# Just a skill\n", "---\nname: x\n---\nbody\n"] {
-        let config = Loader::new().skill_text(dir.join("SKILL.md"), text).finish();
+        let config = Loader::new().skill_text(dir.join("SKILL.md"), text).finish().unwrap();
         assert!(config.entries.is_empty() && config.diagnostics.is_empty());
     }
 }
@@ -138,7 +141,7 @@ async fn a_skills_copy_of_a_settings_hook_stays_separate_and_managed_only_blocks
     loader
         .settings_text(dir.join("settings.json"), &settings_text, Scope::Project)
         .skill_text(dir.join("SKILL.md"), &skill);
-    let engine = engine(loader.finish(), &dir);
+    let engine = engine(loader.finish().unwrap(), &dir);
     engine.activate_skill("s");
     let fired = engine.user_prompt_submit(&prompt(&dir)).await;
     let statuses: Vec<ClaudeStatus> = fired.records().iter().map(|r| r.status).collect();
@@ -148,7 +151,8 @@ async fn a_skills_copy_of_a_settings_hook_stays_separate_and_managed_only_blocks
     let config = Loader::new()
         .settings_text("managed.json", r#"{"allowManagedHooksOnly": true}"#, Scope::Managed)
         .skill_text(dir.join("SKILL.md"), &skill)
-        .finish();
+        .finish()
+        .unwrap();
     assert_eq!(config.active().count(), 0, "a skill's hooks are not managed hooks");
 }
 
@@ -174,7 +178,7 @@ async fn an_untrusted_folder_runs_no_hook_and_a_project_sub_agent_needs_real_tru
             .settings_text(dir.join(".claude/settings.json"), &settings_text, Scope::Project)
             .agent_text(dir.join(".claude/agents/reviewer.md"), &agent("project-agent"))
             .agent_text(outside.join("reviewer.md"), &agent("user-agent"));
-        Engine::builder(loader.finish())
+        Engine::builder(loader.finish().unwrap())
             .host(HostEnv::new(&dir))
             .workspace_trust(trust)
             .build()

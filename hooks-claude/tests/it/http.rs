@@ -105,7 +105,7 @@ async fn settings_allowlists_merge_and_an_empty_one_blocks_all() {
     let mut loader = Loader::new();
     loader.settings_text(dir.join("user.json"), &user, Scope::User);
     loader.settings_text(dir.join("project.json"), &project, Scope::Project);
-    let engine = engine(loader.finish(), &dir);
+    let engine = engine(loader.finish().unwrap(), &dir);
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
     let statuses: Vec<_> = fired.records().iter().map(|r| r.status).collect();
     assert_eq!(statuses, [ClaudeStatus::Success, ClaudeStatus::Skipped]);

@@ -62,11 +62,12 @@ async fn session_end_hooks_share_one_budget() {
         &plugin_text,
         Plugin::new("p", dir.join("p")),
     );
-    let engine = engine(loader.finish(), &dir);
+    let engine = engine(loader.finish().unwrap(), &dir);
     assert_eq!(engine.session_end_budget(), Duration::from_secs(60));
     let plugin_only = Loader::new()
         .plugin_text(dir.join("p/hooks/hooks.json"), &plugin_text, Plugin::new("p", dir.join("p")))
-        .finish();
+        .finish()
+        .unwrap();
     let engine = crate::support::engine(plugin_only, &dir);
     assert_eq!(engine.session_end_budget(), Duration::from_millis(1500), "plugins do not raise it");
 

@@ -14,12 +14,14 @@ mod e2e;
 /// Hooks in skill and sub-agent frontmatter.
 mod frontmatter;
 /// `http` hooks against a real server on loopback: every response rule, limits, timeouts.
+#[cfg(feature = "http")]
 mod http;
 /// Whole texts in decisions, and the `SessionEnd` budget.
 mod limits;
 /// Fail-closed on every failure path, the event off argv, credentials scrubbed.
 mod reliability;
 /// The loopback HTTP server.
+#[cfg(feature = "http")]
 mod server;
 /// What Claude Code shows, from real hooks: long texts saved under a Claude home, cut deny
 /// reasons, an unwritable home, invalid UTF-8, Stop feedback under the loop guard.

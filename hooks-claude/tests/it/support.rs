@@ -34,7 +34,10 @@ pub(crate) fn settings(hooks: Value) -> String {
 
 /// Loads one settings text at the project level.
 pub(crate) fn load(dir: &Path, text: &str) -> Config {
-    Loader::new().settings_text(dir.join(".claude/settings.json"), text, Scope::Project).finish()
+    Loader::new()
+        .settings_text(dir.join(".claude/settings.json"), text, Scope::Project)
+        .finish()
+        .unwrap()
 }
 
 /// An engine over a configuration with `dir` as the project directory.

@@ -18,7 +18,7 @@ fn claude_hooks(dir: &Path, command: &str) -> Vec<Arc<dyn Hook>> {
     std::fs::write(&path, settings.to_string()).unwrap();
     let mut loader = Loader::new();
     loader.settings(path, Scope::Explicit);
-    let config = loader.finish();
+    let config = loader.finish().unwrap();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     Engine::builder(config).host(HostEnv::new(dir)).build().unwrap().claude_hooks()
 }

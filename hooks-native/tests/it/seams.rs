@@ -303,3 +303,101 @@ fn run_now_is_what_the_dispatcher_gets() {
     );
     assert!(format!("{hook:?}").contains("guard"));
 }
+
+#[tokio::test]
+async fn an_async_hook_answers_after_awaiting_and_folds_with_sync_ones() {
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let policy = SeamHook::pre_tool_async("policy-service", move |call: ToolCall, _: Common| {
+        let mut rx = rx.clone();
+        async move {
+            // The answer waits on something outside the hook.
+            rx.wait_for(|ready| *ready).await.map_err(|e| e.to_string())?;
+            Ok::<_, String>(if command(&call).contains("deploy") {
+                Answer::deny("deploys go through the release train")
+            } else {
+                Answer::none()
+            })
+        }
+    })
+    .priority(-1);
+    assert!(policy.is_async());
+    let allow = SeamHook::pre_tool("allow-all", |_: &ToolCall, _: &Common| Answer::allow());
+    let release = async {
+        tokio::task::yield_now().await;
+        tx.send(true).unwrap();
+    };
+    let event = bash("make deploy");
+    let (report, ()) = tokio::join!(parallel(vec![allow, policy], &event), release);
+    assert_eq!(ids(&report), ["policy-service", "allow-all"]);
+    assert_eq!(
+        report.decision::<PreToolDecision>().permission,
+        ToolPermission::Deny { reason: Some("deploys go through the release train".into()) }
+    );
+}
+
+#[tokio::test]
+async fn an_async_hook_that_errs_or_panics_is_a_failure_under_its_policy() {
+    let errs = SeamHook::pre_tool_async("errs", |_: ToolCall, _: Common| async {
+        tokio::task::yield_now().await;
+        Err::<Answer<hooks_native::seam::PreTool>, _>("the policy service is down")
+    })
+    .fail_closed();
+    let panics = SeamHook::pre_tool_async("panics", |_: ToolCall, _: Common| async {
+        tokio::task::yield_now().await;
+        if true {
+            panic!("bug in the hook");
+        }
+        Answer::<hooks_native::seam::PreTool>::none()
+    });
+    let report = parallel(vec![errs, panics], &bash("ls")).await;
+    let statuses: Vec<_> = report.records.iter().map(|r| (r.status, r.failure.clone())).collect();
+    assert_eq!(
+        statuses,
+        [
+            (HookStatus::Failed, Some("the policy service is down".to_owned())),
+            (HookStatus::Failed, Some("panicked: bug in the hook".to_owned())),
+        ]
+    );
+    assert!(matches!(
+        report.decision::<PreToolDecision>().permission,
+        ToolPermission::Deny { reason: Some(r) } if r.contains("the policy service is down")
+    ));
+}
+
+#[tokio::test]
+async fn an_async_hook_is_dropped_when_the_dispatch_is_cancelled() {
+    struct Flag(Arc<AtomicUsize>);
+    impl Drop for Flag {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let dropped = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&dropped);
+    let stuck = SeamHook::pre_tool_async("stuck", move |_: ToolCall, _: Common| {
+        let flag = Flag(Arc::clone(&seen));
+        async move {
+            let _flag = flag;
+            std::future::pending::<()>().await;
+            Answer::<hooks_native::seam::PreTool>::allow()
+        }
+    });
+    let dispatcher = Dispatcher::builder().hook(stuck).build().unwrap();
+    let report = dispatcher.dispatch_until(&bash("ls"), tokio::task::yield_now()).await;
+    assert_eq!(report.records[0].status, HookStatus::Cancelled);
+    assert_eq!(dropped.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn an_async_hook_cannot_run_now_and_ignores_other_seams() {
+    let hook = SeamHook::turn_end_async("later", |_: TurnEnd, _: Common| async {
+        Answer::continue_with("more")
+    });
+    let outcome = hook.run_now(&Event::new(common(), TurnEnd::new()));
+    assert_eq!(outcome.status, HookStatus::Failed);
+    assert_eq!(
+        outcome.failure.as_deref(),
+        Some("native hook `later` is asynchronous and cannot run synchronously")
+    );
+    assert_eq!(hook.run_now(&bash("ls")).status, HookStatus::Skipped);
+}
