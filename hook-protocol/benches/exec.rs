@@ -17,6 +17,12 @@
 //! spawn holds its thread until the child has called `execve`); its raw counterpart is 8
 //! threads in lockstep, one invocation each per event, the event ending when all have.
 //!
+//! Containment: ours runs with the process's default containment, cgroups where the machine
+//! has them (`exec::containment()` is printed first). The sequential cells also run ours with
+//! the tree walk alone (`Invocation::cgroup = false`, the runner as it was before cgroups),
+//! interleaved with the other two, and report the cost of cgroup containment side by side:
+//! tree walk / raw, cgroup / raw and cgroup / tree walk (target ≤ 1.15 on the static no-op).
+//!
 //! Knobs, for investigation: `EXEC_BENCH_RUNTIME=current` (a current-thread runtime),
 //! `EXEC_BENCH_WORKERS=N`, and `EXEC_BENCH_PROFILE=<static|shell>:<side>:<rounds>` to run one
 //! side alone under `strace -c` or `perf`; it ends with the CPU time of the bench process and
@@ -75,8 +81,12 @@ struct Bench {
     noop: PathBuf,
     static_inv: Invocation,
     shell_inv: Invocation,
+    static_tree: Invocation,
+    shell_tree: Invocation,
     static_dispatcher: Dispatcher,
     shell_dispatcher: Dispatcher,
+    static_tree_dispatcher: Dispatcher,
+    shell_tree_dispatcher: Dispatcher,
     event: Event,
 }
 
@@ -126,13 +136,35 @@ impl Bench {
         let shell_dispatcher = dispatcher(&shell_inv);
         let call = ToolCall::new("Bash", serde_json::json!({"command": "true"}));
         let event = Event::new(Common::new("bench", "/"), Payload::PreTool(call));
-        Self { noop, static_inv, shell_inv, static_dispatcher, shell_dispatcher, event }
+        let mut static_tree = static_inv.clone();
+        static_tree.cgroup = false;
+        let mut shell_tree = shell_inv.clone();
+        shell_tree.cgroup = false;
+        Self {
+            noop,
+            static_tree_dispatcher: dispatcher(&static_tree),
+            shell_tree_dispatcher: dispatcher(&shell_tree),
+            static_inv,
+            shell_inv,
+            static_tree,
+            shell_tree,
+            static_dispatcher,
+            shell_dispatcher,
+            event,
+        }
     }
 
     fn invocation(&self, hook: Hook) -> &Invocation {
         match hook {
             Hook::Static => &self.static_inv,
             Hook::Shell => &self.shell_inv,
+        }
+    }
+
+    fn tree_invocation(&self, hook: Hook) -> &Invocation {
+        match hook {
+            Hook::Static => &self.static_tree,
+            Hook::Shell => &self.shell_tree,
         }
     }
 
@@ -157,31 +189,39 @@ impl Bench {
     }
 
     async fn ours_once(&self, hook: Hook) {
-        match run(self.invocation(hook)).await {
+        Self::check(hook, run(self.invocation(hook)).await);
+    }
+
+    async fn tree_once(&self, hook: Hook) {
+        Self::check(hook, run(self.tree_invocation(hook)).await);
+    }
+
+    fn check(hook: Hook, out: Result<hook_protocol::RawOutcome, hook_protocol::exec::ExecError>) {
+        match out {
             Ok(out) if out.exit.code() == Some(0) => {}
             Ok(out) => fail(&format!("{} ended with {}", hook.name(), out.exit)),
             Err(e) => fail(&format!("{} did not run: {e}", hook.name())),
         }
     }
 
-    /// One round of sequential runs, raw and ours alternating run by run (which goes first
-    /// alternates too): the median µs per invocation of each.
-    async fn sequential(&self, hook: Hook) -> (f64, f64) {
+    /// One round of sequential runs, raw, ours with the tree walk and ours with the default
+    /// containment, run by run in a rotating order: the median µs per invocation of each.
+    async fn sequential(&self, hook: Hook) -> [f64; 3] {
         let n = hook.count(false);
-        let mut raw = Vec::with_capacity(n);
-        let mut ours = Vec::with_capacity(n);
+        let mut samples: [Vec<f64>; 3] = std::array::from_fn(|_| Vec::with_capacity(n));
         for i in 0..n {
-            if i % 2 == 0 {
-                raw.push(time(|| self.raw_once(hook)));
-            }
-            let t = Instant::now();
-            self.ours_once(hook).await;
-            ours.push(micros(t.elapsed()));
-            if i % 2 == 1 {
-                raw.push(time(|| self.raw_once(hook)));
+            for k in 0..3 {
+                let side = (i + k) % 3;
+                let t = Instant::now();
+                match side {
+                    0 => self.raw_once(hook),
+                    1 => self.tree_once(hook).await,
+                    _ => self.ours_once(hook).await,
+                }
+                samples[side].push(micros(t.elapsed()));
             }
         }
-        (median(&mut raw), median(&mut ours))
+        samples.map(|mut s| median(&mut s))
     }
 
     /// Wall µs per invocation of `WIDTH` raw threads, each running `count` invocations.
@@ -230,7 +270,7 @@ impl Bench {
 
     /// Wall µs per invocation of `WIDTH` concurrent loops of ours, each running `count`
     /// invocations: spawned as tasks (spread over the workers), or polled by one task.
-    async fn ours_parallel(self: &Arc<Self>, hook: Hook, spread: Spread) -> f64 {
+    async fn ours_parallel(self: &Arc<Self>, hook: Hook, spread: Spread, tree: bool) -> f64 {
         let n = hook.count(true);
         let t = Instant::now();
         match spread {
@@ -240,7 +280,11 @@ impl Bench {
                         let b = Arc::clone(self);
                         tokio::spawn(async move {
                             for _ in 0..n {
-                                b.ours_once(hook).await;
+                                if tree {
+                                    b.tree_once(hook).await;
+                                } else {
+                                    b.ours_once(hook).await;
+                                }
                             }
                         })
                     })
@@ -252,9 +296,11 @@ impl Bench {
                 }
             }
             Spread::Dispatcher => {
-                let dispatcher = match hook {
-                    Hook::Static => &self.static_dispatcher,
-                    Hook::Shell => &self.shell_dispatcher,
+                let dispatcher = match (hook, tree) {
+                    (Hook::Static, false) => &self.static_dispatcher,
+                    (Hook::Shell, false) => &self.shell_dispatcher,
+                    (Hook::Static, true) => &self.static_tree_dispatcher,
+                    (Hook::Shell, true) => &self.shell_tree_dispatcher,
                 };
                 for _ in 0..n {
                     let report = dispatcher.dispatch(&self.event).await;
@@ -278,21 +324,20 @@ enum Spread {
     Dispatcher,
 }
 
-/// One cell of the table.
+/// One parallel cell of the table.
 #[derive(Debug, Clone, Copy)]
 struct Cell {
     hook: Hook,
-    spread: Option<Spread>,
-    /// The most ours / raw per invocation may be.
+    spread: Spread,
+    /// The least throughput of ours (tree walk) relative to raw.
     target: f64,
 }
 
 impl Cell {
     fn mode(self) -> &'static str {
         match self.spread {
-            None => "sequential",
-            Some(Spread::Tasks) => "8 tasks",
-            Some(Spread::Dispatcher) => "dispatch of 8",
+            Spread::Tasks => "8 tasks",
+            Spread::Dispatcher => "dispatch of 8",
         }
     }
 }
@@ -327,23 +372,81 @@ fn main() -> ExitCode {
     } else {
         format!("a multi-thread Tokio runtime ({} workers)", rt.metrics().num_workers())
     };
+    let status = hook_protocol::exec::containment();
+    let cgroups = status.mechanism() == hook_protocol::exec::Mechanism::Cgroup;
     println!(
         "exec::run versus std::process::Command::status(), {ROUNDS} interleaved rounds; \
          ours on {flavour}, driven from a spawned task"
     );
+    println!("containment: {status}");
     println!();
-    println!(
-        "{:<24} {:<12} {:>9} {:>9} {:>7}  target",
-        "hook", "mode", "raw µs", "ours µs", "ratio"
-    );
     let mut all_met = true;
+
+    println!(
+        "sequential, µs per invocation (median over rounds) and ratios (median of per-round ratios)"
+    );
+    println!(
+        "{:<24} {:>8} {:>10} {:>8} {:>9} {:>11} {:>12}  target",
+        "hook", "raw", "tree-walk", "cgroup", "tree/raw", "cgroup/raw", "cgroup/tree"
+    );
+    for (hook, tree_target) in [(Hook::Static, 1.20), (Hook::Shell, 1.05)] {
+        let b = Arc::clone(&bench);
+        block(&rt, async move {
+            for _ in 0..20 {
+                b.raw_once(hook);
+                b.tree_once(hook).await;
+                b.ours_once(hook).await;
+            }
+        });
+        let mut rounds: Vec<[f64; 3]> = Vec::with_capacity(ROUNDS);
+        for _ in 0..ROUNDS {
+            let b = Arc::clone(&bench);
+            rounds.push(block(&rt, async move { b.sequential(hook).await }));
+        }
+        let ratio = |num: usize, den: usize| {
+            let mut r: Vec<f64> = rounds.iter().map(|x| x[num] / x[den]).collect();
+            median(&mut r)
+        };
+        let column = |i: usize| {
+            let mut c: Vec<f64> = rounds.iter().map(|x| x[i]).collect();
+            median(&mut c)
+        };
+        let (tree_raw, cg_raw, cg_tree) = (ratio(1, 0), ratio(2, 0), ratio(2, 1));
+        let mut verdict = format!("tree/raw ≤ {tree_target:.2}");
+        let mut met = tree_raw <= tree_target;
+        if cgroups && hook == Hook::Static {
+            verdict.push_str(", cgroup/tree ≤ 1.15");
+            met &= cg_tree <= 1.15;
+        }
+        all_met &= met;
+        let (cg, cg_raw, cg_tree) = if cgroups {
+            (format!("{:.1}", column(2)), format!("{cg_raw:.3}"), format!("{cg_tree:.3}"))
+        } else {
+            ("-".to_owned(), "-".to_owned(), "-".to_owned())
+        };
+        println!(
+            "{:<24} {:>8.1} {:>10.1} {:>8} {:>9.3} {:>11} {:>12}  {verdict}{}",
+            hook.name(),
+            column(0),
+            column(1),
+            cg,
+            tree_raw,
+            cg_raw,
+            cg_tree,
+            if met { "" } else { " missed" }
+        );
+    }
+    println!();
+    println!("8 at a time, wall µs per invocation; throughput ratios (median of per-round ratios)");
+    println!(
+        "{:<24} {:<14} {:>8} {:>10} {:>8} {:>9} {:>11}  target",
+        "hook", "mode", "raw", "tree-walk", "cgroup", "raw/tree", "raw/cgroup"
+    );
     let cells = [
-        Cell { hook: Hook::Static, spread: None, target: 1.20 },
-        Cell { hook: Hook::Shell, spread: None, target: 1.05 },
-        Cell { hook: Hook::Static, spread: Some(Spread::Tasks), target: 1.0 / 0.95 },
-        Cell { hook: Hook::Shell, spread: Some(Spread::Tasks), target: 1.0 / 0.95 },
-        Cell { hook: Hook::Static, spread: Some(Spread::Dispatcher), target: 1.0 / 0.95 },
-        Cell { hook: Hook::Shell, spread: Some(Spread::Dispatcher), target: 1.0 / 0.95 },
+        Cell { hook: Hook::Static, spread: Spread::Tasks, target: 0.95 },
+        Cell { hook: Hook::Shell, spread: Spread::Tasks, target: 0.95 },
+        Cell { hook: Hook::Static, spread: Spread::Dispatcher, target: 0.95 },
+        Cell { hook: Hook::Shell, spread: Spread::Dispatcher, target: 0.95 },
     ];
     for cell in cells {
         let hook = cell.hook;
@@ -352,56 +455,62 @@ fn main() -> ExitCode {
         block(&rt, async move {
             for _ in 0..20 {
                 b.raw_once(hook);
+                b.tree_once(hook).await;
                 b.ours_once(hook).await;
             }
         });
-        let mut raw = Vec::with_capacity(ROUNDS);
-        let mut ours = Vec::with_capacity(ROUNDS);
+        let mut rounds: Vec<[f64; 3]> = Vec::with_capacity(ROUNDS);
         for round in 0..ROUNDS {
             let b = Arc::clone(&bench);
-            let (r, o) = block(&rt, async move {
-                match cell.spread {
-                    None => b.sequential(hook).await,
-                    Some(spread) if round % 2 == 0 => {
-                        let r = b.raw_side(hook, spread);
-                        (r, b.ours_parallel(hook, spread).await)
-                    }
-                    Some(spread) => {
-                        let o = b.ours_parallel(hook, spread).await;
-                        (b.raw_side(hook, spread), o)
-                    }
+            rounds.push(block(&rt, async move {
+                let mut x = [0.0; 3];
+                for k in 0..3 {
+                    let side = (round + k) % 3;
+                    x[side] = match side {
+                        0 => b.raw_side(hook, cell.spread),
+                        1 => b.ours_parallel(hook, cell.spread, true).await,
+                        _ => b.ours_parallel(hook, cell.spread, false).await,
+                    };
                 }
-            });
-            raw.push(r);
-            ours.push(o);
+                x
+            }));
         }
-        // Rounds pair raw and ours measured under the same load: the ratio is the median of
-        // the per-round ratios.
-        let mut ratios: Vec<f64> = ours.iter().zip(&raw).map(|(o, r)| o / r).collect();
-        let ratio = median(&mut ratios);
-        let (raw, ours) = (median(&mut raw), median(&mut ours));
-        let met = ratio <= cell.target;
+        let ratio = |num: usize, den: usize| {
+            let mut r: Vec<f64> = rounds.iter().map(|x| x[num] / x[den]).collect();
+            median(&mut r)
+        };
+        let column = |i: usize| {
+            let mut c: Vec<f64> = rounds.iter().map(|x| x[i]).collect();
+            median(&mut c)
+        };
+        // Throughput of ours relative to raw: raw µs / ours µs.
+        let (tree_tp, cg_tp) = (ratio(0, 1), ratio(0, 2));
+        let met = tree_tp >= cell.target;
         all_met &= met;
-        let verdict = if met { "" } else { "missed" };
-        let target = if cell.spread.is_some() {
-            format!("throughput {:.3} (≥ 0.95)", 1.0 / ratio)
+        let (cg, cg_tp) = if cgroups {
+            (format!("{:.1}", column(2)), format!("{cg_tp:.3}"))
         } else {
-            format!("≤ {:.2}", cell.target)
+            ("-".to_owned(), "-".to_owned())
         };
         println!(
-            "{:<24} {:<12} {:>9.1} {:>9.1} {:>7.3}  {target} {verdict}",
+            "{:<24} {:<14} {:>8.1} {:>10.1} {:>8} {:>9.3} {:>11}  tree-walk ≥ {:.2}{}",
             hook.name(),
             cell.mode(),
-            raw,
-            ours,
-            ratio,
+            column(0),
+            column(1),
+            cg,
+            tree_tp,
+            cg_tp,
+            cell.target,
+            if met { "" } else { " missed" }
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
     println!();
     println!(
         "µs per invocation, median over rounds: sequential = median of single runs in a round; \
-         8 at a time = wall / count; ratio = median of per-round ours / raw"
+         8 at a time = wall / count; ratios = median of per-round ratios; tree-walk = ours with \
+         Invocation::cgroup = false (the runner before cgroups), cgroup = ours as configured"
     );
     if !all_met {
         println!("some targets were missed (a loaded machine inflates the parallel cells)");
@@ -431,8 +540,8 @@ fn profile(rt: &tokio::runtime::Runtime, bench: &Arc<Bench>, spec: &str) {
                         / hook.count(false) as f64
                 }
                 "raw-par" => b.raw_parallel(hook),
-                "ours-tasks" => b.ours_parallel(hook, Spread::Tasks).await,
-                "ours-dispatch" => b.ours_parallel(hook, Spread::Dispatcher).await,
+                "ours-tasks" => b.ours_parallel(hook, Spread::Tasks, false).await,
+                "ours-dispatch" => b.ours_parallel(hook, Spread::Dispatcher, false).await,
                 _ => {
                     let t = Instant::now();
                     for _ in 0..hook.count(false) {

@@ -40,6 +40,7 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 
+use crate::exec::Limit;
 use crate::{
     Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
     HookStatus, MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
@@ -650,6 +651,9 @@ impl<'a> Emitter<'a> {
                 status = %rec.status,
                 duration_ms = rec.duration.as_millis() as u64,
                 decision = %rec.verdict.decision.map_or("none", Decision::as_str),
+                containment = rec.process.as_ref().map(|p| p.containment.as_str()),
+                leftovers = rec.process.as_ref().and_then(|p| p.leftovers),
+                limit = rec.process.as_ref().and_then(|p| p.limit.map(Limit::as_str)),
             );
             if let Some(observer) = self.observer {
                 observer.observe(&invoked);

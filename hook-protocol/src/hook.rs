@@ -8,6 +8,7 @@ use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::exec::{Limit, Mechanism};
 use crate::{Event, Exit, Matcher, RawOutcome, Seam, Source, Verdict};
 
 /// What the dispatcher does with a hook that failed (could not start, timed out, crashed, or
@@ -209,6 +210,14 @@ pub struct ProcessFacts {
     pub leaked: bool,
     /// Its process id.
     pub pid: u32,
+    /// How its processes were contained (`cgroup` or `tree-walk`).
+    pub containment: Mechanism,
+    /// How many processes it left running after a normal exit, when known.
+    pub leftovers: Option<u32>,
+    /// The resource limit that stopped it, if one did.
+    pub limit: Option<Limit>,
+    /// What the containment could not do for this run, naming the path and the value.
+    pub containment_warnings: Vec<String>,
 }
 
 impl ProcessFacts {
@@ -223,6 +232,10 @@ impl ProcessFacts {
             truncated: outcome.stdout_truncated || outcome.stderr_truncated,
             leaked: outcome.leaked,
             pid: outcome.pid,
+            containment: outcome.containment,
+            leftovers: outcome.leftovers,
+            limit: outcome.limit,
+            containment_warnings: outcome.containment_warnings.clone(),
         }
     }
 }

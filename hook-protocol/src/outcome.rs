@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::exec::{Limit, Mechanism};
+
 /// How a hook process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -92,6 +94,19 @@ pub struct RawOutcome {
     /// Whether those leftover processes were killed (only when the invocation asked for it, or
     /// on timeout).
     pub leftovers_killed: bool,
+    /// How the hook's processes were contained.
+    pub containment: Mechanism,
+    /// How many processes the hook left running when it exited normally: counted in its cgroup
+    /// (where they stay, unless killed), or, with the tree walk, known only when they were
+    /// killed ([`Leftovers::Kill`](crate::exec::Leftovers::Kill)).
+    pub leftovers: Option<u32>,
+    /// The resource limit that stopped the hook, if one did: `memory.max` when the kernel
+    /// killed a process of it for memory, `pids.max` when a fork of it failed for the limit.
+    pub limit: Option<Limit>,
+    /// What the containment could not do for this run (a cgroup that could not be made or
+    /// joined, a limit the kernel refused, a cgroup that did not empty), naming the path and
+    /// the value.
+    pub containment_warnings: Vec<String>,
     /// What happened to stdin.
     pub stdin: StdinOutcome,
     /// Wall-clock time from spawn to the end of the run.
@@ -115,6 +130,10 @@ impl RawOutcome {
             stderr_truncated: false,
             leaked: false,
             leftovers_killed: false,
+            containment: Mechanism::TreeWalk,
+            leftovers: None,
+            limit: None,
+            containment_warnings: Vec::new(),
             stdin: StdinOutcome::Written,
             duration: Duration::ZERO,
             pid: 0,

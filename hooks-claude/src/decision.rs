@@ -403,7 +403,8 @@ impl FromRun for WatchDecision {
 pub struct ObserveDecision {
     /// `terminalSequence`s to write to the terminal, in configuration order.
     pub terminal_sequences: Vec<String>,
-    /// User messages (stderr of exit-2 hooks on the events that show it).
+    /// The hooks' `systemMessage`s (an exit-2 hook's stderr, which Claude Code shows the user
+    /// on some of these events, is a notice of [`crate::Fired::shown`]).
     pub control: Control,
 }
 

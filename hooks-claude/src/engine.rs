@@ -23,7 +23,7 @@ use crate::seams::{ClaudePayload, event_from_payload};
 use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
 
 /// A decision and the dispatch report it was read from.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct Fired<D> {
     /// The event's typed decision.
@@ -33,6 +33,16 @@ pub struct Fired<D> {
     /// The stdin object the hooks received.
     input: ClaudePayload,
     presenter: Arc<Presenter>,
+}
+
+impl<D: std::fmt::Debug> std::fmt::Debug for Fired<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fired")
+            .field("event", &self.input.name())
+            .field("decision", &self.decision)
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<D> Fired<D> {

@@ -135,6 +135,45 @@ impl Sources {
     }
 }
 
+/// How the hooks' processes are contained.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct ContainArgs {
+    /// Run each hook in a cgroup of its own under DIR, an existing cgroup v2 directory `hooks`
+    /// may write to [default: the cgroup `hooks` runs in, when writable].
+    #[arg(long, value_name = "DIR", help_heading = "Containment")]
+    pub(crate) cgroup_parent: Option<PathBuf>,
+
+    /// No cgroups: a hook's tree is its process group, its descendants and the processes that
+    /// carry its run's marker (a process that leaves all three escapes).
+    #[arg(long, conflicts_with = "cgroup_parent", help_heading = "Containment")]
+    pub(crate) no_cgroup: bool,
+
+    /// The most processes and threads each hook may have at once (cgroup pids.max).
+    #[arg(long, value_name = "N", help_heading = "Containment")]
+    pub(crate) pids_max: Option<u64>,
+
+    /// The most memory each hook may use, in bytes or with a K, M or G suffix (cgroup
+    /// memory.max; KiB, MiB, GiB).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Containment")]
+    pub(crate) memory_max: Option<u64>,
+
+    /// Each hook's CPU weight, 1 to 10000 (cgroup cpu.weight; 100 is the default).
+    #[arg(long, value_name = "W", help_heading = "Containment")]
+    pub(crate) cpu_weight: Option<u64>,
+}
+
+/// A size in bytes, with an optional K, M or G suffix (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let (digits, shift) = match text.trim().char_indices().last() {
+        Some((at, 'k' | 'K')) => (&text.trim()[..at], 10),
+        Some((at, 'm' | 'M')) => (&text.trim()[..at], 20),
+        Some((at, 'g' | 'G')) => (&text.trim()[..at], 30),
+        _ => (text.trim(), 0),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("`{text}` is not a size (e.g. 512M)"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("`{text}` is too large"))
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
     /// The event name (PreToolUse, Stop, ...).
@@ -151,6 +190,9 @@ pub(crate) struct RunArgs {
 
     #[command(flatten)]
     pub(crate) sources: Sources,
+
+    #[command(flatten)]
+    pub(crate) contain: ContainArgs,
 }
 
 #[derive(Debug, Args)]
@@ -208,4 +250,23 @@ pub(crate) struct ReplayArgs {
 
     #[command(flatten)]
     pub(crate) sources: Sources,
+
+    #[command(flatten)]
+    pub(crate) contain: ContainArgs,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_with_suffixes() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("64K"), Ok(64 << 10));
+        assert_eq!(parse_size("512m"), Ok(512 << 20));
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("").is_err());
+        assert!(parse_size("99999999999G").is_err());
+    }
 }

@@ -12,6 +12,7 @@ mod cases;
 mod check;
 mod claude;
 mod cli;
+mod contain;
 mod document;
 mod error;
 mod input;
@@ -70,7 +71,13 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
 fn run(args: RunArgs, verbose: bool) -> Result<u8, CliError> {
     let backend = Backend::load(&args.sources, verbose)?;
     let input = input::read_object(args.input.as_deref())?;
-    let doc = runtime()?.block_on(backend.run(&args.event, input))?;
+    contain::setup(&args.contain, verbose);
+    let runtime = runtime()?;
+    let mut signals = contain::Signals::new(&runtime)?;
+    let doc = match signals.run(&runtime, backend.run(&args.event, input)) {
+        Ok(doc) => doc?,
+        Err(interrupted) => return Ok(interrupted.status()),
+    };
     match args.format {
         Format::Text => print!("{}", doc.to_text()),
         Format::Json => println!("{}", doc.to_json()),

@@ -18,6 +18,8 @@ pub(crate) fn run(
 ) -> Result<u8, CliError> {
     let events = read_session(&args.file)?;
     let backend = Backend::load(&args.sources, verbose)?;
+    crate::contain::setup(&args.contain, verbose);
+    let mut signals = crate::contain::Signals::new(runtime)?;
     let progress = std::io::stderr().is_terminal() && args.format == Format::Text && !verbose;
     let started = Instant::now();
     let mut rows = Vec::with_capacity(events.len());
@@ -26,9 +28,17 @@ pub(crate) fn run(
             eprint!("\r\x1b[2K[{}/{}] {}", i + 1, events.len(), recorded.event);
         }
         let event_started = Instant::now();
-        let mut doc = runtime
-            .block_on(backend.run(&recorded.event, recorded.input.clone()))
-            .map_err(|e| cli_error!("{}:{}: {e}", args.file.display(), recorded.line))?;
+        let doc = match signals.run(runtime, backend.run(&recorded.event, recorded.input.clone())) {
+            Ok(doc) => doc,
+            Err(interrupted) => {
+                if progress {
+                    eprint!("\r\x1b[2K");
+                }
+                return Ok(interrupted.status());
+            }
+        };
+        let mut doc =
+            doc.map_err(|e| cli_error!("{}:{}: {e}", args.file.display(), recorded.line))?;
         doc.elapsed_ms = u64::try_from(event_started.elapsed().as_millis()).unwrap_or(u64::MAX);
         if args.format == Format::Json {
             println!("{}", doc.to_json());

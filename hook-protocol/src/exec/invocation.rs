@@ -10,6 +10,10 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+#[cfg(doc)]
+use super::containment::Containment;
+use super::containment::ResourceLimits;
+
 /// The two forms a hook command takes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -317,6 +321,14 @@ pub struct Invocation {
     pub leftovers: Leftovers,
     /// Told the first line of stdout as soon as it is complete (none by default).
     pub first_line: Option<LineTap>,
+    /// This hook's resource limits, over the harness's ([`Containment::limits`]): the fields
+    /// set here win. None by default.
+    pub resources: ResourceLimits,
+    /// Whether it runs in a cgroup of its own when the harness's [`containment`] has cgroups
+    /// (the default); false runs it with the tree walk, without limits.
+    ///
+    /// [`containment`]: super::containment
+    pub cgroup: bool,
 }
 
 impl Invocation {
@@ -331,6 +343,8 @@ impl Invocation {
             limits: Limits::DEFAULT,
             leftovers: Leftovers::Leave,
             first_line: None,
+            resources: ResourceLimits::NONE,
+            cgroup: true,
         }
     }
 }

@@ -6,11 +6,17 @@
 //! are unavailable (kernels before 5.3, other Unixes) through `waitid(WNOWAIT)`, polled with a
 //! backoff while the pipes are quiet. Dropping a [`Leader`] that was not reaped kills its whole
 //! tree and reaps it: that is what makes [`super::run`] cancel-safe.
+//!
+//! With cgroup containment, the tree is the run's cgroup: signals go to its members,
+//! `cgroup.kill` ends it, and the cgroup is removed once the run is over and it is empty (or
+//! later, once the leftovers of a normal exit are gone).
 
 use std::fs::File;
 use std::io;
+use std::os::fd::OwnedFd;
 use std::pin::Pin;
 use std::process::ExitStatus;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -18,8 +24,9 @@ use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 use tokio::time::{Instant, Sleep};
 
-use super::sys;
+use super::cgroup::RunCgroup;
 use super::tree::{self, Swept};
+use super::{containment, running, sys};
 
 /// The first and the longest interval between two exit checks without a pidfd.
 const POLL_FIRST: Duration = Duration::from_micros(500);
@@ -35,27 +42,58 @@ enum Watch {
     Poll { sleep: Pin<Box<Sleep>>, every: Duration },
 }
 
-/// The hook's leader process, its run marker and the state of its exit.
+/// The hook's leader process, its run marker, its cgroup and the state of its exit.
 #[derive(Debug)]
 pub(super) struct Leader {
     pid: i32,
-    marker: Vec<u8>,
+    id: u64,
+    marker: Arc<[u8]>,
+    cgroup: Option<Arc<RunCgroup>>,
     watch: Watch,
     exited: bool,
     reaped: bool,
+    /// Known to have left nothing running in its cgroup (which can then serve another run).
+    empty: bool,
 }
 
 impl Leader {
-    /// Watches a freshly spawned child of ours.
-    pub(super) fn new(pid: i32, marker: Vec<u8>) -> Self {
-        let watch = match sys::pidfd_open(pid) {
+    /// Watches a freshly spawned child of ours, run `id`, contained by `cgroup` if it has one,
+    /// and lists it as running.
+    pub(super) fn new(
+        pid: i32,
+        pidfd: Option<OwnedFd>,
+        id: u64,
+        marker: Vec<u8>,
+        cgroup: Option<RunCgroup>,
+    ) -> Self {
+        let pidfd = match pidfd {
+            Some(fd) => Ok(fd),
+            None => sys::pidfd_open(pid),
+        };
+        let watch = match pidfd {
             Ok(fd) => match sys::register(fd, Interest::READABLE) {
                 Ok(fd) => Watch::Pidfd(fd),
                 Err(_) => Watch::polling(),
             },
             Err(_) => Watch::polling(),
         };
-        Self { pid, marker, watch, exited: false, reaped: false }
+        let marker: Arc<[u8]> = marker.into();
+        let cgroup = cgroup.map(Arc::new);
+        if cgroup.is_none() {
+            containment::state().tell(&format!("+g{pid}"));
+        }
+        running::add(id, pid, Arc::clone(&marker), cgroup.clone());
+        Self { pid, id, marker, cgroup, watch, exited: false, reaped: false, empty: false }
+    }
+
+    /// The run's cgroup, when it has one.
+    pub(super) fn cgroup(&self) -> Option<&RunCgroup> {
+        self.cgroup.as_deref()
+    }
+
+    /// Records that the run left nothing running: its cgroup can serve another run.
+    pub(super) fn left_nothing(&mut self) {
+        self.empty = true;
     }
 
     /// The leader's pid.
@@ -99,14 +137,51 @@ impl Leader {
         std::future::poll_fn(|cx| self.poll_exited(cx)).await;
     }
 
-    /// Sends `signal` to the leader's whole tree once.
+    /// Sends `signal` to the leader's whole tree once (its cgroup's members, with a cgroup).
     pub(super) fn signal_tree(&self, signal: i32) -> Swept {
-        tree::sweep(self.pid, &self.marker, signal)
+        let Some(cg) = &self.cgroup else { return tree::sweep(self.pid, &self.marker, signal) };
+        let reached = cg.signal(signal);
+        if signal == libc::SIGTERM {
+            cg.signal(libc::SIGCONT);
+        }
+        let leader_alive = reached.contains(&self.pid);
+        Swept { leader_alive, others: reached.len() - usize::from(leader_alive) }
     }
 
     /// SIGKILLs the leader's whole tree, sweeping again until a scan finds nothing alive (or a
-    /// bounded number of rounds), and reports what the first sweep reached.
-    pub(super) async fn kill_tree(&self) -> Swept {
+    /// bounded number of rounds), and reports what the first sweep reached; with a cgroup,
+    /// `cgroup.kill`, then a wait for the cgroup to empty. The error is the warning to record
+    /// when the cgroup did not empty in time.
+    pub(super) async fn kill_tree(&self) -> (Swept, Result<(), String>) {
+        if let Some(cg) = &self.cgroup {
+            let members = cg.members();
+            let leader_alive = members.contains(&self.pid);
+            let swept = Swept { leader_alive, others: members.len() - usize::from(leader_alive) };
+            if members.is_empty() && !cg.populated() {
+                return (swept, Ok(()));
+            }
+            if let Err(e) = cg.kill() {
+                return (
+                    swept,
+                    Err(format!("cannot write {}: {e}", cg.dir().join("cgroup.kill").display())),
+                );
+            }
+            for _ in 0..KILL_ROUNDS {
+                if !cg.populated() {
+                    return (swept, Ok(()));
+                }
+                tokio::time::sleep(KILL_PAUSE).await;
+            }
+            let left = cg.members().len();
+            return (
+                swept,
+                Err(format!(
+                    "cgroup {} still holds {left} process(es) {} ms after cgroup.kill",
+                    cg.dir().display(),
+                    (KILL_PAUSE * KILL_ROUNDS as u32).as_millis()
+                )),
+            );
+        }
         let first = self.signal_tree(libc::SIGKILL);
         if first.any() {
             for _ in 0..KILL_ROUNDS {
@@ -116,12 +191,15 @@ impl Leader {
                 }
             }
         }
-        first
+        (first, Ok(()))
     }
 
     /// Whether anything of the leader's tree is still alive.
     pub(super) fn tree_alive(&self) -> bool {
-        tree::any_alive(self.pid, &self.marker)
+        match &self.cgroup {
+            Some(cg) => cg.populated(),
+            None => tree::any_alive(self.pid, &self.marker),
+        }
     }
 
     /// Reaps the exited leader and returns its status.
@@ -131,22 +209,19 @@ impl Leader {
     /// When the status cannot be collected (`ECHILD`: something else in the process reaped
     /// our child, e.g. with SIGCHLD ignored).
     pub(super) fn reap(&mut self) -> io::Result<ExitStatus> {
-        match sys::try_wait(self.pid) {
-            Ok(Some(status)) => {
-                self.reaped = true;
-                Ok(status)
-            }
+        let pid = self.pid;
+        let reaped = running::remove(self.id, || Self::reap_pid(pid));
+        self.reaped = !matches!(reaped, Err(ref e) if e.kind() == io::ErrorKind::WouldBlock);
+        reaped
+    }
+
+    fn reap_pid(pid: i32) -> io::Result<ExitStatus> {
+        match sys::try_wait(pid) {
+            Ok(Some(status)) => Ok(status),
             // The exit was noticed, so the zombie is there; a spurious readiness would land
             // here, and the blocking wait is then the honest answer.
-            Ok(None) => {
-                let status = sys::wait_blocking(self.pid);
-                self.reaped = status.is_ok();
-                status
-            }
-            Err(e) => {
-                self.reaped = true;
-                Err(e)
-            }
+            Ok(None) => sys::wait_blocking(pid),
+            Err(e) => Err(e),
         }
     }
 }
@@ -158,21 +233,49 @@ impl Watch {
 }
 
 impl Drop for Leader {
-    /// Cancellation: kill the tree and reap the leader, without blocking the runtime.
+    /// Cancellation: kill the tree and reap the leader, without blocking the runtime. Then,
+    /// in every case, the cgroup is removed, or left to be removed once its leftovers are gone.
     fn drop(&mut self) {
-        if self.reaped {
-            return;
+        if !self.reaped {
+            self.kill_at_once();
         }
-        if self.signal_tree(libc::SIGKILL).any() {
-            // One more pass for children forked while the first one ran.
-            self.signal_tree(libc::SIGKILL);
+        if let Some(cg) = self.cgroup.take() {
+            // The registry's clone went with the entry: this is the last one. A cgroup left in
+            // place holds what the hook left running: the supervisor spares it.
+            if let Ok(cg) = Arc::try_unwrap(cg)
+                && let Some(name) = cg.retire(self.empty && self.reaped)
+            {
+                containment::state().tell(&format!("=c{name}"));
+            }
+        } else {
+            containment::state().tell(&format!("-g{}", self.pid));
         }
-        if !matches!(sys::try_wait(self.pid), Ok(None)) {
+    }
+}
+
+impl Leader {
+    /// SIGKILLs the tree at once and reaps the leader (on a short-lived thread when it takes
+    /// longer to die than a drop should block).
+    fn kill_at_once(&mut self) {
+        match &self.cgroup {
+            Some(cg) => {
+                let _ = cg.kill();
+            }
+            None => {
+                if self.signal_tree(libc::SIGKILL).any() {
+                    // One more pass for children forked while the first one ran.
+                    self.signal_tree(libc::SIGKILL);
+                }
+            }
+        }
+        let pid = self.pid;
+        let pending = running::remove(self.id, || matches!(sys::try_wait(pid), Ok(None)));
+        self.reaped = true;
+        if !pending {
             return;
         }
         // Usually dead within microseconds, but a process in uninterruptible sleep can take
         // longer: a short-lived thread reaps it so the caller never blocks.
-        let pid = self.pid;
         let _ = std::thread::Builder::new()
             .name("hook-reaper".into())
             .spawn(move || sys::wait_blocking(pid));

@@ -15,9 +15,12 @@
 //!    the run, less the inherited credentials a [`Scrub`] names when one is set
 //!    ([`Env::scrub_credentials`]). The hook leads a new process group; stdin, stdout and
 //!    stderr are pipes; it starts with an empty signal mask and the usual signals (SIGPIPE,
-//!    SIGTERM, SIGINT, ...) at their default disposition, even where the harness ignores them.
-//!    It is started with `posix_spawn` (no `fork` of the harness), with the environment packed
-//!    once per run. The payload goes on stdin only, never in the arguments.
+//!    SIGTERM, SIGINT, ...) at their default disposition, even where the harness ignores them,
+//!    and with no descriptor but those three, whatever the harness (or the harness's parent)
+//!    left open without close-on-exec. With cgroup containment it starts in a cgroup of its own
+//!    (see [Containment](#containment)). It is started with a `vfork`-style `clone3` (Linux;
+//!    `posix_spawn` on macOS; never a `fork` of the harness), with the environment packed once
+//!    per run. The payload goes on stdin only, never in the arguments.
 //! 2. **Write stdin.** What fits the pipe buffer (64 KiB on Linux) is written at once with a
 //!    non-blocking write, and stdin is closed; a larger payload is written as the hook reads it,
 //!    from the same task. A hook that never reads, or exits first, is not an error: the outcome
@@ -31,21 +34,65 @@
 //! 4. **Exit.** The leader exited: stdout and stderr get `leak_window` to reach end of file;
 //!    past it reading stops and the outcome records `leaked` (a background process kept a
 //!    pipe). The end of the run never waits on a pipe beyond that. What the hook left running
-//!    is left alone ([`Leftovers::Leave`], the default: hooks start daemons on purpose) or
-//!    SIGKILLed ([`Leftovers::Kill`], recorded as `leftovers_killed`).
+//!    is left alone ([`Leftovers::Leave`], the default: hooks start daemons on purpose; in its
+//!    cgroup, counted in the outcome's `leftovers`) or SIGKILLed ([`Leftovers::Kill`],
+//!    recorded as `leftovers_killed`).
 //! 5. **Timeout.** The deadline passed: SIGTERM (then SIGCONT, for stopped members) to the
 //!    hook's whole tree, `grace` during which output is still drained, then SIGKILL to what is
-//!    left (`escalated`), then `leak_window` for the pipes. A run returns by
-//!    `timeout + grace + leak_window` plus the time a few `/proc` scans take.
+//!    left (`escalated`; `cgroup.kill` with a cgroup), then `leak_window` for the pipes. A run
+//!    returns by `timeout + grace + leak_window` plus the time a few `/proc` scans take.
 //!
-//! The **tree** of a hook is its process group, every process whose parent chain leads to the
-//! hook, and every process of our user whose initial environment carries the run's marker: a
-//! descendant that left the group with `setsid` and whose parent died is reparented to init,
-//! and only the inherited marker still ties it to the hook. `/proc` is scanned only when
-//! killing, never on the normal path; each process found is signalled through a pidfd after
-//! checking that its pid still names the process the scan saw. A process that clears its
-//! environment and leaves both the group and the parent chain escapes; none of Claude Code's
-//! hooks do that.
+//! # Containment
+//!
+//! What "the hook's whole tree" is depends on the mechanism, chosen once per harness with
+//! [`contain`] (or [`Containment::auto`] by default) and reported by [`containment`] and in
+//! every outcome's `containment` ([`Mechanism`]):
+//!
+//! - **cgroup** (Linux, where a cgroup v2 directory is writable: root, a delegated subtree, a
+//!   systemd user session). Every hook runs in a cgroup of its own under `hooks-<pid>` in the
+//!   harness's own cgroup, or in the parent the harness configures ([`Containment::under`]).
+//!   The kernel creates the hook's process in it (`clone3` with `CLONE_INTO_CGROUP`), so
+//!   nothing of the hook ever runs outside it, and nothing it starts can leave it (short of
+//!   root writing itself into another cgroup): a double fork, `setsid` and a cleared
+//!   environment all stay inside. The cgroup is signalled member by member (SIGTERM, through
+//!   pidfds, after a membership check) and ended with `cgroup.kill`. A cgroup is removed once it
+//!   is empty; one that served a normal run without limits and emptied serves a later run
+//!   instead (making and removing cgroups costs more than the rest of the containment). The
+//!   harness's own cgroup is left as it is, except that a controller a limit needs is enabled in
+//!   its `cgroup.subtree_control` when the kernel allows it (the root cgroup, or one that holds
+//!   no process: cgroup v2's "no internal processes" rule); no process of the harness is moved.
+//!   [`ResourceLimits`] (`pids.max`, `memory.max`, `cpu.weight`) go into the hook's cgroup, or,
+//!   on a host that keeps a controller on cgroup v1 ("hybrid"), into a v1 cgroup of the same
+//!   name that the child joins before it runs; the outcome's `limit` says which one stopped
+//!   the hook.
+//! - **tree walk** (elsewhere, or turned off: [`Containment::off`], [`Invocation::cgroup`]).
+//!   The tree of a hook is its process group, every process whose parent chain leads to the
+//!   hook, and every process of our user whose initial environment carries the run's marker: a
+//!   descendant that left the group with `setsid` and whose parent died is reparented to init,
+//!   and only the inherited marker still ties it to the hook. `/proc` is scanned only when
+//!   killing, never on the normal path; each process found is signalled through a pidfd after
+//!   checking that its pid still names the process the scan saw. **A process that clears its
+//!   environment and leaves both the group and the parent chain escapes** (none of Claude
+//!   Code's hooks do that), and no limit applies.
+//!
+//! A configured parent that cannot be used, a cgroup that cannot be made or joined, a limit
+//! the kernel refuses, a cgroup that does not empty after `cgroup.kill`: each is an error of
+//! [`contain`] or a warning of the run's outcome (`containment_warnings`) naming the path and
+//! the value; the hook then runs with the tree walk (or, for a refused limit, in its cgroup
+//! without that limit), never not at all.
+//!
+//! # The harness's own death
+//!
+//! Hooks lead process groups of their own, so a terminal's Ctrl-C or a `kill` of the harness's
+//! group does not reach them. A harness that is told to stop calls [`kill_running`] before it
+//! exits (the `hooks` command does on SIGINT, SIGTERM and SIGHUP). A harness killed outright
+//! (SIGKILL, a crash) cannot: a supervisor, a small `/bin/sh` process started with the
+//! containment (in a session of its own, holding nothing of the harness but one end of a
+//! socket), sees the harness go and kills what was running (`cgroup.kill` of every cgroup but
+//! those holding what a hook left running after a normal exit, SIGKILL to the process group of
+//! tree-walk runs), then removes the cgroups as they empty. A parent-death signal is no
+//! substitute: on a multi-thread runtime the kernel sends it when the spawning *thread* exits,
+//! and only to the hook's leader. [`Containment::supervisor`] turns the supervisor off.
 //!
 //! # Invariants
 //!
@@ -63,9 +110,16 @@
 //! # Platforms
 //!
 //! Unix only; the whole tree is found on Linux (`/proc`, pidfds), elsewhere the tree is the
-//! process group. Windows is not supported yet ([`run`] does not exist there). Writes to a
-//! closed stdin rely on SIGPIPE being ignored, as std's runtime arranges for Rust programs.
+//! process group, and cgroups are Linux only. `CLONE_INTO_CGROUP` is used on x86-64 (Linux 5.7
+//! and later); elsewhere, and with `HOOK_PROTOCOL_CLONE3=0` in the environment (for tests), the
+//! child joins its cgroup by writing itself into `cgroup.procs` before it runs anything (as
+//! race-free, but a cgroup migration costs a few hundred microseconds). `cgroup.kill` needs
+//! Linux 5.14. Windows is not supported yet ([`run`] does not exist there). Writes to a closed
+//! stdin rely on SIGPIPE being ignored, as std's runtime arranges for Rust programs.
 
+#[cfg(unix)]
+mod cgroup;
+mod containment;
 #[cfg(unix)]
 mod cstrings;
 mod invocation;
@@ -76,11 +130,23 @@ mod pipes;
 #[cfg(unix)]
 mod run;
 #[cfg(unix)]
+mod running;
+#[cfg(unix)]
 mod spawn;
+#[cfg(unix)]
+mod supervisor;
 #[cfg(unix)]
 mod sys;
 #[cfg(unix)]
 mod tree;
+
+pub use containment::{
+    ContainError, Containment, ContainmentStatus, Limit, Mechanism, ResourceLimits,
+};
+#[cfg(unix)]
+pub use containment::{contain, containment};
+#[cfg(unix)]
+pub use running::kill_running;
 
 pub use invocation::{
     CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, Scrub, TimeoutError,

@@ -10,7 +10,7 @@ use tokio::time::Sleep;
 
 use super::leader::Leader;
 use super::pipes::Pipes;
-use super::{ExecError, Invocation, Leftovers, spawn};
+use super::{ExecError, Invocation, Leftovers, Mechanism, containment, spawn};
 use crate::{Exit, RawOutcome};
 
 /// How often a quiet grace period checks whether the tree is gone.
@@ -43,9 +43,36 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
         return Err(ExecError::ZeroTimeout { timeout: inv.timeout });
     }
     let started = Instant::now();
-    let spawned = spawn::spawn(inv)?;
+    let id = spawn::next_id();
+    let state = containment::state();
+    let mut warnings = Vec::new();
+    let mut cgroup = state.prepare(id, inv.resources, inv.cgroup, &mut warnings);
+    let join = cgroup.as_ref().map(|cg| cg.join()).unwrap_or_default();
+    let place = spawn::Place { cgroup: cgroup.as_ref().map(|cg| cg.dir_fd()), join: &join };
+    let spawned = spawn::spawn(inv, id, place);
+    drop(join);
+    let spawned = match spawned {
+        Ok(spawned) => spawned,
+        Err(e) => {
+            if let Some(cg) = cgroup {
+                cg.retire(true);
+            }
+            return Err(e);
+        }
+    };
+    if let Some(cg) = &cgroup {
+        match cg.joined(&spawned.join_errors) {
+            Ok(more) => warnings.extend(more),
+            Err(why) => {
+                warnings.push(why);
+                if let Some(cg) = cgroup.take() {
+                    cg.retire(false);
+                }
+            }
+        }
+    }
     // From here on, an early return drops `leader`, which kills the tree.
-    let mut leader = Leader::new(spawned.pid, spawned.marker);
+    let mut leader = Leader::new(spawned.pid, spawned.pidfd, id, spawned.marker, cgroup);
     let limits = &inv.limits;
     let mut pipes = Pipes::new(
         spawned.stdin,
@@ -63,6 +90,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
 
     let mut leaked = false;
     let mut leftovers_killed = false;
+    let mut leftovers = None;
     let exit = match wait(&mut pipes, &mut leader, timer.as_mut(), Until::Exit).await {
         Woke::Done => {
             // Exited normally: give whatever it left holding the pipes a short window (the
@@ -72,14 +100,21 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
                 leaked = wait(&mut pipes, &mut leader, timer.as_mut(), Until::Closed).await
                     == Woke::Timer;
             }
+            // The leader is a zombie by now, which its cgroup no longer lists.
+            leftovers = leader.cgroup().map(|cg| count(cg.members().len()));
             if inv.leftovers == Leftovers::Kill {
-                leftovers_killed = leader.kill_tree().await.others > 0;
+                let (swept, emptied) = leader.kill_tree().await;
+                leftovers_killed = swept.others > 0;
+                leftovers = Some(count(swept.others));
+                warnings.extend(emptied.err());
+            } else if leftovers == Some(0) {
+                leader.left_nothing();
             }
             exit_of(leader.reap().map_err(reap_error)?)
         }
         Woke::Timer => {
             let (escalated, killed_others, still_open) =
-                terminate(&mut pipes, &mut leader, timer.as_mut(), inv).await;
+                terminate(&mut pipes, &mut leader, timer.as_mut(), inv, &mut warnings).await;
             leaked = still_open;
             leftovers_killed = killed_others;
             if tokio::time::timeout(DEATH_BOUND, leader.exited()).await.is_ok() {
@@ -90,6 +125,9 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     };
     let stdin = pipes.stdin_outcome();
     let pid = leader.pid();
+    let containment =
+        if leader.cgroup().is_some() { Mechanism::Cgroup } else { Mechanism::TreeWalk };
+    let limit = leader.cgroup().and_then(|cg| cg.limit_hit());
     drop(leader);
     let (stdout, stdout_len, stdout_truncated) = pipes.out.finish();
     let (stderr, stderr_len, stderr_truncated) = pipes.err.finish();
@@ -100,6 +138,10 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     outcome.stderr_truncated = stderr_truncated;
     outcome.leaked = leaked;
     outcome.leftovers_killed = leftovers_killed;
+    outcome.containment = containment;
+    outcome.leftovers = leftovers;
+    outcome.limit = limit;
+    outcome.containment_warnings = warnings;
     outcome.stdin = stdin;
     outcome.duration = started.elapsed();
     outcome.pid = pid;
@@ -114,6 +156,7 @@ async fn terminate(
     leader: &mut Leader,
     mut timer: Pin<&mut Sleep>,
     inv: &Invocation,
+    warnings: &mut Vec<String>,
 ) -> (bool, bool, bool) {
     let term = leader.signal_tree(libc::SIGTERM);
     let grace_end = tokio::time::Instant::now() + inv.limits.grace;
@@ -137,9 +180,10 @@ async fn terminate(
     let mut escalated = false;
     let mut others = term.others > 0;
     if !gone {
-        let kill = leader.kill_tree().await;
+        let (kill, emptied) = leader.kill_tree().await;
         escalated = kill.any();
         others |= kill.others > 0;
+        warnings.extend(emptied.err());
     }
     timer.as_mut().reset(tokio::time::Instant::now() + inv.limits.leak_window);
     let still_open = wait(pipes, leader, timer, Until::Closed).await == Woke::Timer;
@@ -199,6 +243,11 @@ fn exit_of(status: ExitStatus) -> Exit {
         // Stopped or continued: not an end; reaping never reports those.
         (None, None) => Exit::Code { code: -1 },
     }
+}
+
+/// A process count for the record.
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 fn reap_error(source: std::io::Error) -> ExecError {

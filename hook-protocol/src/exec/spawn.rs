@@ -1,12 +1,11 @@
 //! Starting the hook process: program resolution, the argument and environment lists, the run
 //! marker, the pipes, error mapping.
 //!
-//! The process is started with `posix_spawn` (a `vfork`-style spawn instead of `fork`), called
-//! by [`super::sys::spawn`] with lists built here once per run: the environment is packed in
-//! one buffer from the harness's variables, the invocation's changes and the marker. The
-//! program is given as a path: a bare name is searched on the invocation's `PATH` here, as
-//! `execvp` would. Where libc lacks the `posix_spawn` extension that sets the working
-//! directory, std's `Command` starts it instead.
+//! The process is started by [`super::sys::spawn`] (a `vfork`-style `clone` with child code of
+//! our own on Linux, `posix_spawn` on macOS; never a `fork` of the harness) with lists built
+//! here once per run: the environment is packed in one buffer from the harness's variables, the
+//! invocation's changes and the marker. The program is given as a path: a bare name is searched
+//! on the invocation's `PATH` here, as `execvp` would. Elsewhere std's `Command` starts it.
 
 use std::ffi::{CString, OsStr, OsString};
 use std::fs::File;
@@ -27,10 +26,20 @@ const DEFAULT_PATH: &str = "/bin:/usr/bin";
 /// Counts runs in this process, for unique markers.
 static RUNS: AtomicU64 = AtomicU64::new(0);
 
+/// The id of the next run of this process: the second half of its marker, and its cgroup's
+/// name.
+pub(super) fn next_id() -> u64 {
+    RUNS.fetch_add(1, Ordering::Relaxed)
+}
+
 /// A started hook: its pid, our ends of its pipes and the marker in its environment.
 #[derive(Debug)]
 pub(super) struct Spawned {
     pub(super) pid: i32,
+    /// Its pidfd, when the kernel gave one with the process.
+    pub(super) pidfd: Option<OwnedFd>,
+    /// For each `cgroup.procs` it was to join, 0 or the errno of the failed write.
+    pub(super) join_errors: [i32; super::sys::MAX_JOIN],
     /// None when there is no payload: the hook's stdin is then `/dev/null`.
     pub(super) stdin: Option<OwnedFd>,
     pub(super) stdout: OwnedFd,
@@ -39,10 +48,18 @@ pub(super) struct Spawned {
     pub(super) marker: Vec<u8>,
 }
 
-/// Starts the invocation's process in a new process group, with piped stdio.
-pub(super) fn spawn(inv: &Invocation) -> Result<Spawned, ExecError> {
+/// Where a hook starts: its v2 cgroup's directory and the `cgroup.procs` of its v1 cgroups.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Place<'a> {
+    pub(super) cgroup: Option<BorrowedFd<'a>>,
+    pub(super) join: &'a [BorrowedFd<'a>],
+}
+
+/// Starts run `id` of the invocation's process in a new process group, with piped stdio, in
+/// the cgroups of `place`.
+pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawned, ExecError> {
     let program = resolve(inv)?;
-    let value = format!("{}.{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
+    let value = format!("{}.{id}", std::process::id());
     let pipes_error = |source| ExecError::Io { stage: "creating the hook's pipes", source };
     // Close-on-exec on both ends: the child gets its ends as 0, 1 and 2 through dup2.
     // Without a payload, stdin is `/dev/null`, opened once per process: one pipe less.
@@ -59,13 +76,24 @@ pub(super) fn spawn(inv: &Invocation) -> Result<Spawned, ExecError> {
     let (stdout, child_stdout) = io::pipe().map_err(pipes_error)?;
     let (stderr, child_stderr) = io::pipe().map_err(pipes_error)?;
     let stdio = [child_stdin, child_stdout.as_fd(), child_stderr.as_fd()];
-    let pid = start(inv, &program, &value, stdio)?;
+    let (pid, pidfd, join_errors) = start(inv, &program, &value, stdio, place)?;
     let mut marker = Vec::with_capacity(RUN_MARKER.len() + 1 + value.len());
     marker.extend_from_slice(RUN_MARKER.as_bytes());
     marker.push(b'=');
     marker.extend_from_slice(value.as_bytes());
-    Ok(Spawned { pid, stdin, stdout: stdout.into(), stderr: stderr.into(), marker })
+    Ok(Spawned {
+        pid,
+        pidfd,
+        join_errors,
+        stdin,
+        stdout: stdout.into(),
+        stderr: stderr.into(),
+        marker,
+    })
 }
+
+/// What `start` returns: the pid, the pidfd if any, the placement results.
+type Started = (i32, Option<OwnedFd>, [i32; super::sys::MAX_JOIN]);
 
 /// `/dev/null` opened for reading, close-on-exec, once per process; None if it cannot be.
 fn dev_null() -> Option<BorrowedFd<'static>> {
@@ -73,7 +101,8 @@ fn dev_null() -> Option<BorrowedFd<'static>> {
     NULL.get_or_init(|| File::open("/dev/null").ok().map(OwnedFd::from)).as_ref().map(AsFd::as_fd)
 }
 
-/// Starts the process with `posix_spawn` and returns its pid.
+/// Starts the process (`clone` on Linux, `posix_spawn` on macOS) and returns its pid and the
+/// outcome of its cgroup joins.
 #[cfg(any(
     all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
     target_vendor = "apple"
@@ -83,7 +112,8 @@ fn start(
     program: &Path,
     marker: &str,
     stdio: [BorrowedFd<'_>; 3],
-) -> Result<i32, ExecError> {
+    place: Place<'_>,
+) -> Result<Started, ExecError> {
     let path = CString::new(program.as_os_str().as_bytes())
         .map_err(|_| ExecError::NotFound { program: inv.command.program().to_owned() })?;
     let Ok(cwd) = CString::new(inv.cwd.as_os_str().as_bytes()) else {
@@ -98,8 +128,17 @@ fn start(
     ENVP.with_borrow_mut(|envp| {
         envp.clear();
         fill_envp(inv, marker, envp)?;
-        let request = super::sys::SpawnRequest { path: &path, argv: &argv, envp, cwd: &cwd, stdio };
-        match super::sys::spawn(&request) {
+        let request = super::sys::SpawnRequest {
+            path: &path,
+            argv: &argv,
+            envp,
+            cwd: &cwd,
+            stdio,
+            cgroup: place.cgroup,
+            join: place.join,
+            session: false,
+        };
+        let started = match super::sys::spawn(&request) {
             // A program without a `#!` line runs under `/bin/sh`, as `execvp` (and so Claude
             // Code, through libuv) runs it.
             Err(e)
@@ -113,11 +152,15 @@ fn start(
                     envp,
                     cwd: &cwd,
                     stdio,
+                    cgroup: place.cgroup,
+                    join: place.join,
+                    session: false,
                 };
                 super::sys::spawn(&request).map_err(|e| spawn_error(inv, e))
             }
             other => other.map_err(|e| spawn_error(inv, e)),
-        }
+        }?;
+        Ok((started.pid, started.pidfd, started.join_errors))
     })
 }
 
@@ -151,7 +194,8 @@ fn start(
     program: &Path,
     marker: &str,
     stdio: [BorrowedFd<'_>; 3],
-) -> Result<i32, ExecError> {
+    place: Place<'_>,
+) -> Result<Started, ExecError> {
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
     let [stdin, stdout, stderr] = stdio.map(|fd| fd.try_clone_to_owned().map(Stdio::from));
@@ -175,10 +219,18 @@ fn start(
         .stdout(stdout.map_err(io)?)
         .stderr(stderr.map_err(io)?);
     let child = cmd.spawn().map_err(|e| spawn_error(inv, e))?;
-    i32::try_from(child.id()).map_err(|_| ExecError::Io {
+    let pid = i32::try_from(child.id()).map_err(|_| ExecError::Io {
         stage: "reading the hook's pid",
         source: io::Error::from(io::ErrorKind::InvalidData),
-    })
+    })?;
+    // std's `Command` cannot join a cgroup before `exec`: every join is reported failed, and
+    // the run falls back to the tree walk.
+    let mut join_errors = [0; super::sys::MAX_JOIN];
+    let places = usize::from(place.cgroup.is_some()) + place.join.len();
+    for error in join_errors.iter_mut().take(places) {
+        *error = libc::EOPNOTSUPP;
+    }
+    Ok((pid, None, join_errors))
 }
 
 /// The arguments: `/bin/sh -c LINE` in shell form, the program as given and its arguments in

@@ -11,7 +11,22 @@
 //! [`Presenter::late`] for what a background hook said when it ended.
 //!
 //! Every template is in [`templates`], with the Claude Code release it follows
-//! ([`templates::CLAUDE_CODE_VERSION`]).
+//! ([`templates::CLAUDE_CODE_VERSION`]). The texts are those Claude Code gives in a run
+//! without a person to ask (`claude -p`, the SDK): there a PreToolUse `ask` refuses the call
+//! with its reason alone; an interactive harness shows its own prompt instead.
+//!
+//! Where Claude Code was not recorded, the rendering follows the nearest recorded form and
+//! says so here: the exit-2 notices of SessionStart, SubagentStart, PostModelSwitch,
+//! CwdChanged, FileChanged and PostCompact take SessionEnd's (`{Event} hook [{cmd}] failed:
+//! {stderr}`); contexts of other events (PostModelSwitch, ...) are a system message of
+//! `{Event} hook additional context: {ctx}` paragraphs; SubagentStop's context block names
+//! SubagentStop; SessionStart's `systemMessage` is `SessionStart:{source} says: {msg}`, with
+//! the hook name of its `hook success` texts; UserPromptExpansion's texts are
+//! UserPromptSubmit's with its name; a late
+//! `asyncRewake` wake-up is a bare system message like a late context. Blocking texts of the
+//! events that show none in the recordings (TaskCreated, TaskCompleted, TeammateIdle,
+//! PostToolBatch, PreModelSwitch, ConfigChange, Elicitation, the worktree events) are not
+//! rendered: their decisions carry the reason.
 //!
 //! Long texts are saved where Claude Code saves them: `<claude home>/projects/<cwd
 //! slug>/<session id>/tool-results/`, the Claude home being `~/.claude` unless the harness

@@ -1,4 +1,5 @@
-//! Hostile hooks through the `hooks` command, end to end: each case asserts when `hooks`
+//! Hostile hooks through the `hooks` command, end to end (floods, timeouts, escapes from the
+//! tree, a fork bomb, a memory hog, `hooks` itself SIGKILLed): each case asserts when `hooks`
 //! returns, the decision it prints, and the peak memory of the `hooks` process (bounded by the
 //! output caps, whatever the hook prints or leaves behind).
 
@@ -375,4 +376,146 @@ fn tnsai_hostile_hooks() {
     let (_d, m) = tnsai(r"printf '\377\376'", 30_000);
     assert_run(&m, "allow", "non_blocking_error", PROMPTLY, PEAK_KIB);
     assert!(m.stderr.is_empty(), "{}", m.stderr);
+}
+
+/// Whether `hooks` gets cgroups here; says so on stderr when it does not, so that a case
+/// skipping its cgroup part never passes silently.
+#[expect(clippy::print_stderr, reason = "a test skipping its cgroup part says so")]
+fn cgroups_here() -> bool {
+    let p = Project::shell("cat >/dev/null", 30.0);
+    let m = measured(
+        p.path(),
+        &["-v", "--settings", "settings.json", "--event", "PreToolUse", "--input", "input.json"],
+    );
+    let here = m.stderr.contains("hooks: containment: cgroup");
+    if !here {
+        eprintln!("skipping the cgroup part: {}", m.stderr.lines().next().unwrap_or("?"));
+    }
+    here
+}
+
+impl Project {
+    /// Runs with `-v` and more flags.
+    fn run_with(&self, flags: &[&str]) -> Measured {
+        let mut args = vec![
+            "-v",
+            "--settings",
+            "settings.json",
+            "--event",
+            "PreToolUse",
+            "--input",
+            "input.json",
+        ];
+        args.extend(flags);
+        measured(self.path(), &args)
+    }
+}
+
+/// A line that exits 99 unless the hook's own cgroup has `pids.max` = `max` (cgroup v2 at
+/// either usual mount point, or the v1 pids hierarchy), so that a fork bomb never runs
+/// unbounded.
+fn unless_pids_max(max: u32) -> String {
+    format!(
+        "p=$(sed -n 's/^0:://p' /proc/self/cgroup); q=$(sed -n 's/^[0-9]*:pids://p' /proc/self/cgroup); \
+         v=$(cat /sys/fs/cgroup$p/pids.max /sys/fs/cgroup/unified$p/pids.max /sys/fs/cgroup/pids$q/pids.max 2>/dev/null | head -n 1); \
+         [ \"$v\" = {max} ] || exit 99"
+    )
+}
+
+#[test]
+fn a_double_forked_setsid_daemon_with_a_cleared_environment_is_killed_on_timeout() {
+    // The escape the tree walk cannot see: reparented to init, a session of its own, no
+    // marker. Its cgroup holds it.
+    if !cgroups_here() {
+        return;
+    }
+    let p = Project::empty();
+    let pidfile = p.file("pids");
+    let line = format!(
+        "cat >/dev/null; ( env -i setsid sh -c 'echo $$ >> {pidfile}; exec sleep 300' & ); sleep 60"
+    );
+    let p = p.hook(json!({"type": "command", "command": line, "timeout": 1}));
+    let m = p.run();
+    assert_run(&m, "none", "timed_out", TIMED_OUT_WITHIN, PEAK_KIB);
+    let pids = pids(&pidfile);
+    assert_eq!(pids.len(), 1, "{pids:?}");
+    assert_eq!(survivors(&pids), Vec::<u32>::new(), "the escapee is dead");
+}
+
+#[test]
+fn a_fork_bomb_is_bounded_by_pids_max_and_the_next_hook_runs() {
+    if !cgroups_here() {
+        return;
+    }
+    let p = Project::empty();
+    let line = format!("cat >/dev/null; {}; b() {{ b & b & wait; }}; b", unless_pids_max(64));
+    let bomb = json!({"type": "command", "command": line, "timeout": 2});
+    let next = json!({"type": "command", "command": format!("cat >/dev/null; echo '{DENY}'")});
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [bomb, next]}]}});
+    std::fs::write(p.path().join("settings.json"), settings.to_string()).unwrap();
+    let m = p.run_with(&["--pids-max", "64"]);
+    // dash gives up once its forks fail, or the timeout ends it: either way, bounded.
+    let status = &m.doc["hooks"][0]["status"];
+    assert!(status == "timed_out" || status == "success", "{m:#?}");
+    assert!(m.stderr.contains("limit=\"pids.max\""), "{}", m.stderr);
+    // The other hook of the event ran, and its decision stands.
+    assert_eq!(m.doc["hooks"][1]["status"], "success", "{m:#?}");
+    assert_eq!(m.doc["decision"], "deny");
+    assert!(m.elapsed < TIMED_OUT_WITHIN, "returned after {:?}", m.elapsed);
+}
+
+#[test]
+fn a_memory_hog_is_killed_by_memory_max() {
+    if !cgroups_here() {
+        return;
+    }
+    let p = Project::shell(
+        "cat >/dev/null; exec python3 -c 'x = bytearray(1 << 30); x[::4096] = b\"x\" * len(x[::4096])'",
+        60.0,
+    );
+    let m = p.run_with(&["--memory-max", "64M"]);
+    assert_eq!(m.doc["hooks"][0]["status"], "non_blocking_error", "{m:#?}");
+    assert!(m.stderr.contains("limit=\"memory.max\""), "{}", m.stderr);
+    // The peak counts the hooks `hooks` reaped: the hog never got near its gibibyte.
+    assert!(m.peak_kib < 128 * 1024, "peak {} KiB", m.peak_kib);
+}
+
+#[test]
+fn hooks_killed_outright_with_a_hostile_hook_running() {
+    // The hook ignores SIGTERM and leaves an escapee; `hooks` is SIGKILLed while it runs.
+    if !cgroups_here() {
+        return;
+    }
+    let p = Project::empty();
+    let pidfile = p.file("pids");
+    let line = format!(
+        "trap '' TERM; echo $$ >> {pidfile}; \
+         ( env -i setsid sh -c 'trap \"\" TERM; echo $$ >> {pidfile}; exec sleep 300' & ); sleep 60"
+    );
+    let p = p.hook(json!({"type": "command", "command": line, "timeout": 60}));
+    #[expect(clippy::disallowed_methods, reason = "the tests drive the hooks binary itself")]
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+        .args([
+            "run",
+            "--settings",
+            "settings.json",
+            "--event",
+            "PreToolUse",
+            "--input",
+            "input.json",
+        ])
+        .current_dir(p.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while pids(&pidfile).len() < 2 {
+        assert!(Instant::now() < until, "the hook did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(survivors(&pids(&pidfile)), Vec::<u32>::new());
 }

@@ -7,28 +7,86 @@
 
 #![expect(
     unsafe_code,
-    reason = "thin wrappers over pidfd_open, pidfd_send_signal, kill, waitid, waitpid, ioctl and \
-              geteuid, which std does not offer, over the reactor registration of a descriptor \
-              we own, and over reading `environ` in place"
+    reason = "thin wrappers over pidfd_open, pidfd_send_signal, kill, waitid, waitpid, ioctl, \
+              send and geteuid, which std does not offer, over the reactor registration of a \
+              descriptor we own, and over reading `environ` in place"
 )]
 
-#[cfg(any(
-    all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
-    target_vendor = "apple"
-))]
+#[cfg(all(target_os = "linux", any(target_env = "gnu", target_env = "musl")))]
+mod clone;
+#[cfg(target_vendor = "apple")]
 mod posix_spawn;
 
+use std::ffi::{CStr, c_int};
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 
-#[cfg(any(
-    all(target_os = "linux", any(target_env = "gnu", target_env = "musl")),
-    target_vendor = "apple"
-))]
-pub(super) use posix_spawn::{SpawnRequest, spawn};
+#[cfg(all(target_os = "linux", any(target_env = "gnu", target_env = "musl")))]
+pub(super) use clone::spawn;
+#[cfg(target_vendor = "apple")]
+pub(super) use posix_spawn::spawn;
+
+use super::cstrings::CStrings;
+
+/// The most `cgroup.procs` files a child joins: the hook's cgroup and, on a host that keeps
+/// some controllers on cgroup v1, one per such controller.
+pub(super) const MAX_JOIN: usize = 4;
+
+/// The signals a hook starts with at their default disposition. A handler is reset by `exec`
+/// anyway, but an ignored signal stays ignored: std ignores SIGPIPE in every Rust program, and
+/// a harness may ignore others; a hook that cannot be stopped by SIGTERM, or that dies of an
+/// unexpected EPIPE error instead of SIGPIPE, would behave unlike it does in a shell.
+pub(super) const DEFAULT_SIGNALS: [c_int; 13] = [
+    libc::SIGPIPE,
+    libc::SIGHUP,
+    libc::SIGINT,
+    libc::SIGQUIT,
+    libc::SIGTERM,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGALRM,
+    libc::SIGCHLD,
+    libc::SIGTSTP,
+    libc::SIGTTIN,
+    libc::SIGTTOU,
+    libc::SIGXFSZ,
+];
+
+/// What a process is started with.
+#[derive(Debug)]
+pub(super) struct SpawnRequest<'a> {
+    /// The program's path (no `PATH` search happens here).
+    pub(super) path: &'a CStr,
+    /// The arguments, the program's name first.
+    pub(super) argv: &'a CStrings,
+    /// The whole environment, as `NAME=value` entries.
+    pub(super) envp: &'a CStrings,
+    /// The working directory.
+    pub(super) cwd: &'a CStr,
+    /// What becomes the process's stdin, stdout and stderr.
+    pub(super) stdio: [BorrowedFd<'a>; 3],
+    /// The cgroup v2 directory the child starts in (Linux).
+    pub(super) cgroup: Option<BorrowedFd<'a>>,
+    /// `cgroup.procs` files of v1 cgroups the child writes itself into before it runs
+    /// anything (Linux; fewer than [`MAX_JOIN`]).
+    pub(super) join: &'a [BorrowedFd<'a>],
+    /// A new session rather than a new process group (the supervisor's).
+    pub(super) session: bool,
+}
+
+/// A started process.
+#[derive(Debug)]
+pub(super) struct Spawned {
+    /// Its pid.
+    pub(super) pid: i32,
+    /// Its pidfd, when the kernel gave one with the process (`clone3`).
+    pub(super) pidfd: Option<OwnedFd>,
+    /// 0 or the errno of each cgroup placement: the v2 cgroup first, then each v1 `join`.
+    pub(super) join_errors: [i32; MAX_JOIN],
+}
 
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
@@ -173,6 +231,16 @@ pub(super) fn for_each_env_entry(mut f: impl FnMut(&[u8])) {
             entry = entry.add(1);
         }
     }
+}
+
+/// Sends `bytes` on a connected socket without raising SIGPIPE when the peer is gone (EPIPE is
+/// returned instead, whatever the harness does with SIGPIPE).
+pub(super) fn send_nosignal(socket: BorrowedFd<'_>, bytes: &[u8]) -> io::Result<usize> {
+    // SAFETY: `bytes` is valid for reads of its length for the duration of the call.
+    let ret = unsafe {
+        libc::send(socket.as_raw_fd(), bytes.as_ptr().cast(), bytes.len(), libc::MSG_NOSIGNAL)
+    };
+    usize::try_from(ret).map_err(|_| io::Error::last_os_error())
 }
 
 /// Our effective user id.

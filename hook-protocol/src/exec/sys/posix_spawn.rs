@@ -1,10 +1,10 @@
-//! Starting a process with `posix_spawn(3)`, which clones the harness with `CLONE_VM |
-//! CLONE_VFORK` on Linux rather than forking it.
+//! Starting a process with `posix_spawn(3)` (macOS; Linux uses the `clone` module), a
+//! `vfork`-style spawn rather than a `fork` of the harness.
 //!
 //! We call it ourselves rather than through `std::process::Command` because std captures and
 //! rebuilds the whole environment on every spawn once a single variable is set (and every run
 //! sets its marker), which cost more than the rest of a run's bookkeeping together. Here the
-//! caller packs the environment once, in one buffer ([`CStrings`]).
+//! caller packs the environment once, in one buffer (`CStrings`).
 
 #![expect(
     unsafe_code,
@@ -12,56 +12,26 @@
               on their own"
 )]
 
-use std::ffi::{CStr, c_char, c_int};
+use std::ffi::{c_char, c_int};
 use std::io;
 use std::mem::MaybeUninit;
-use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 
-use super::super::cstrings::CStrings;
+use super::{DEFAULT_SIGNALS, MAX_JOIN, SpawnRequest, Spawned};
 
-/// The signals a hook starts with at their default disposition. A handler is reset by `exec`
-/// anyway, but an ignored signal stays ignored: std ignores SIGPIPE in every Rust program, and
-/// a harness may ignore others; a hook that cannot be stopped by SIGTERM, or that dies of an
-/// unexpected EPIPE error instead of SIGPIPE, would behave unlike it does in a shell.
-const DEFAULT_SIGNALS: [c_int; 13] = [
-    libc::SIGPIPE,
-    libc::SIGHUP,
-    libc::SIGINT,
-    libc::SIGQUIT,
-    libc::SIGTERM,
-    libc::SIGUSR1,
-    libc::SIGUSR2,
-    libc::SIGALRM,
-    libc::SIGCHLD,
-    libc::SIGTSTP,
-    libc::SIGTTIN,
-    libc::SIGTTOU,
-    libc::SIGXFSZ,
-];
-
-/// What a hook process is started with.
-#[derive(Debug)]
-pub(in super::super) struct SpawnRequest<'a> {
-    /// The program's path (no `PATH` search happens here).
-    pub(in super::super) path: &'a CStr,
-    /// The arguments, the program's name first.
-    pub(in super::super) argv: &'a CStrings,
-    /// The whole environment, as `NAME=value` entries.
-    pub(in super::super) envp: &'a CStrings,
-    /// The working directory.
-    pub(in super::super) cwd: &'a CStr,
-    /// What becomes the process's stdin, stdout and stderr.
-    pub(in super::super) stdio: [BorrowedFd<'a>; 3],
-}
-
-/// Starts the process `req` describes, leading a new process group, with an empty signal mask
-/// and [`DEFAULT_SIGNALS`] at their default disposition, and returns its pid.
+/// Starts the process `req` describes, leading a new process group, with an empty signal mask,
+/// [`DEFAULT_SIGNALS`] at their default disposition and no descriptor but stdin, stdout and
+/// stderr (`POSIX_SPAWN_CLOEXEC_DEFAULT`), and returns its pid.
 ///
 /// # Errors
 ///
 /// The error `posix_spawn` reports: from the attribute setup, or from the child before `exec`
 /// (`ENOENT` for a missing program or working directory, `EACCES`, `ENOEXEC`, ...).
-pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<i32> {
+/// `Unsupported` for a request to join cgroups or start a session.
+pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
+    if req.cgroup.is_some() || !req.join.is_empty() || req.session {
+        return Err(io::Error::from(io::ErrorKind::Unsupported));
+    }
     // The child applies the dup2 actions in order, so a descriptor below 3 could be overwritten
     // by an earlier one: such descriptors are first copied above 2 (close-on-exec, as the
     // originals are).
@@ -101,8 +71,10 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<i32> {
     check(unsafe { libc::posix_spawnattr_setsigdefault(attr.ptr(), mask.ptr()) })?;
     // SAFETY: `attr` was initialised; 0 means "a new group led by the child".
     check(unsafe { libc::posix_spawnattr_setpgroup(attr.ptr(), 0) })?;
-    let flags =
-        libc::POSIX_SPAWN_SETPGROUP | libc::POSIX_SPAWN_SETSIGMASK | libc::POSIX_SPAWN_SETSIGDEF;
+    let flags = libc::POSIX_SPAWN_SETPGROUP
+        | libc::POSIX_SPAWN_SETSIGMASK
+        | libc::POSIX_SPAWN_SETSIGDEF
+        | libc::POSIX_SPAWN_CLOEXEC_DEFAULT;
     let flags =
         libc::c_short::try_from(flags).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
     // SAFETY: `attr` was initialised; the flags are integers.
@@ -129,7 +101,7 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<i32> {
     };
     check(ret)?;
     drop(copies);
-    Ok(pid)
+    Ok(Spawned { pid, pidfd: None, join_errors: [0; MAX_JOIN] })
 }
 
 /// The posix_spawn family reports errors as return values, not through `errno`.

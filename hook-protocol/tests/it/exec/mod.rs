@@ -1,5 +1,6 @@
 //! Execution with real processes.
 
+mod contain;
 mod errors;
 mod outcomes;
 mod secrets;

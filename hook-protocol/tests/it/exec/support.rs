@@ -206,3 +206,42 @@ pub(crate) fn run_alone_with(test: &str, vars: &[(&str, &str)]) -> RawOutcome {
     assert!(stdout.contains("1 passed"), "{test} did not run alone:\n{stdout}");
     out
 }
+
+/// Whether runs get cgroups in this process; says so on stderr when they do not, so that a
+/// test skipping its cgroup part never passes silently.
+#[expect(clippy::print_stderr, reason = "a test skipping its cgroup part says so")]
+pub(crate) fn cgroups_here() -> bool {
+    let status = hook_protocol::exec::containment();
+    let here = status.mechanism() == hook_protocol::exec::Mechanism::Cgroup;
+    if !here {
+        eprintln!("skipping the cgroup part: containment here is {status}");
+    }
+    here
+}
+
+/// The containments to test a behaviour with: the tree walk, and cgroups where this machine
+/// has them (`Invocation::cgroup`).
+pub(crate) fn containments() -> Vec<bool> {
+    if cgroups_here() { vec![false, true] } else { vec![false] }
+}
+
+/// The mechanism a run with `cgroup` gets here.
+pub(crate) fn mechanism(cgroup: bool) -> hook_protocol::exec::Mechanism {
+    if cgroup {
+        hook_protocol::exec::Mechanism::Cgroup
+    } else {
+        hook_protocol::exec::Mechanism::TreeWalk
+    }
+}
+
+/// Waits up to 5 s for `path` to disappear; true when it did.
+pub(crate) async fn gone_after_a_moment(path: &Path) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while path.exists() {
+        if Instant::now() > until {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}

@@ -1,0 +1,775 @@
+//! cgroup v2 containment: finding the hierarchy, the harness's directory of hook cgroups, one
+//! cgroup per run, its limits, signalling, killing and removing it.
+//!
+//! Layout: under a parent (the harness's own cgroup by default), the harness makes one
+//! directory, `hooks-<pid>`, and in it one cgroup per running hook, named by the counter of the
+//! run that made it (the second half of its [`RUN_MARKER`](super::RUN_MARKER) value). A run
+//! that ends normally, leaves nothing running and has no limit hands its empty cgroup to the
+//! next run (at most 64 wait so): making and removing a cgroup costs more than the rest of a
+//! run's containment. Every other cgroup is removed as soon as it is empty, and what is left at
+//! the end is removed by the supervisor once the harness is gone. Nothing else is created, and
+//! the harness's own cgroup is left as it is, except that a controller a limit needs is
+//! enabled in its `cgroup.subtree_control` when the kernel allows it (when the harness's
+//! cgroup is the root, or holds no process: cgroup v2's "no internal processes" rule).
+//!
+//! Limits go where their controller is: in the run's cgroup when the v2 hierarchy has the
+//! controller, else, on a host that keeps it on a cgroup v1 hierarchy (a "hybrid" host), in a
+//! cgroup of the same name under `hooks-<pid>` of that hierarchy, which the child joins too.
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write as _};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::containment::{Limit, ResourceLimits};
+use super::sys::{self, MAX_JOIN};
+
+/// A controller a limit needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Controller {
+    Pids,
+    Memory,
+    Cpu,
+}
+
+impl Controller {
+    const ALL: [Controller; 3] = [Controller::Pids, Controller::Memory, Controller::Cpu];
+
+    fn name(self) -> &'static str {
+        match self {
+            Controller::Pids => "pids",
+            Controller::Memory => "memory",
+            Controller::Cpu => "cpu",
+        }
+    }
+
+    fn of(limit: Limit) -> Self {
+        match limit {
+            Limit::Pids => Controller::Pids,
+            Limit::Memory => Controller::Memory,
+            Limit::CpuWeight => Controller::Cpu,
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Controller::Pids => 0,
+            Controller::Memory => 1,
+            Controller::Cpu => 2,
+        }
+    }
+}
+
+/// The cgroup file systems this process sees, and its place in each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Mounts {
+    /// The cgroup2 mount point and this process's cgroup in it (an absolute directory).
+    pub(super) v2: Option<(PathBuf, PathBuf)>,
+    /// cgroup v1 hierarchies: their controllers and this process's cgroup in each.
+    pub(super) v1: Vec<(Vec<String>, PathBuf)>,
+}
+
+/// Reads `/proc/self/mountinfo` and `/proc/self/cgroup`.
+pub(super) fn mounts() -> io::Result<Mounts> {
+    let mountinfo = fs::read_to_string("/proc/self/mountinfo")?;
+    let cgroup = fs::read_to_string("/proc/self/cgroup")?;
+    Ok(parse_mounts(&mountinfo, &cgroup))
+}
+
+/// The pure part of [`mounts`].
+fn parse_mounts(mountinfo: &str, cgroup: &str) -> Mounts {
+    // (hierarchy controllers, path): "0::/a" for v2, "4:memory:/b" or "1:cpu,cpuacct:/c".
+    let own: Vec<(&str, &str)> = cgroup
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let _id = parts.next()?;
+            Some((parts.next()?, parts.next()?))
+        })
+        .collect();
+    let mut out = Mounts { v2: None, v1: Vec::new() };
+    for line in mountinfo.lines() {
+        let Some((before, after)) = line.split_once(" - ") else { continue };
+        let fields: Vec<&str> = before.split(' ').collect();
+        let (Some(root), Some(point)) = (fields.get(3), fields.get(4)) else { continue };
+        let mut after = after.split(' ');
+        let fstype = after.next().unwrap_or_default();
+        let options = after.nth(1).unwrap_or_default();
+        let (root, point) = (unescape(root), PathBuf::from(unescape(point)));
+        let inside = |path: &str| -> Option<PathBuf> {
+            let rest = path.strip_prefix(root.as_str())?;
+            if !(rest.is_empty() || rest.starts_with('/') || root == "/") {
+                return None;
+            }
+            Some(point.join(rest.trim_start_matches('/')))
+        };
+        if fstype == "cgroup2" && out.v2.is_none() {
+            if let Some(dir) = own.iter().find(|(c, _)| c.is_empty()).and_then(|(_, p)| inside(p)) {
+                out.v2 = Some((point.clone(), dir));
+            }
+        } else if fstype == "cgroup" {
+            let controllers: Vec<String> = options
+                .split(',')
+                .filter(|o| Controller::ALL.iter().any(|c| c.name() == *o) || *o == "cpuacct")
+                .map(str::to_owned)
+                .collect();
+            if controllers.is_empty() {
+                continue;
+            }
+            let path = own.iter().find(|(list, _)| {
+                let list: Vec<&str> = list.split(',').collect();
+                controllers.iter().all(|c| list.contains(&c.as_str()))
+            });
+            if let Some(dir) = path.and_then(|(_, p)| inside(p)) {
+                out.v1.push((controllers, dir));
+            }
+        }
+    }
+    out
+}
+
+/// Undoes mountinfo's octal escapes (`\040` for a space, ...).
+fn unescape(field: &str) -> String {
+    let bytes = field.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let octal = bytes
+            .get(i + 1..i + 4)
+            .filter(|d| bytes[i] == b'\\' && d.iter().all(|b| (b'0'..=b'7').contains(b)));
+        if let Some(d) = octal {
+            let value = d.iter().fold(0_u32, |acc, b| acc * 8 + u32::from(b - b'0'));
+            out.push(u8::try_from(value).unwrap_or(b'?'));
+            i += 4;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Where a controller's limits are written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Place {
+    /// In the run's v2 cgroup.
+    V2,
+    /// In a v1 cgroup named like the run's, under this per-harness directory.
+    V1(PathBuf),
+}
+
+/// The harness's directory of hook cgroups, and where each controller's limits go.
+#[derive(Debug)]
+pub(super) struct Setup {
+    /// `<parent>/hooks-<pid>` in the v2 hierarchy.
+    dir: PathBuf,
+    /// The parent it was made in.
+    parent: PathBuf,
+    /// The v2 path of `dir` as `/proc/PID/cgroup` shows it (`0::/a/hooks-1`), for membership
+    /// checks.
+    rel: String,
+    /// Per controller (see [`Controller::index`]): resolved on first need.
+    places: Mutex<[Option<Result<Place, String>>; 3]>,
+    /// This process's cgroups in the v1 hierarchies, by controller list.
+    v1: Vec<(Vec<String>, PathBuf)>,
+    /// Cgroups whose removal waits for their processes to go.
+    deferred: Mutex<VecDeque<Dirs>>,
+    /// Empty cgroups of runs that ended normally, without limits, for the next runs.
+    idle: Mutex<Vec<Idle>>,
+    /// Per-harness v1 directories made since [`Setup::take_new_dirs`] last ran.
+    new_dirs: Mutex<Vec<PathBuf>>,
+}
+
+/// The most empty cgroups kept for reuse; more are removed.
+const IDLE_MAX: usize = 64;
+
+/// An empty cgroup kept for the next run: making and removing a cgroup costs more than the
+/// rest of the containment of a run (the kernel serialises both on one lock).
+#[derive(Debug)]
+struct Idle {
+    name: u64,
+    dir: PathBuf,
+}
+
+/// The directories of one run's cgroups (the v2 one first).
+#[derive(Debug, Clone)]
+struct Dirs(Vec<PathBuf>);
+
+impl Dirs {
+    /// Removes every directory; the ones that are still busy are kept.
+    fn remove(&mut self) -> bool {
+        self.0.retain(|d| match fs::remove_dir(d) {
+            Ok(()) => false,
+            Err(e) => e.kind() != io::ErrorKind::NotFound,
+        });
+        self.0.is_empty()
+    }
+}
+
+/// Why the harness's directory could not be made.
+#[derive(Debug)]
+pub(super) enum SetupError {
+    /// The parent does not exist.
+    Missing,
+    /// The parent is not a cgroup v2 directory (no `cgroup.procs`, or not on the hierarchy).
+    NotACgroup,
+    /// The kernel lacks `cgroup.kill` (Linux before 5.14).
+    NoKill,
+    /// The directory could not be made.
+    NotWritable(io::Error),
+}
+
+impl Setup {
+    /// Makes `<parent>/hooks-<pid>`, after removing what harnesses that died left there.
+    pub(super) fn new(mounts: &Mounts, parent: &Path) -> Result<Self, SetupError> {
+        let Some((point, _)) = &mounts.v2 else { return Err(SetupError::NotACgroup) };
+        if !parent.is_dir() {
+            return Err(SetupError::Missing);
+        }
+        let rel = match parent.strip_prefix(point) {
+            Ok(rel) if parent.join("cgroup.procs").is_file() => rel,
+            _ => return Err(SetupError::NotACgroup),
+        };
+        let name = format!("hooks-{}", std::process::id());
+        let dir = parent.join(&name);
+        sweep_stale(parent);
+        match fs::create_dir(&dir) {
+            Ok(()) => {}
+            // Left by an earlier process that had our pid: empty it of its cgroups.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                remove_children(&dir);
+            }
+            Err(e) => return Err(SetupError::NotWritable(e)),
+        }
+        // The root cgroup has no `cgroup.kill`: the check is on the directory just made.
+        if !dir.join("cgroup.kill").exists() {
+            let _ = fs::remove_dir(&dir);
+            return Err(SetupError::NoKill);
+        }
+        let mut rel_text = String::from("/");
+        rel_text.push_str(&rel.join(&name).to_string_lossy());
+        Ok(Self {
+            dir,
+            parent: parent.to_owned(),
+            rel: rel_text.replace("//", "/"),
+            places: Mutex::new([None, None, None]),
+            v1: mounts.v1.clone(),
+            deferred: Mutex::new(VecDeque::new()),
+            idle: Mutex::new(Vec::new()),
+            new_dirs: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The harness's directory of hook cgroups.
+    pub(super) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Every per-harness directory, v2 first then the v1 ones made so far (for the supervisor,
+    /// which removes them once the harness is gone).
+    pub(super) fn dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = vec![self.dir.clone()];
+        let places = self.places.lock().unwrap_or_else(PoisonError::into_inner);
+        for place in places.iter().flatten() {
+            if let Ok(Place::V1(dir)) = place
+                && !dirs.contains(dir)
+            {
+                dirs.push(dir.clone());
+            }
+        }
+        dirs
+    }
+
+    /// The per-harness v1 directories made since the last call.
+    pub(super) fn take_new_dirs(&self) -> Vec<PathBuf> {
+        std::mem::take(&mut *self.new_dirs.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Whether `limit` can be enforced here; the error says why not.
+    pub(super) fn check_place(&self, limit: Limit) -> Result<(), String> {
+        self.place(Controller::of(limit)).map(|_| ())
+    }
+
+    /// Where `controller`'s limits go, resolved once: the v2 hierarchy when the controller can
+    /// be enabled down to the harness's directory, else a v1 hierarchy that has it; an error
+    /// naming what is missing otherwise.
+    fn place(&self, controller: Controller) -> Result<Place, String> {
+        let mut places = self.places.lock().unwrap_or_else(PoisonError::into_inner);
+        let slot = &mut places[controller.index()];
+        if let Some(place) = slot {
+            return place.clone();
+        }
+        let place = self.resolve(controller);
+        *slot = Some(place.clone());
+        place
+    }
+
+    fn resolve(&self, controller: Controller) -> Result<Place, String> {
+        let name = controller.name();
+        let v2 = enable(&self.parent, name).and_then(|()| enable(&self.dir, name));
+        let v2_error = match v2 {
+            Ok(()) => return Ok(Place::V2),
+            Err(e) => e,
+        };
+        let v1 = self.v1.iter().find(|(list, _)| list.iter().any(|c| c == name));
+        if let Some((_, own)) = v1 {
+            let dir = own.join(self.dir.file_name().unwrap_or_default());
+            let made = match fs::create_dir(&dir) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    remove_children(&dir);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            };
+            return match made {
+                Ok(()) => {
+                    self.new_dirs.lock().unwrap_or_else(PoisonError::into_inner).push(dir.clone());
+                    Ok(Place::V1(dir))
+                }
+                Err(e) => Err(format!(
+                    "{v2_error}; nor can {} be made in its cgroup v1 hierarchy: {e}",
+                    dir.display()
+                )),
+            };
+        }
+        Err(v2_error)
+    }
+
+    /// Removes the cgroups of earlier runs whose processes have gone since (a few per call).
+    fn sweep_deferred(&self) {
+        let mut deferred = self.deferred.lock().unwrap_or_else(PoisonError::into_inner);
+        for _ in 0..deferred.len().min(4) {
+            if let Some(mut dirs) = deferred.pop_front()
+                && !dirs.remove()
+            {
+                deferred.push_back(dirs);
+            }
+        }
+    }
+
+    /// The cgroup of run `id`, with its limits written: an idle one when the run has no limit,
+    /// else a new one named `id`. Warnings name what could not be applied; an error means the
+    /// run cannot be contained.
+    pub(super) fn run_cgroup(
+        self: &Arc<Self>,
+        id: u64,
+        limits: ResourceLimits,
+        warnings: &mut Vec<String>,
+    ) -> io::Result<RunCgroup> {
+        self.sweep_deferred();
+        let reused = if limits.is_empty() {
+            self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop()
+        } else {
+            None
+        };
+        let Idle { name, dir } = match reused {
+            Some(idle) => idle,
+            None => {
+                let dir = self.dir.join(id.to_string());
+                if let Err(e) = fs::create_dir(&dir)
+                    && e.kind() != io::ErrorKind::AlreadyExists
+                {
+                    return Err(e);
+                }
+                Idle { name: id, dir }
+            }
+        };
+        // The descriptor is opened per run: idle cgroups hold none.
+        let dir_fd = match open_dir(&dir) {
+            Ok(fd) => fd,
+            Err(e) => {
+                let _ = fs::remove_dir(&dir);
+                return Err(e);
+            }
+        };
+        let mut cg = RunCgroup {
+            id: name,
+            dir_fd,
+            procs: Vec::new(),
+            dir: dir.clone(),
+            dirs: Dirs(vec![dir]),
+            rel: format!("{}/{name}", self.rel),
+            memory: None,
+            pids: None,
+            reusable: limits.is_empty(),
+            setup: Arc::clone(self),
+        };
+        let name = name.to_string();
+        for (limit, value) in limits.iter() {
+            let place = match self.place(Controller::of(limit)) {
+                Ok(place) => place,
+                Err(why) => {
+                    warnings.push(format!("{limit} = {value} not applied: {why}"));
+                    continue;
+                }
+            };
+            if let Err(w) = cg.apply(limit, value, &place, &name) {
+                warnings.push(w);
+            }
+        }
+        Ok(cg)
+    }
+}
+
+/// One run's cgroup (and, on a hybrid host, its v1 companions).
+#[derive(Debug)]
+pub(super) struct RunCgroup {
+    id: u64,
+    /// The v2 cgroup's directory, which the child starts in.
+    dir_fd: OwnedFd,
+    /// `cgroup.procs` of each v1 cgroup the child joins.
+    procs: Vec<OwnedFd>,
+    /// The v2 cgroup.
+    dir: PathBuf,
+    /// Every directory of the run, the v2 one first, then the v1 ones in the order of `procs`.
+    dirs: Dirs,
+    /// The v2 path as `/proc/PID/cgroup` shows it.
+    rel: String,
+    /// Where the memory limit's events are read, and whether that is v1.
+    memory: Option<(PathBuf, bool)>,
+    /// Where the pids limit's events are read.
+    pids: Option<PathBuf>,
+    /// Whether it may serve another run once empty (no limit was written to it).
+    reusable: bool,
+    setup: Arc<Setup>,
+}
+
+impl RunCgroup {
+    /// The v2 cgroup's directory.
+    pub(super) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The v2 cgroup's directory, for `CLONE_INTO_CGROUP`.
+    pub(super) fn dir_fd(&self) -> BorrowedFd<'_> {
+        self.dir_fd.as_fd()
+    }
+
+    /// The `cgroup.procs` files of the v1 cgroups the child writes itself into.
+    pub(super) fn join(&self) -> Vec<BorrowedFd<'_>> {
+        self.procs.iter().take(MAX_JOIN - 1).map(AsFd::as_fd).collect()
+    }
+
+    /// Reads the placement results (an errno for the v2 cgroup, then one per v1
+    /// `cgroup.procs`, in [`RunCgroup::join`]'s order): an error when the child is not in the
+    /// v2 cgroup, else a warning per v1 cgroup (whose limits then do not apply) it could not
+    /// join.
+    pub(super) fn joined(&self, errors: &[i32]) -> Result<Vec<String>, String> {
+        let why = |e: i32| io::Error::from_raw_os_error(e);
+        let mut warnings = Vec::new();
+        for (i, (&error, dir)) in
+            errors.iter().zip(&self.dirs.0).take(1 + self.procs.len()).enumerate()
+        {
+            if error == 0 {
+                continue;
+            }
+            if i == 0 {
+                return Err(format!(
+                    "the hook could not be started in its cgroup {} ({}); the tree walk is used",
+                    dir.display(),
+                    why(error)
+                ));
+            }
+            warnings.push(format!(
+                "the limits in {} do not apply: the hook could not join it ({})",
+                dir.display(),
+                why(error)
+            ));
+        }
+        Ok(warnings)
+    }
+
+    /// Writes one limit; the error is the warning to record.
+    fn apply(&mut self, limit: Limit, value: u64, place: &Place, name: &str) -> Result<(), String> {
+        let dir = match place {
+            Place::V2 => self.dir().to_owned(),
+            Place::V1(parent) => {
+                let dir = parent.join(name);
+                if !self.dirs.0.contains(&dir) {
+                    match fs::create_dir(&dir) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                        Err(e) => {
+                            return Err(format!(
+                                "{limit} = {value} not applied: cannot make {}: {e}",
+                                dir.display()
+                            ));
+                        }
+                    }
+                    self.dirs.0.push(dir.clone());
+                    let procs = open_write(&dir.join("cgroup.procs")).map_err(|e| {
+                        format!("{limit} = {value} not applied: cannot open {}: {e}", dir.display())
+                    })?;
+                    if self.procs.len() < MAX_JOIN - 1 {
+                        self.procs.push(procs);
+                    }
+                }
+                dir
+            }
+        };
+        let v1 = matches!(place, Place::V1(_));
+        let (file, text) = match (limit, v1) {
+            (Limit::Pids, _) => ("pids.max", value.to_string()),
+            (Limit::Memory, false) => ("memory.max", value.to_string()),
+            (Limit::Memory, true) => ("memory.limit_in_bytes", value.to_string()),
+            (Limit::CpuWeight, false) => ("cpu.weight", value.to_string()),
+            // cpu.shares: 1024 is the default, as 100 is cpu.weight's.
+            (Limit::CpuWeight, true) => {
+                ("cpu.shares", (value.saturating_mul(1024) / 100).max(2).to_string())
+            }
+        };
+        let path = dir.join(file);
+        write_file(&path, &text).map_err(|e| {
+            format!(
+                "{limit} = {value} not applied: the kernel refused {text} for {}: {e}",
+                path.display()
+            )
+        })?;
+        match limit {
+            Limit::Memory => {
+                // No swapping past the limit: the hog is stopped, not slowed down. Best effort:
+                // a host without swap accounting has no such file.
+                let swap = if v1 { "memory.memsw.limit_in_bytes" } else { "memory.swap.max" };
+                let swap_value = if v1 { text.clone() } else { "0".to_owned() };
+                let _ = write_file(&dir.join(swap), &swap_value);
+                let events = if v1 { "memory.oom_control" } else { "memory.events" };
+                self.memory = Some((dir.join(events), v1));
+            }
+            Limit::Pids => self.pids = Some(dir.join("pids.events")),
+            Limit::CpuWeight => {}
+        }
+        Ok(())
+    }
+
+    /// The pids of the processes in the cgroup now (zombies are not listed).
+    pub(super) fn members(&self) -> Vec<i32> {
+        fs::read_to_string(self.dir().join("cgroup.procs"))
+            .map(|text| text.lines().filter_map(|l| l.trim().parse().ok()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether a live process is in the cgroup.
+    pub(super) fn populated(&self) -> bool {
+        fs::read_to_string(self.dir().join("cgroup.events"))
+            .map(|text| text.lines().any(|l| l == "populated 1"))
+            .unwrap_or(false)
+    }
+
+    /// Sends `signal` to every process in the cgroup, each through a pidfd after checking that
+    /// the pid still names a member; returns the pids reached.
+    pub(super) fn signal(&self, signal: i32) -> Vec<i32> {
+        let mut reached = Vec::new();
+        for pid in self.members() {
+            let Ok(pidfd) = sys::pidfd_open(pid) else { continue };
+            if self.holds(pid) && sys::pidfd_send_signal(pidfd.as_fd(), signal).is_ok() {
+                reached.push(pid);
+            }
+        }
+        reached
+    }
+
+    /// Whether `pid` is in this cgroup, as `/proc/PID/cgroup` says.
+    fn holds(&self, pid: i32) -> bool {
+        fs::read_to_string(format!("/proc/{pid}/cgroup"))
+            .is_ok_and(|text| text.lines().any(|l| l.strip_prefix("0::") == Some(&self.rel)))
+    }
+
+    /// SIGKILLs every process in the cgroup and its descendants at once (`cgroup.kill`).
+    pub(super) fn kill(&self) -> io::Result<()> {
+        write_file(&self.dir().join("cgroup.kill"), "1")
+    }
+
+    /// The limit that stopped the run, if one did: the memory limit when the kernel killed a
+    /// process for it, else the pids limit when a fork failed for it.
+    pub(super) fn limit_hit(&self) -> Option<Limit> {
+        if let Some((path, _)) = &self.memory
+            && counter(path, "oom_kill") > 0
+        {
+            return Some(Limit::Memory);
+        }
+        if let Some(path) = &self.pids
+            && counter(path, "max") > 0
+        {
+            return Some(Limit::Pids);
+        }
+        None
+    }
+
+    /// Retires the cgroups of a run that is over. One known to be `empty` (a normal exit that
+    /// left nothing) without limits is kept for the next run; the others are removed once
+    /// empty: now, or later by the harness, or by the supervisor once the harness is gone.
+    /// Returns the name of a cgroup left in place because processes are still in it.
+    pub(super) fn retire(self, empty: bool) -> Option<u64> {
+        let RunCgroup { id, dir_fd, mut dirs, dir, reusable, setup, .. } = self;
+        drop(dir_fd);
+        if empty && reusable {
+            let mut idle = setup.idle.lock().unwrap_or_else(PoisonError::into_inner);
+            if idle.len() < IDLE_MAX {
+                idle.push(Idle { name: id, dir });
+                return None;
+            }
+        }
+        if dirs.remove() {
+            return None;
+        }
+        setup.deferred.lock().unwrap_or_else(PoisonError::into_inner).push_back(dirs);
+        Some(id)
+    }
+}
+
+/// Enables `controller` in `dir`'s `cgroup.subtree_control` unless it already is.
+fn enable(dir: &Path, controller: &str) -> Result<(), String> {
+    let listed = |file: &str| {
+        fs::read_to_string(dir.join(file))
+            .is_ok_and(|text| text.split_whitespace().any(|c| c == controller))
+    };
+    if listed("cgroup.subtree_control") {
+        return Ok(());
+    }
+    if !listed("cgroup.controllers") {
+        let available = fs::read_to_string(dir.join("cgroup.controllers")).unwrap_or_default();
+        let available = available.trim();
+        let mut why = format!(
+            "the {controller} controller is not available in {} (available: ",
+            dir.display()
+        );
+        let _ = write!(why, "{})", if available.is_empty() { "none" } else { available });
+        return Err(why);
+    }
+    let path = dir.join("cgroup.subtree_control");
+    write_file(&path, &format!("+{controller}")).map_err(|e| {
+        let mut why = format!("cannot enable +{controller} in {}: {e}", path.display());
+        if e.raw_os_error() == Some(libc::EBUSY) {
+            why.push_str(" (it holds processes: cgroup v2's no-internal-processes rule)");
+        }
+        why
+    })
+}
+
+/// Removes what harnesses that died left in `parent`: `hooks-<pid>` directories of processes
+/// that no longer exist, once empty.
+fn sweep_stale(parent: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("hooks-")) else { continue };
+        let Ok(pid) = pid.parse::<i32>() else { continue };
+        if pid != 0 && sys::kill(pid, 0).is_err_and(|e| e.raw_os_error() == Some(libc::ESRCH)) {
+            remove_children(&entry.path());
+            let _ = fs::remove_dir(entry.path());
+        }
+    }
+}
+
+/// Removes the empty child cgroups of `dir`.
+fn remove_children(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = fs::remove_dir(entry.path());
+        }
+    }
+}
+
+/// The value of `key` in a flat-keyed file (`memory.events`, `pids.events`, ...); 0 if absent.
+fn counter(path: &Path, key: &str) -> u64 {
+    fs::read_to_string(path)
+        .ok()
+        .and_then(|text| {
+            text.lines().find_map(|l| {
+                let (k, v) = l.split_once(' ')?;
+                (k == key).then(|| v.trim().parse().ok()).flatten()
+            })
+        })
+        .unwrap_or(0)
+}
+
+/// Opens a cgroup directory, close-on-exec.
+fn open_dir(path: &Path) -> io::Result<OwnedFd> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+        .open(path)
+        .map(OwnedFd::from)
+}
+
+/// Opens a cgroup file for writing, close-on-exec (std's default).
+fn open_write(path: &Path) -> io::Result<OwnedFd> {
+    OpenOptions::new().write(true).custom_flags(libc::O_CLOEXEC).open(path).map(OwnedFd::from)
+}
+
+/// Writes `text` to a cgroup file in one `write`.
+fn write_file(path: &Path, text: &str) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).open(path)?;
+    file.write_all(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mounts_of_a_hybrid_host() {
+        let mountinfo = "\
+30 22 0:26 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
+31 30 0:27 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+32 30 0:28 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+33 30 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct
+34 30 0:30 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+35 30 0:31 / /sys/fs/cgroup/systemd rw,relatime - cgroup cgroup rw,name=systemd
+";
+        let cgroup = "9:name=systemd:/\n8:pids:/\n4:memory:/api/x\n1:cpu,cpuacct:/\n0::/\n";
+        let m = parse_mounts(mountinfo, cgroup);
+        assert_eq!(
+            m.v2,
+            Some((
+                PathBuf::from("/sys/fs/cgroup/unified"),
+                PathBuf::from("/sys/fs/cgroup/unified")
+            ))
+        );
+        assert_eq!(
+            m.v1,
+            vec![
+                (vec!["memory".to_owned()], PathBuf::from("/sys/fs/cgroup/memory/api/x")),
+                (
+                    vec!["cpu".to_owned(), "cpuacct".to_owned()],
+                    PathBuf::from("/sys/fs/cgroup/cpu,cpuacct")
+                ),
+                (vec!["pids".to_owned()], PathBuf::from("/sys/fs/cgroup/pids")),
+            ]
+        );
+    }
+
+    #[test]
+    fn mounts_of_a_unified_host_in_a_namespace() {
+        let mountinfo = "40 30 0:27 /user.slice /sys/fs/cgroup\\040x rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n";
+        let m = parse_mounts(mountinfo, "0::/user.slice/session-1.scope\n");
+        assert_eq!(
+            m.v2,
+            Some((
+                PathBuf::from("/sys/fs/cgroup x"),
+                PathBuf::from("/sys/fs/cgroup x/session-1.scope")
+            ))
+        );
+        // A cgroup outside the mount's root is not reachable through it.
+        assert_eq!(parse_mounts(mountinfo, "0::/system.slice\n").v2, None);
+        assert_eq!(parse_mounts("", "0::/\n"), Mounts { v2: None, v1: Vec::new() });
+    }
+
+    #[test]
+    fn counters_in_flat_keyed_files() {
+        let dir = std::env::temp_dir().join(format!("cgroup-counter-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("memory.events");
+        fs::write(&path, "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n").unwrap();
+        assert_eq!(counter(&path, "oom_kill"), 1);
+        assert_eq!(counter(&path, "max"), 3);
+        assert_eq!(counter(&path, "absent"), 0);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,541 @@
+//! Containment: how a hook's whole tree is found and killed, chosen once per harness.
+//!
+//! See the [module documentation](super#containment) for what each mechanism guarantees.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::Serialize;
+use thiserror::Error;
+
+/// How a run's processes were contained, as its record says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Mechanism {
+    /// The hook ran in a cgroup of its own, joined before it ran any code: everything it
+    /// starts stays in it, and `cgroup.kill` ends it all.
+    Cgroup,
+    /// The hook's tree is its process group, its descendants and the processes carrying its
+    /// run's marker, found in `/proc` when it is killed; a process that leaves all three
+    /// escapes.
+    TreeWalk,
+}
+
+impl Mechanism {
+    /// `cgroup` or `tree-walk`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mechanism::Cgroup => "cgroup",
+            Mechanism::TreeWalk => "tree-walk",
+        }
+    }
+}
+
+impl fmt::Display for Mechanism {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One resource limit of a hook's cgroup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum Limit {
+    /// `pids.max`: how many processes and threads the hook's cgroup may hold at once.
+    #[serde(rename = "pids.max")]
+    Pids,
+    /// `memory.max`: how many bytes of memory the hook's cgroup may use (no swap beyond it).
+    #[serde(rename = "memory.max")]
+    Memory,
+    /// `cpu.weight`: the hook's share of the CPU when it competes, 1 to 10000 (100 is the
+    /// kernel's default).
+    #[serde(rename = "cpu.weight")]
+    CpuWeight,
+}
+
+impl Limit {
+    /// The cgroup v2 file name: `pids.max`, `memory.max`, `cpu.weight`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limit::Pids => "pids.max",
+            Limit::Memory => "memory.max",
+            Limit::CpuWeight => "cpu.weight",
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Resource limits for a hook's cgroup; `None` leaves a resource unlimited.
+///
+/// Set for the whole harness with [`Containment::limits`] and per hook with
+/// [`Invocation::resources`](super::Invocation::resources), whose set fields win. Limits need
+/// cgroup containment: a run with the tree walk has none (its record says which mechanism ran
+/// it), and a limit the kernel refuses is a warning of the run's record, naming the file and the
+/// value; the hook runs without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[non_exhaustive]
+pub struct ResourceLimits {
+    /// `pids.max`.
+    pub pids_max: Option<u64>,
+    /// `memory.max`, in bytes.
+    pub memory_max: Option<u64>,
+    /// `cpu.weight`, 1 to 10000.
+    pub cpu_weight: Option<u64>,
+}
+
+impl ResourceLimits {
+    /// No limit.
+    pub const NONE: ResourceLimits =
+        ResourceLimits { pids_max: None, memory_max: None, cpu_weight: None };
+
+    /// No limit (the same as [`ResourceLimits::NONE`]).
+    pub fn new() -> Self {
+        Self::NONE
+    }
+
+    /// Sets `pids.max`.
+    #[must_use]
+    pub fn pids_max(mut self, max: u64) -> Self {
+        self.pids_max = Some(max);
+        self
+    }
+
+    /// Sets `memory.max`, in bytes.
+    #[must_use]
+    pub fn memory_max(mut self, bytes: u64) -> Self {
+        self.memory_max = Some(bytes);
+        self
+    }
+
+    /// Sets `cpu.weight` (1 to 10000).
+    #[must_use]
+    pub fn cpu_weight(mut self, weight: u64) -> Self {
+        self.cpu_weight = Some(weight);
+        self
+    }
+
+    /// These limits, with `fallback`'s for the resources these leave unset.
+    #[must_use]
+    pub fn or(self, fallback: ResourceLimits) -> Self {
+        Self {
+            pids_max: self.pids_max.or(fallback.pids_max),
+            memory_max: self.memory_max.or(fallback.memory_max),
+            cpu_weight: self.cpu_weight.or(fallback.cpu_weight),
+        }
+    }
+
+    /// Whether no limit is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::NONE
+    }
+
+    /// The limits that are set, with their values.
+    pub fn iter(&self) -> impl Iterator<Item = (Limit, u64)> + use<> {
+        [
+            (Limit::Pids, self.pids_max),
+            (Limit::Memory, self.memory_max),
+            (Limit::CpuWeight, self.cpu_weight),
+        ]
+        .into_iter()
+        .filter_map(|(limit, value)| Some((limit, value?)))
+    }
+
+    /// Checks the values against the ranges the kernel accepts.
+    fn check(&self) -> Result<(), ContainError> {
+        for (limit, value) in self.iter() {
+            let reason = match limit {
+                Limit::Pids if value == 0 => "a hook needs at least its own process",
+                Limit::Memory if value < 4096 => "less than one page",
+                Limit::CpuWeight if !(1..=10_000).contains(&value) => {
+                    "the kernel accepts 1 to 10000"
+                }
+                _ => continue,
+            };
+            return Err(ContainError::InvalidLimit { limit, value, reason });
+        }
+        Ok(())
+    }
+}
+
+/// Where the harness's hooks get their cgroups, if anywhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Parent {
+    /// The harness's own cgroup.
+    Auto,
+    /// A cgroup the harness names.
+    Under(PathBuf),
+    /// No cgroups: the tree walk.
+    Off,
+}
+
+/// The harness's choice of containment, given once to [`contain`] before the first hook runs.
+///
+/// By default ([`Containment::auto`]), on Linux with a writable cgroup v2 hierarchy, every hook
+/// runs in a cgroup of its own under `hooks-<pid>` in the harness's own cgroup, and a
+/// supervisor process kills the running hooks if the harness dies without doing so itself.
+///
+/// # Example
+///
+/// ```no_run
+/// use hook_protocol::exec::{self, Containment, ResourceLimits};
+///
+/// let limits = ResourceLimits::new().pids_max(512).memory_max(1 << 30);
+/// match exec::contain(Containment::auto().limits(limits)) {
+///     Ok(status) => eprintln!("containment: {status}"),
+///     // The hooks still run, with the tree walk; the error says why.
+///     Err(e) => eprintln!("no cgroup containment: {e}"),
+/// }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Containment {
+    parent: Parent,
+    limits: ResourceLimits,
+    supervisor: bool,
+}
+
+impl Containment {
+    /// cgroups where the harness's own cgroup can hold them, the tree walk elsewhere.
+    pub fn auto() -> Self {
+        Self { parent: Parent::Auto, limits: ResourceLimits::NONE, supervisor: true }
+    }
+
+    /// cgroups under `parent`, an existing cgroup v2 directory the harness may write to (e.g. a
+    /// delegated one, `/sys/fs/cgroup/agent.slice`).
+    pub fn under(parent: impl Into<PathBuf>) -> Self {
+        Self { parent: Parent::Under(parent.into()), ..Self::auto() }
+    }
+
+    /// No cgroups: every hook runs with the tree walk.
+    pub fn off() -> Self {
+        Self { parent: Parent::Off, ..Self::auto() }
+    }
+
+    /// Limits for every hook (a hook's own [`Invocation::resources`](super::Invocation)
+    /// override them field by field).
+    #[must_use]
+    pub fn limits(mut self, limits: ResourceLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Whether a supervisor process kills the running hooks when the harness dies without
+    /// doing so (SIGKILL, a crash); on by default. See the [module documentation](super).
+    #[must_use]
+    pub fn supervisor(mut self, on: bool) -> Self {
+        self.supervisor = on;
+        self
+    }
+}
+
+impl Default for Containment {
+    fn default() -> Self {
+        Self::auto()
+    }
+}
+
+/// Which containment the harness's hooks get, and why: what [`contain`] and [`containment`]
+/// return.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainmentStatus {
+    mechanism: Mechanism,
+    reason: String,
+    dir: Option<PathBuf>,
+    limits: ResourceLimits,
+    warnings: Vec<String>,
+    supervisor: Option<u32>,
+}
+
+impl ContainmentStatus {
+    /// The mechanism hooks run with (a single run may still fall back to the tree walk: its
+    /// record says so).
+    pub fn mechanism(&self) -> Mechanism {
+        self.mechanism
+    }
+
+    /// Why: where the cgroups are, or why there are none.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The directory holding the hooks' cgroups (`<parent>/hooks-<pid>`), with cgroups.
+    pub fn cgroup_dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The limits every hook gets.
+    pub fn limits(&self) -> ResourceLimits {
+        self.limits
+    }
+
+    /// What does not work as configured (a limit that cannot be enforced here, no supervisor).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The supervisor's pid, when one runs.
+    pub fn supervisor_pid(&self) -> Option<u32> {
+        self.supervisor
+    }
+}
+
+impl fmt::Display for ContainmentStatus {
+    /// `cgroup (REASON)` or `tree-walk (REASON)`, then the warnings.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.mechanism, self.reason)?;
+        for w in &self.warnings {
+            write!(f, "; {w}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why the containment asked for cannot be had; the hooks then run with the tree walk.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ContainError {
+    /// [`contain`] was called after the containment was set (by an earlier call, or by the
+    /// first run).
+    #[error("containment is already set: call exec::contain before the first hook runs, once")]
+    AlreadySet,
+    /// The configured parent does not exist.
+    #[error("cgroup parent {} does not exist", path.display())]
+    ParentMissing {
+        /// The parent as configured.
+        path: PathBuf,
+    },
+    /// The configured parent is not a directory of the cgroup v2 hierarchy.
+    #[error("cgroup parent {} is not a cgroup v2 directory", path.display())]
+    NotACgroup {
+        /// The parent as configured.
+        path: PathBuf,
+    },
+    /// The kernel lacks `cgroup.kill` (Linux 5.14 and later have it).
+    #[error("cgroup parent {} has no cgroup.kill (Linux 5.14 or later is needed)", path.display())]
+    NoCgroupKill {
+        /// The parent.
+        path: PathBuf,
+    },
+    /// The harness's directory cannot be made in the parent.
+    #[error("cannot make {} (cgroup parent not writable)", path.display())]
+    ParentNotWritable {
+        /// The directory that could not be made.
+        path: PathBuf,
+        /// The system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// A limit is out of the range the kernel accepts; the cgroups are kept, without it.
+    #[error("{limit} = {value} is not a valid limit: {reason}")]
+    InvalidLimit {
+        /// The limit.
+        limit: Limit,
+        /// The value given.
+        value: u64,
+        /// What the kernel accepts.
+        reason: &'static str,
+    },
+}
+
+#[cfg(unix)]
+/// The containment of this process: set once, by [`contain`] or by the first run.
+static STATE: OnceLock<State> = OnceLock::new();
+
+#[cfg(unix)]
+/// The process-wide containment state.
+#[derive(Debug)]
+pub(super) struct State {
+    pub(super) status: ContainmentStatus,
+    pub(super) setup: Option<std::sync::Arc<super::cgroup::Setup>>,
+    pub(super) supervisor: std::sync::Mutex<Option<super::supervisor::Supervisor>>,
+}
+
+#[cfg(unix)]
+/// Sets the containment of every hook this process runs, and returns what it amounts to.
+///
+/// Call it once, before the first hook runs (the first run sets up [`Containment::auto`]
+/// otherwise). It makes the harness's directory of cgroups and, unless turned off, starts the
+/// supervisor.
+///
+/// # Errors
+///
+/// [`ContainError::AlreadySet`] when the containment is already set (nothing changes). Any
+/// other error says why the containment asked for cannot be had: the hooks then run with the
+/// tree walk (or, for [`ContainError::InvalidLimit`], in cgroups without that limit), and
+/// [`containment`] reports it.
+pub fn contain(config: Containment) -> Result<&'static ContainmentStatus, ContainError> {
+    let mut ran = None;
+    let state = STATE.get_or_init(|| {
+        let (state, error) = State::new(&config);
+        ran = Some(error);
+        state
+    });
+    match ran {
+        None => Err(ContainError::AlreadySet),
+        Some(None) => Ok(&state.status),
+        Some(Some(e)) => Err(e),
+    }
+}
+
+#[cfg(unix)]
+/// The containment of this process's hooks: [`Containment::auto`] unless [`contain`] set
+/// another before the first run.
+pub fn containment() -> &'static ContainmentStatus {
+    &state().status
+}
+
+#[cfg(unix)]
+/// The state, set up with the default on first use.
+pub(super) fn state() -> &'static State {
+    STATE.get_or_init(|| State::new(&Containment::auto()).0)
+}
+
+#[cfg(unix)]
+impl State {
+    fn new(config: &Containment) -> (Self, Option<ContainError>) {
+        use super::cgroup::{Setup, SetupError, mounts};
+
+        let mut status = ContainmentStatus {
+            mechanism: Mechanism::TreeWalk,
+            reason: String::new(),
+            dir: None,
+            limits: config.limits,
+            warnings: Vec::new(),
+            supervisor: None,
+        };
+        let mut error = None;
+        if let Err(e) = config.limits.check() {
+            status.warnings.push(format!("{e}; not applied"));
+            status.limits = ResourceLimits::NONE;
+            error = Some(e);
+        }
+        let mounts = mounts().unwrap_or(super::cgroup::Mounts { v2: None, v1: Vec::new() });
+        let parent = match (&config.parent, &mounts.v2) {
+            (Parent::Off, _) => {
+                status.reason = "cgroup containment turned off by the harness".to_owned();
+                None
+            }
+            (Parent::Under(path), _) => Some(path.clone()),
+            (Parent::Auto, Some((_, own))) => Some(own.clone()),
+            (Parent::Auto, None) => {
+                status.reason = "no cgroup2 file system is mounted".to_owned();
+                None
+            }
+        };
+        let mut setup = None;
+        if let Some(parent) = parent {
+            let configured = matches!(config.parent, Parent::Under(_));
+            match Setup::new(&mounts, &parent) {
+                Ok(made) => {
+                    status.mechanism = Mechanism::Cgroup;
+                    status.reason = format!(
+                        "each hook runs in a cgroup of its own under {}, in {}",
+                        made.dir().display(),
+                        if configured {
+                            "the configured parent"
+                        } else {
+                            "the harness's own cgroup"
+                        }
+                    );
+                    status.dir = Some(made.dir().to_owned());
+                    setup = Some(std::sync::Arc::new(made));
+                }
+                Err(e) => {
+                    let e = match e {
+                        SetupError::Missing => ContainError::ParentMissing { path: parent },
+                        SetupError::NotACgroup => ContainError::NotACgroup { path: parent },
+                        SetupError::NoKill => ContainError::NoCgroupKill { path: parent },
+                        SetupError::NotWritable(source) => ContainError::ParentNotWritable {
+                            path: parent.join(format!("hooks-{}", std::process::id())),
+                            source,
+                        },
+                    };
+                    status.reason = format!("{e}; the tree walk is used");
+                    if let Some(source) = std::error::Error::source(&e) {
+                        status.reason = format!("{e}: {source}; the tree walk is used");
+                    }
+                    if configured {
+                        error = Some(e);
+                    }
+                }
+            }
+        }
+        if let Some(setup) = &setup {
+            for (limit, value) in status.limits.iter() {
+                if let Err(why) = setup.check_place(limit) {
+                    status.warnings.push(format!("{limit} = {value} cannot be enforced: {why}"));
+                }
+            }
+        } else if !status.limits.is_empty() {
+            status.warnings.push("limits need cgroup containment and are not applied".to_owned());
+        }
+        let mut supervisor = None;
+        if config.supervisor {
+            let dirs = setup.as_ref().map(|s| s.dirs()).unwrap_or_default();
+            match super::supervisor::Supervisor::start(&dirs) {
+                Ok(started) => {
+                    status.supervisor = Some(started.pid());
+                    supervisor = Some(started);
+                }
+                Err(e) => status.warnings.push(format!(
+                    "no supervisor ({e}): hooks running when the harness is killed outright live on"
+                )),
+            }
+        } else {
+            status.warnings.push(
+                "no supervisor (turned off): hooks running when the harness is killed outright live on"
+                    .to_owned(),
+            );
+        }
+        let state = Self { status, setup, supervisor: std::sync::Mutex::new(supervisor) };
+        (state, error)
+    }
+
+    /// Makes run `id`'s cgroup, unless the harness has none or the run asks for none
+    /// (`wanted`), with `limits` over the harness's; what cannot be done is a warning, and a
+    /// run without a cgroup runs with the tree walk.
+    pub(super) fn prepare(
+        &self,
+        id: u64,
+        limits: ResourceLimits,
+        wanted: bool,
+        warnings: &mut Vec<String>,
+    ) -> Option<super::cgroup::RunCgroup> {
+        let setup = self.setup.as_ref().filter(|_| wanted)?;
+        match setup.run_cgroup(id, limits.or(self.status.limits), warnings) {
+            Ok(cg) => {
+                for dir in setup.take_new_dirs() {
+                    if let Some(message) = super::supervisor::dir_message(&dir) {
+                        self.tell(&message);
+                    }
+                }
+                Some(cg)
+            }
+            Err(e) => {
+                warnings.push(format!(
+                    "cannot make the hook's cgroup {}: {e}; the tree walk is used",
+                    setup.dir().join(id.to_string()).display()
+                ));
+                None
+            }
+        }
+    }
+
+    /// Tells the supervisor something (`+gPGID`, `-gPGID`, `=cNAME`, `dPATH`); nothing when
+    /// there is none.
+    pub(super) fn tell(&self, message: &str) {
+        let mut guard = self.supervisor.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(s) = guard.as_mut()
+            && !s.send(message)
+        {
+            *guard = None;
+        }
+    }
+}
