@@ -4,7 +4,7 @@
 //! - `conformance`: `hooks-claude` against third-party Claude Code hook SDKs.
 //! - `bench [exec|native|engine]`: the benchmarks, printing ratios measured side by side in one run.
 //! - `fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
-//! - `soak`: load and leak test of the process runner (not part of `ci`).
+//! - `soak`: load and leak tests of the process runner and the Claude engine (not part of `ci`).
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask is a command-line tool")]
 
@@ -54,8 +54,9 @@ tasks:
   fuzz [TARGET...] [--seconds N] [--direct]
                      libFuzzer targets (codec, claude_settings, claude_output, tnsai_response,
                      tnsai_hook_list, matcher), N seconds each (default 60); installs cargo-fuzz
-  soak [--runs N] [--in-flight N]
-                     load and leak test: 10,000 hook runs, 64 in flight, then zombies, file
-                     descriptors, memory and accounting checked"
+  soak [--runs N] [--in-flight N] [--events N] [--events-in-flight N]
+                     load and leak tests: 10,000 hook runs, 64 in flight, then zombies, file
+                     descriptors, memory and accounting checked; then 100,000 events through
+                     the Claude engine, 16 in flight, with the memory per event printed"
     );
 }
