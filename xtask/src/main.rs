@@ -2,7 +2,8 @@
 //!
 //! - `ci`: everything CI checks (format, lints, tests, docs); `.ci/run` calls it.
 //! - `conformance`: `hooks-claude` against third-party Claude Code hook SDKs.
-//! - `bench [exec|native|engine]`: the benchmarks, printing ratios measured side by side in one run.
+//! - `bench [exec|native|engine|peers]`: the benchmarks, printing ratios measured side by side in
+//!   one run (`peers` only when named).
 //! - `fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
 //! - `soak`: load and leak tests of the process runner and the Claude engine (not part of `ci`).
 
@@ -50,7 +51,8 @@ tasks:
   ci                 format check, clippy -D warnings, every test, conformance, a brief run of
                      every fuzz target, docs with warnings denied
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
-  bench [NAME...]    benchmarks (exec, native, engine); all when none is named
+  bench [NAME...]    benchmarks (exec, native, engine); all when none is named; `peers`, only
+                     when named, compares other agents' hook runners (installs them with npm)
   fuzz [TARGET...] [--seconds N] [--direct]
                      libFuzzer targets (codec, claude_settings, claude_output, tnsai_response,
                      tnsai_hook_list, matcher), N seconds each (default 60); installs cargo-fuzz
