@@ -103,6 +103,7 @@ impl Claude {
         let mut host = HostEnv::new(project_dir);
         host.home = home;
         host.scrub = sources.scrub();
+        host.shell_fast_path = !sources.always_shell();
         // As in Claude Code, the prefix comes from the environment of the process running hooks.
         host.shell_prefix = std::env::var("CLAUDE_CODE_SHELL_PREFIX").ok();
         // Asking for hooks by name is trusting the folder they come from: project sub-agents'

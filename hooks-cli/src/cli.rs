@@ -132,9 +132,23 @@ pub(crate) struct Sources {
     /// implies --scrub-secrets.
     #[arg(long = "scrub", value_name = "VAR")]
     pub(crate) scrub: Vec<String>,
+
+    /// Run every shell-form Claude Code command through /bin/sh -c. By default a command of
+    /// plain words (a program and its arguments, "$CLAUDE_PROJECT_DIR" at most) runs without
+    /// the shell, with the same result; HOOKS_ALWAYS_SHELL=1 in the environment does the same
+    /// as this flag.
+    #[arg(long)]
+    pub(crate) always_shell: bool,
 }
 
 impl Sources {
+    /// Whether every shell-form command runs through `sh -c` (the flag, or
+    /// `HOOKS_ALWAYS_SHELL` set to anything but empty or `0`).
+    pub(crate) fn always_shell(&self) -> bool {
+        self.always_shell
+            || std::env::var_os("HOOKS_ALWAYS_SHELL").is_some_and(|v| !v.is_empty() && v != "0")
+    }
+
     /// The credential scrub the flags ask for, if any.
     pub(crate) fn scrub(&self) -> Option<Scrub> {
         (self.scrub_secrets || !self.scrub.is_empty())

@@ -11,6 +11,8 @@ mod config;
 mod delegates;
 /// Hooks run end to end: stdin, environment, decisions, dedup, parallelism, the Stop guard.
 mod e2e;
+/// The no-shell fast path against `sh -c`, case by case, with real processes.
+mod fast_path;
 /// Hooks in skill and sub-agent frontmatter.
 mod frontmatter;
 /// `http` hooks against a real server on loopback: every response rule, limits, timeouts.
