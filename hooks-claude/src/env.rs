@@ -20,8 +20,6 @@ pub struct HostEnv {
     pub home: Option<PathBuf>,
     /// `CLAUDE_PID`: the harness's process id.
     pub pid: u32,
-    /// `CLAUDE_ENV_FILE` for SessionStart, Setup, CwdChanged and FileChanged hooks.
-    pub env_file: Option<PathBuf>,
     /// `CLAUDE_CODE_REMOTE=true` when set.
     pub remote: bool,
     /// More variables for every hook (after the settings `env` blocks).
@@ -53,7 +51,6 @@ impl HostEnv {
             project_dir: project_dir.into(),
             home: None,
             pid: std::process::id(),
-            env_file: None,
             remote: false,
             extra: Vec::new(),
             shell_prefix: None,
@@ -70,6 +67,7 @@ pub(crate) fn hook_env(
     host: &HostEnv,
     settings_env: &[(String, String)],
     payload: &Map<String, Value>,
+    env_file: Option<&Path>,
 ) -> Env {
     let mut env = Env::inherit();
     if let Some(scrub) = &host.scrub {
@@ -92,9 +90,7 @@ pub(crate) fn hook_env(
     if host.remote {
         env.set("CLAUDE_CODE_REMOTE", "true");
     }
-    if let Some(file) = &host.env_file
-        && entry.event.gets_env_file()
-    {
+    if let Some(file) = env_file {
         env.set("CLAUDE_ENV_FILE", file);
     }
     if let Some(plugin) = entry.source.plugin() {

@@ -483,7 +483,15 @@ impl ClaudeHook {
             return self.finish(d, None);
         };
         match &self.entry.handler.spec {
-            HandlerSpec::Command => crate::command::run(self, &payload, timeout).await,
+            HandlerSpec::Command => {
+                let files = event.extensions.get::<crate::env_file::EnvFiles>();
+                let file = files.and_then(|f| f.of(&self.info.id));
+                let mut outcome = crate::command::run(self, &payload, timeout, file).await;
+                if let Some(warning) = files.and_then(|f| f.warnings.get(&self.info.id)) {
+                    outcome.warnings.push(warning.clone());
+                }
+                outcome
+            }
             #[cfg(feature = "http")]
             HandlerSpec::Http(spec) => {
                 let d = self.run_http(spec, &payload, timeout).await;

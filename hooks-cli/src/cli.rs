@@ -33,7 +33,14 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// Show which hooks would run for an event, after matching and deduplication.
     List(ListArgs),
-    /// Run a JSON Lines file of recorded events through the hooks and print a table.
+    /// Run a JSON Lines file of recorded events through the hooks, as one session, and print a
+    /// table.
+    ///
+    /// With Claude Code hooks the events run in order through one session: the Stop loop
+    /// guard, skills started by their Skill call, background results on the next row,
+    /// CLAUDE_ENV_FILE exports. Every line is checked before any runs. Exit status: 0 when
+    /// every event ran (whatever the hooks decided: the table is the result), 1 for a bad line
+    /// (named FILE:LINE) or a configuration error, 128 + the signal when interrupted.
     Replay(ReplayArgs),
     /// Run a file of test cases through the hooks: ok or FAIL (with a diff) per case.
     ///
@@ -258,9 +265,16 @@ pub(crate) struct ReplayArgs {
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
 
-    /// Output format (json: one `run` document per line).
+    /// Output format (json: one `run` document per line, with `async_results`,
+    /// `env_file_exports` and `guard`).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
+
+    /// How long, at most, background (`async`) hooks get to end before the next event runs,
+    /// so that their results come on the next row (a result later than that comes on a later
+    /// row).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub(crate) async_wait: f64,
 
     #[command(flatten)]
     pub(crate) sources: Sources,

@@ -25,6 +25,8 @@ mod reliability;
 /// The loopback HTTP server.
 #[cfg(feature = "http")]
 mod server;
+/// A `Session` end to end: the Stop guard, skills, async results, env files, `cd`, Ctrl-C.
+mod session;
 /// What Claude Code shows, from real hooks: long texts saved under a Claude home, cut deny
 /// reasons, an unwritable home, invalid UTF-8, Stop feedback under the loop guard.
 mod shown;
