@@ -7,7 +7,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{Attributed, Decision, Merged, Source};
+use crate::{Attributed, Decision, Merged, Severity, Source};
 
 /// Text a hook injected into the model's context, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -29,6 +29,10 @@ pub struct Control {
     pub halt: Option<Option<String>>,
     /// Messages for the user, in configuration order.
     pub messages: Vec<String>,
+    /// How serious the seam's decision is (the highest severity a hook gave with it, e.g.
+    /// TNSAI's `severity` of a block), when a hook said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Severity>,
 }
 
 /// A decision type of one seam.
@@ -52,6 +56,7 @@ fn control(merged: &Merged) -> Control {
     Control {
         halt: merged.halt.as_ref().map(|h| h.value.reason.clone()),
         messages: merged.messages.iter().map(|m| m.value.clone()).collect(),
+        severity: merged.severity.as_ref().map(|s| s.value),
     }
 }
 

@@ -148,4 +148,4 @@ pub use merge::{Attributed, Attribution, Merged, Merger, merge};
 pub use os_error::os_error_text;
 pub use outcome::{Exit, RawOutcome, StdinOutcome, signal_name};
 pub use seam::Seam;
-pub use verdict::{Decision, Halt, Source, Verdict};
+pub use verdict::{Decision, Halt, Severity, Source, Verdict};

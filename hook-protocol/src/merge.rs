@@ -18,7 +18,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{Decision, Halt, Source, Verdict};
+use crate::{Decision, Halt, Severity, Source, Verdict};
 
 /// Which hook something in a merged result came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -69,6 +69,10 @@ pub struct Merged {
     pub messages: Vec<Attributed<String>>,
     /// The hook that ended the chain, if one did; later verdicts were ignored.
     pub chain_ended_by: Option<Attribution>,
+    /// The highest severity among the hooks that gave the winning decision (the first such
+    /// hook in configuration order on a tie), when one said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Attributed<Severity>>,
 }
 
 impl Merged {
@@ -93,11 +97,27 @@ impl Merged {
         if self.chain_ended_by.is_some() {
             return;
         }
-        let Verdict { decision, reason, context, updated_input, halt, messages, end_chain } =
-            verdict;
+        let Verdict {
+            decision,
+            reason,
+            context,
+            updated_input,
+            halt,
+            messages,
+            end_chain,
+            severity,
+        } = verdict;
         if decision > self.decision {
             self.decision = decision;
             self.reasons.clear();
+            self.severity = None;
+        }
+        if let Some(severity) = severity
+            && decision.is_some()
+            && decision == self.decision
+            && self.severity.as_ref().is_none_or(|s| severity > s.value)
+        {
+            self.severity = Some(Attributed { from: from.clone(), value: severity });
         }
         if decision.is_some()
             && decision == self.decision

@@ -109,6 +109,9 @@ pub struct RawOutcome {
     pub containment_warnings: Vec<String>,
     /// What happened to stdin.
     pub stdin: StdinOutcome,
+    /// Whether the signal that ended it ([`Exit::Signal`]) dumped core.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub core_dumped: bool,
     /// Wall-clock time from spawn to the end of the run.
     pub duration: Duration,
     /// The hook process's id.
@@ -135,6 +138,7 @@ impl RawOutcome {
             limit: None,
             containment_warnings: Vec::new(),
             stdin: StdinOutcome::Written,
+            core_dumped: false,
             duration: Duration::ZERO,
             pid: 0,
         }

@@ -42,6 +42,40 @@ impl fmt::Display for Decision {
     }
 }
 
+/// How serious a deny is, when the hook's dialect says (TNSAI's `severity`), ordered
+/// `Low < Medium < High < Critical`. It does not change the decision: a harness may use it to
+/// choose how loudly to report the refusal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Minor.
+    Low,
+    /// Notable.
+    Medium,
+    /// Serious.
+    High,
+    /// The most serious.
+    Critical,
+}
+
+impl Severity {
+    /// The severity's stable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A request to stop the harness's processing altogether (`continue: false`).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[non_exhaustive]
@@ -78,6 +112,9 @@ pub struct Verdict {
     pub messages: Vec<String>,
     /// Run no hook of this event that comes after this one in configuration order.
     pub end_chain: bool,
+    /// How serious the decision is, when the hook said (see [`Severity`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Severity>,
 }
 
 impl Verdict {

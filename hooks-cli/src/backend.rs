@@ -20,7 +20,7 @@ pub(crate) struct Listed {
 /// The loaded hooks of one dialect.
 #[derive(Debug)]
 pub(crate) enum Backend {
-    Claude(Claude),
+    Claude(Box<Claude>),
     Tnsai(Tnsai),
 }
 
@@ -47,7 +47,7 @@ impl Backend {
                         "--config is for --dialect tnsai; Claude Code configurations are given with --settings or --plugin"
                     ));
                 }
-                Ok(Backend::Claude(Claude::load(sources, project_dir, verbose)?))
+                Ok(Backend::Claude(Box::new(Claude::load(sources, project_dir, verbose)?)))
             }
         }
     }

@@ -35,6 +35,18 @@ pub(crate) enum Command {
     List(ListArgs),
     /// Run a JSON Lines file of recorded events through the hooks and print a table.
     Replay(ReplayArgs),
+    /// Run a file of test cases through the hooks: ok or FAIL (with a diff) per case.
+    ///
+    /// The file (YAML, or JSON with a .json extension) holds `cases:`, each with an `event`, an
+    /// `input` (the event's payload) and an `expect` mapping: `decision` (allow, ask, defer,
+    /// deny, block, none), `reason` (a text the reason contains), `context` (one text per
+    /// context, each contained in the context at its place), `continue`, `updated_input` (the
+    /// rewritten tool input, exactly) and `shown` (what Claude Code shows the model and the user,
+    /// exactly); what is left out is not checked. The last line says `N passed, N failed`; the
+    /// exit status is 1 when a case fails. `--update` writes what the hooks now do into each
+    /// case's `expect`, leaving the rest of the file as it is. Without --settings, --plugin or
+    /// --project-dir, the project is the directory holding the file.
+    Test(TestArgs),
 }
 
 /// The hook dialect of the configuration.
@@ -207,6 +219,20 @@ pub(crate) struct ListArgs {
     /// it, every hook of the event is listed.
     #[arg(long, value_name = "S")]
     pub(crate) subject: Option<String>,
+
+    #[command(flatten)]
+    pub(crate) sources: Sources,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TestArgs {
+    /// The case file (YAML, or JSON with a .json extension).
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+
+    /// Rewrite each case's `expect` from what the hooks now do, instead of checking it.
+    #[arg(long)]
+    pub(crate) update: bool,
 
     #[command(flatten)]
     pub(crate) sources: Sources,

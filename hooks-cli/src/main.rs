@@ -8,6 +8,7 @@
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a command-line program prints")]
 
 mod backend;
+mod cases;
 mod check;
 mod claude;
 mod cli;
@@ -16,6 +17,7 @@ mod document;
 mod error;
 mod input;
 mod replay;
+mod testing;
 mod tnsai;
 mod verbose;
 
@@ -62,6 +64,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
         Command::Check(args) => check::run(&args),
         Command::List(args) => list(&args, cli.verbose),
         Command::Replay(args) => replay::run(&args, cli.verbose, &runtime()?),
+        Command::Test(args) => testing::run(&args, cli.verbose, &runtime()?),
     }
 }
 

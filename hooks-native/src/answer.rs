@@ -3,7 +3,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use hook_protocol::{Decision, Halt, Verdict};
+use hook_protocol::{Decision, Halt, Severity, Verdict};
 use serde_json::Value;
 
 use crate::seam::{Allows, Asks, Blocks, Continues, Denies, Informs, Rewrites, SeamKind};
@@ -68,6 +68,13 @@ impl<K: SeamKind> Answer<K> {
     /// Stops the harness's processing altogether, with what to tell the user.
     pub fn halt(mut self, reason: impl Into<String>) -> Self {
         self.verdict.halt = Some(Halt::new(Some(reason.into())));
+        self
+    }
+
+    /// Says how serious the decision is ([`Severity`]); it reaches the typed decision as
+    /// [`hook_protocol::Control::severity`] when this answer's decision wins.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.verdict.severity = Some(severity);
         self
     }
 

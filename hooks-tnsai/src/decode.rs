@@ -16,7 +16,9 @@
 //!   anything, so the harness's own permission rules still decide (mapping it to the core's
 //!   `Allow` would let a script that merely does not object auto-approve a tool call or answer
 //!   a permission prompt).
-//! - `block`: [`Decision::Deny`](hook_protocol::Decision::Deny) with the reason.
+//! - `block`: [`Decision::Deny`](hook_protocol::Decision::Deny) with the reason and its severity
+//!   ([`Verdict::severity`], `HIGH` when the hook names none), which reaches every typed
+//!   decision as [`hook_protocol::Control::severity`].
 //! - `modify`: no opinion with [`Verdict::updated_input`] = what [`validate_modified`] returns:
 //!   the new tool input for a pending tool call, the whole validated payload for any other
 //!   event (the core's typed decisions read only tool inputs; a harness that lets hooks rewrite
@@ -138,6 +140,7 @@ fn answered(raw: &RawOutcome, event_type: &EventType, payload: &Map<String, Valu
         DecisionKind::Allow | DecisionKind::Skip => {}
         DecisionKind::Block => {
             verdict = Verdict::deny(response.reason.clone().unwrap_or_default());
+            verdict.severity = Some(response.severity.unwrap_or_default().into());
         }
         DecisionKind::Modify => {
             let modified = response.modified_payload.as_ref().cloned().unwrap_or_default();
@@ -197,6 +200,7 @@ fn blocked_by_exit(raw: &RawOutcome) -> HookOutcome {
     let continue_chain = field("continue_chain").and_then(Value::as_bool);
     let mut verdict = Verdict::deny(reason.clone());
     verdict.end_chain = continue_chain == Some(false);
+    verdict.severity = Some(severity.into());
     let meta = RecordMeta {
         decision: DecisionKind::Block,
         reason: Some(reason),
@@ -229,6 +233,7 @@ mod tests {
     fn exit_two_reason_order() {
         let o = run(2, r#"{"reason": "from json", "severity": "LOW"}"#, "from stderr");
         assert_eq!(o.verdict.reason.as_deref(), Some("from json"));
+        assert_eq!(o.verdict.severity, Some(hook_protocol::Severity::Low));
         assert_eq!(
             RecordMeta::from_value(o.metadata.as_ref().unwrap()).unwrap().severity,
             Some(ResponseSeverity::Low)
@@ -239,6 +244,7 @@ mod tests {
         assert_eq!(o.verdict.reason.as_deref(), Some("some text"));
         let o = run(2, "", "");
         assert_eq!(o.verdict.reason.as_deref(), Some("blocked by exit status 2"));
+        assert_eq!(o.verdict.severity, Some(hook_protocol::Severity::High), "the default");
         assert_eq!(o.status, HookStatus::Blocked);
         assert_eq!(o.verdict.decision, Some(Decision::Deny));
     }

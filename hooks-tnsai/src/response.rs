@@ -113,6 +113,18 @@ impl ResponseSeverity {
     }
 }
 
+impl From<ResponseSeverity> for hook_protocol::Severity {
+    /// The neutral severity a typed decision carries ([`hook_protocol::Control::severity`]).
+    fn from(severity: ResponseSeverity) -> Self {
+        match severity {
+            ResponseSeverity::Low => hook_protocol::Severity::Low,
+            ResponseSeverity::Medium => hook_protocol::Severity::Medium,
+            ResponseSeverity::High => hook_protocol::Severity::High,
+            ResponseSeverity::Critical => hook_protocol::Severity::Critical,
+        }
+    }
+}
+
 impl fmt::Display for ResponseSeverity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -83,12 +83,13 @@ pub struct Env {
     inherit: bool,
     changes: BTreeMap<OsString, Option<OsString>>,
     scrub: Option<Scrub>,
+    shell_names: bool,
 }
 
 impl Env {
     /// Inherit the harness process's environment (as Claude Code does), then apply changes.
     pub fn inherit() -> Self {
-        Self { inherit: true, changes: BTreeMap::new(), scrub: None }
+        Self { inherit: true, changes: BTreeMap::new(), scrub: None, shell_names: false }
     }
 
     /// Start from an empty environment.
@@ -126,6 +127,9 @@ impl Env {
     /// The value the hook will see for `key`, reading the harness's environment when inherited.
     pub fn get(&self, key: impl AsRef<OsStr>) -> Option<OsString> {
         let key = key.as_ref();
+        if self.shell_names && !is_shell_name(key.as_encoded_bytes()) {
+            return None;
+        }
         match self.changes.get(key) {
             Some(v) => v.clone(),
             None if self.inherit && !self.scrub.as_ref().is_some_and(|s| s.matches(key)) => {
@@ -150,6 +154,20 @@ impl Env {
         self.scrub.as_ref()
     }
 
+    /// Passes only the variables whose names are shell names (an ASCII letter or `_`, then
+    /// ASCII letters, digits and `_`), inherited or set, as a POSIX shell passes its
+    /// environment on: `sh -c` drops the others before it starts the command. For a program
+    /// started in place of such a shell, with the environment the shell would give it.
+    pub fn shell_names_only(&mut self) -> &mut Self {
+        self.shell_names = true;
+        self
+    }
+
+    /// Whether only shell names are passed ([`Env::shell_names_only`]).
+    pub fn passes_shell_names_only(&self) -> bool {
+        self.shell_names
+    }
+
     /// The full environment the hook will see, as pairs.
     pub fn resolve(&self) -> Vec<(OsString, OsString)> {
         let mut out: BTreeMap<OsString, OsString> =
@@ -167,8 +185,18 @@ impl Env {
                 }
             }
         }
+        if self.shell_names {
+            out.retain(|k, _| is_shell_name(k.as_encoded_bytes()));
+        }
         out.into_iter().collect()
     }
+}
+
+/// Whether `name` is a shell variable name: an ASCII letter or `_`, then ASCII letters,
+/// digits and `_`.
+pub(crate) fn is_shell_name(name: &[u8]) -> bool {
+    name.first().is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_')
+        && name.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
 /// Which variables are credentials, by name, for [`Env::scrub_credentials`].

@@ -90,6 +90,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
 
     let mut leaked = false;
     let mut leftovers_killed = false;
+    let mut core_dumped = false;
     let mut leftovers = None;
     let exit = match wait(&mut pipes, &mut leader, timer.as_mut(), Until::Exit).await {
         Woke::Done => {
@@ -110,7 +111,9 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
             } else if leftovers == Some(0) {
                 leader.left_nothing();
             }
-            exit_of(leader.reap().map_err(reap_error)?)
+            let status = leader.reap().map_err(reap_error)?;
+            core_dumped = status.core_dumped();
+            exit_of(status)
         }
         Woke::Timer => {
             let (escalated, killed_others, still_open) =
@@ -143,6 +146,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     outcome.limit = limit;
     outcome.containment_warnings = warnings;
     outcome.stdin = stdin;
+    outcome.core_dumped = core_dumped;
     outcome.duration = started.elapsed();
     outcome.pid = pid;
     Ok(outcome)

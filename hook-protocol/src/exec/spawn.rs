@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::cstrings::{CStrings, Unpassable};
+use super::invocation::is_shell_name;
 use super::{CommandSpec, ExecError, Invocation, RUN_MARKER};
 
 /// The `PATH` searched when the invocation's environment has none (glibc's `execvp` default).
@@ -270,9 +271,10 @@ fn envp(inv: &Invocation, marker: &str) -> Result<CStrings, ExecError> {
 
 /// Appends the hook's whole environment to `list`: the harness's (when inherited, less the
 /// scrubbed credentials and the variables the invocation sets or removes), the invocation's
-/// variables, the marker.
+/// variables, the marker; with [`super::Env::shell_names_only`], only shell names.
 fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), ExecError> {
     let env = &inv.env;
+    let shell_names = env.passes_shell_names_only();
     if env.inherits() {
         let scrub = env.scrub();
         each_inherited(|name, value| {
@@ -280,6 +282,7 @@ fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), 
             if name != RUN_MARKER.as_bytes()
                 && !env.changes_var(os_name)
                 && !scrub.is_some_and(|s| s.matches(os_name))
+                && (!shell_names || is_shell_name(name))
             {
                 list.push_inherited(name, value);
             }
@@ -287,7 +290,7 @@ fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), 
     }
     for (name, value) in env.changes() {
         let Some(value) = value else { continue };
-        if name == RUN_MARKER {
+        if name == RUN_MARKER || (shell_names && !is_shell_name(name.as_bytes())) {
             continue;
         }
         list.push_var(name.as_bytes(), value.as_bytes()).map_err(|e| env_error(name, e))?;

@@ -125,6 +125,28 @@ fn arb_decision() -> impl Strategy<Value = Option<Decision>> {
     ]
 }
 
+#[test]
+fn the_highest_severity_of_the_winning_decision_is_kept() {
+    let deny = |r: &str, s: Option<Severity>| Verdict { severity: s, ..Verdict::deny(r) };
+    let asking =
+        Verdict { severity: Some(Severity::Critical), ..Verdict::decide(Decision::Ask, None) };
+    let m = merge([
+        (at(0), asking),
+        (at(1), deny("a", Some(Severity::Medium))),
+        (at(2), deny("b", None)),
+        (at(3), deny("c", Some(Severity::High))),
+        (at(4), deny("d", Some(Severity::High))),
+    ]);
+    let s = m.severity.unwrap();
+    assert_eq!(
+        (s.value, s.from.position),
+        (Severity::High, 3),
+        "an ask's severity is not a deny's"
+    );
+    let none = merge([(at(0), deny("x", None))]);
+    assert!(none.severity.is_none());
+}
+
 fn arb_verdict() -> impl Strategy<Value = Verdict> {
     (
         arb_decision(),
@@ -134,15 +156,24 @@ fn arb_verdict() -> impl Strategy<Value = Verdict> {
         proptest::option::of(proptest::option::of("[a-z]{0,3}")),
         proptest::collection::vec("[a-z]{0,3}", 0..2),
         proptest::bool::weighted(0.1),
+        proptest::option::of(proptest::sample::select(vec![
+            Severity::Low,
+            Severity::Medium,
+            Severity::High,
+            Severity::Critical,
+        ])),
     )
-        .prop_map(|(decision, reason, context, input, halt, messages, end_chain)| Verdict {
-            decision,
-            reason,
-            context,
-            updated_input: input.map(|v| json!({ "v": v })),
-            halt: halt.map(Halt::new),
-            messages,
-            end_chain,
+        .prop_map(|(decision, reason, context, input, halt, messages, end_chain, severity)| {
+            Verdict {
+                decision,
+                reason,
+                context,
+                updated_input: input.map(|v| json!({ "v": v })),
+                halt: halt.map(Halt::new),
+                messages,
+                end_chain,
+                severity,
+            }
         })
 }
 

@@ -14,4 +14,5 @@ mod reliability;
 mod replay;
 mod run;
 mod support;
+mod test_cmd;
 mod tnsai;

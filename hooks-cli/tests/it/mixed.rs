@@ -108,3 +108,56 @@ async fn priority_orders_hooks_across_kinds() {
     );
     assert_eq!(report.merged.decision, None, "a TNSAI allow grants nothing; nobody decided");
 }
+
+/// A TNSAI hook list on a Claude Code `Engine` (whose hooks run in parallel) keeps its
+/// pipeline when it goes on as one hook: its second hook sees the first one's rewrite.
+#[tokio::test]
+async fn a_tnsai_hook_list_keeps_its_pipeline_on_an_engine() {
+    use hooks_claude::input::{Base, PreToolUse};
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tnsai");
+    std::fs::create_dir_all(&root).unwrap();
+    let script = |name: &str, body: &str| {
+        let path = root.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "rewrite.sh",
+        r#"cat >/dev/null; echo '{"hook_protocol_version":"1","decision":"modify","modified_payload":{"tool_input":{"command":"ls -la"}}}'"#,
+    );
+    script(
+        "check.sh",
+        r#"if grep -q 'ls -la'; then echo '{"hook_protocol_version":"1","decision":"block","reason":"saw the rewrite","severity":"LOW"}'; else echo '{"hook_protocol_version":"1","decision":"allow"}'; fi"#,
+    );
+    let list_file = dir.path().join("hooks.yaml");
+    std::fs::write(
+        &list_file,
+        "trusted_roots: [./tnsai]\nhooks:\n  - {id: rewrite, event_type: PreToolUse, priority: 1, executable: ./tnsai/rewrite.sh}\n  - {id: check, event_type: PreToolUse, priority: 2, executable: ./tnsai/check.sh}\n",
+    )
+    .unwrap();
+    let list = hooks_tnsai::HookList::load(&list_file).unwrap();
+    let settings = dir.path().join("settings.json");
+    std::fs::write(&settings, r#"{"hooks": {}}"#).unwrap();
+    let mut loader = Loader::new();
+    loader.settings(settings, Scope::Explicit);
+    let engine = Engine::builder(loader.finish().unwrap())
+        .host(HostEnv::new(dir.path()))
+        .hooks([list.as_hook()])
+        .build()
+        .unwrap();
+    let call = PreToolUse {
+        base: Base::new("s1", "/t", dir.path().display().to_string()),
+        tool_name: "Bash".into(),
+        tool_input: json!({"command": "ls"}),
+        tool_use_id: "toolu_1".into(),
+        mcp_server: None,
+    };
+    let fired = engine.pre_tool_use(&call).await;
+    assert_eq!(
+        fired.decision.permission,
+        ToolPermission::Deny { reason: Some("saw the rewrite".into()) }
+    );
+    assert_eq!(fired.decision.control.severity, Some(hook_protocol::Severity::Low));
+}

@@ -401,3 +401,12 @@ fn an_async_hook_cannot_run_now_and_ignores_other_seams() {
     );
     assert_eq!(hook.run_now(&bash("ls")).status, HookStatus::Skipped);
 }
+
+#[tokio::test]
+async fn a_native_deny_says_how_serious_it_is() {
+    let deny = SeamHook::pre_tool("no-secrets", |_: &ToolCall, _: &Common| {
+        Answer::deny("reads the key store").with_severity(hook_protocol::Severity::Critical)
+    });
+    let d = parallel(vec![deny], &bash("cat ~/.ssh/id_rsa")).await.decision::<PreToolDecision>();
+    assert_eq!(d.control.severity, Some(hook_protocol::Severity::Critical));
+}

@@ -32,9 +32,13 @@
 //! The hooks of a list run as a pipeline ([`HookList::MODE`]): one after another in priority
 //! order, each seeing the tool input as rewritten by the hooks before it, and a hook that
 //! answers `continue_chain: false` stops the rest from starting. That is the Java dispatcher's
-//! priority-ordered chain.
+//! priority-ordered chain. On a harness's own dispatcher (or a Claude Code `Engine`, which
+//! runs its hooks in parallel), [`HookList::as_hook`] keeps it: the list is one hook there,
+//! running its pipeline inside. [`HookList::shared_hooks`] gives the hooks one by one instead,
+//! to run in the dispatcher's mode.
 
 mod error;
+mod list_hook;
 mod node;
 mod read;
 
@@ -46,6 +50,7 @@ use hook_protocol::{Dispatcher, Event, Hook, Mode, Report};
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter, Spanned};
 
 pub use error::{ConfigError, ConfigErrorKind, ConfigErrors, HookRef};
+pub use list_hook::ListHook;
 pub use node::Position;
 
 use crate::envelope::{DEFAULT_TNSAI_VERSION, Stamp};
@@ -77,7 +82,7 @@ pub struct HookList {
     trusted_roots: TrustRoots,
     tnsai_version: String,
     hooks: Vec<Arc<TnsaiHook>>,
-    dispatcher: Dispatcher,
+    dispatcher: Arc<Dispatcher>,
 }
 
 impl HookList {
@@ -166,7 +171,7 @@ impl HookList {
                     .tnsai_version
                     .unwrap_or_else(|| DEFAULT_TNSAI_VERSION.to_owned()),
                 hooks,
-                dispatcher,
+                dispatcher: Arc::new(dispatcher),
             }),
             _ => Err(ConfigErrors::new(errors)),
         }
@@ -190,6 +195,20 @@ impl HookList {
     /// The hooks, in file order.
     pub fn hooks(&self) -> &[Arc<TnsaiHook>] {
         &self.hooks
+    }
+
+    /// The hooks as the core's shared hooks, in file order, to register one by one on a
+    /// [`Dispatcher`]: there they run in that dispatcher's mode, not as this list's pipeline
+    /// (see [`HookList::as_hook`] to keep it).
+    pub fn shared_hooks(&self) -> Vec<Arc<dyn Hook>> {
+        self.hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
+    }
+
+    /// The whole list as one hook that runs the list's pipeline ([`ListHook`]), for a
+    /// dispatcher or an `Engine` of any mode: the list keeps its order, its rewrites chained
+    /// from hook to hook and its `continue_chain: false`.
+    pub fn as_hook(&self) -> Arc<dyn Hook> {
+        Arc::new(ListHook::new(&self.file, Arc::clone(&self.dispatcher)))
     }
 
     /// The dispatcher running the hooks (in priority order, [`HookList::MODE`]).

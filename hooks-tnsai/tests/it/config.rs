@@ -175,3 +175,76 @@ fn errors_are_typed() {
     assert!(matches!(missing.errors()[0].kind, ConfigErrorKind::Read { .. }));
     assert!(missing.to_string().contains("absent.yaml: cannot read the hook list: "), "{missing}");
 }
+
+/// `rewrite` turns `ls` into `ls -la`; `check` blocks only when it sees `ls -la`, so it blocks
+/// only when it runs after `rewrite` in a pipeline; `later` has a higher priority number.
+const CHAINED: &str = r#"trusted_roots: [./hooks]
+hooks:
+  - id: rewrite
+    event_type: PreToolUse
+    priority: 1
+    executable: ./hooks/rewrite.sh
+  - id: check
+    event_type: PreToolUse
+    priority: 2
+    executable: ./hooks/check.sh
+"#;
+
+fn chained() -> (Sandbox, HookList) {
+    let s = Sandbox::new();
+    s.script(
+        "rewrite.sh",
+        r#"cat >/dev/null
+printf '{"hook_protocol_version": "1", "decision": "modify", "modified_payload": {"tool_input": {"command": "ls -la"}}}'"#,
+    );
+    s.script(
+        "check.sh",
+        r#"if grep -q 'ls -la'; then
+  printf '{"hook_protocol_version": "1", "decision": "block", "reason": "saw the rewrite", "severity": "CRITICAL"}'
+else
+  printf '{"hook_protocol_version": "1", "decision": "allow"}'
+fi"#,
+    );
+    let file = s.path().join("hooks.yaml");
+    fs::write(&file, CHAINED).unwrap();
+    let list = HookList::load(&file).unwrap();
+    (s, list)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn as_one_hook_the_list_keeps_its_pipeline_on_a_parallel_dispatcher() {
+    use hook_protocol::{Dispatcher, PreToolDecision, ToolPermission};
+    use hooks_tnsai::RecordMeta;
+
+    let (_s, list) = chained();
+    // One hook on a parallel dispatcher: the pipeline runs inside it.
+    let parallel = Dispatcher::builder().shared(list.as_hook()).build().unwrap();
+    assert_eq!(parallel.hooks()[0].info().priority, 1, "the list's lowest priority");
+    let report = parallel.dispatch(&bash("ls")).await;
+    assert_eq!(report.records.len(), 1);
+    let decision: PreToolDecision = report.decision();
+    assert_eq!(
+        decision.permission,
+        ToolPermission::Deny { reason: Some("saw the rewrite".into()) }
+    );
+    assert_eq!(decision.control.severity, Some(hook_protocol::Severity::Critical));
+    let inner = report.records[0].metadata.as_ref().unwrap()["records"].as_array().unwrap();
+    let ids: Vec<&str> = inner.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["rewrite", "check"], "each inner hook's record is kept");
+    // Not registered where none of its hooks match: no record at all.
+    let stop = hook_protocol::Event::new(
+        hook_protocol::Common::new("s", "/"),
+        hook_protocol::Payload::TurnEnd(hook_protocol::TurnEnd::new()),
+    );
+    assert!(parallel.dispatch(&stop).await.records.is_empty());
+
+    // One by one on the same kind of dispatcher, they run in parallel: `check` sees the
+    // original input, and the rewrite is what comes out.
+    let one_by_one = Dispatcher::builder().hooks(list.shared_hooks()).build().unwrap();
+    let report = one_by_one.dispatch(&bash("ls")).await;
+    assert_eq!(report.records.len(), 2);
+    let decision: PreToolDecision = report.decision();
+    assert_eq!(decision.permission, ToolPermission::NoOpinion);
+    assert_eq!(decision.updated_input, Some(serde_json::json!({"command": "ls -la"})));
+    assert!(RecordMeta::of(&report.records[1]).is_some());
+}

@@ -46,9 +46,16 @@ async fn block_denies_with_reason_severity_and_metadata() {
     let body = reply(
         r#"{"hook_protocol_version": "1", "decision": "block", "reason": "rm is not allowed", "severity": "CRITICAL", "metadata": {"rule": "no-rm"}}"#,
     );
-    let o = run(&s.hook("guard", &body, OPEN), &bash("rm -rf /")).await;
+    let hook = s.hook("guard", &body, OPEN);
+    let o = run(&hook, &bash("rm -rf /")).await;
     assert_eq!(o.status, HookStatus::Success);
-    assert_eq!(o.verdict, Verdict::deny("rm is not allowed"));
+    let mut deny = Verdict::deny("rm is not allowed");
+    deny.severity = Some(hook_protocol::Severity::Critical);
+    assert_eq!(o.verdict, deny);
+    // The severity reaches the typed decision.
+    let d = Dispatcher::builder().hook(hook).build().unwrap();
+    let decision: PreToolDecision = d.dispatch(&bash("rm -rf /")).await.decision();
+    assert_eq!(decision.control.severity, Some(hook_protocol::Severity::Critical));
     let m = meta(&o);
     assert_eq!((m.decision, m.severity), (DecisionKind::Block, Some(ResponseSeverity::Critical)));
     assert_eq!(m.metadata, Some(json!({"rule": "no-rm"})));
@@ -105,7 +112,9 @@ async fn exit_two_blocks_with_stderr() {
     let s = Sandbox::new();
     let o = run(&s.hook("two", "echo 'no rm here' >&2\nexit 2", OPEN), &bash("rm")).await;
     assert_eq!(o.status, HookStatus::Blocked);
-    assert_eq!(o.verdict, Verdict::deny("no rm here"));
+    let mut deny = Verdict::deny("no rm here");
+    deny.severity = Some(hook_protocol::Severity::High);
+    assert_eq!(o.verdict, deny);
     assert_eq!(meta(&o).severity, Some(ResponseSeverity::High));
     let o = run(
         &s.hook(

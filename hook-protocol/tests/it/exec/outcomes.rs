@@ -61,6 +61,27 @@ async fn death_by_signal_is_reported_with_the_signal() {
     assert_eq!(out.exit, Exit::Signal { signal: 11 });
     let out = run(&shell("kill -9 $$")).await.unwrap();
     assert_eq!(out.exit, Exit::Signal { signal: 9 });
+    assert!(!out.core_dumped, "SIGKILL dumps no core");
+}
+
+#[tokio::test]
+async fn a_core_dump_is_reported() {
+    // Only where cores go to a file named `core` in the working directory can the test tell
+    // that one was written.
+    let pattern = std::fs::read_to_string("/proc/sys/kernel/core_pattern").unwrap_or_default();
+    if pattern.trim() != "core" {
+        return;
+    }
+    let dir = TempDir::new();
+    let mut inv = shell("ulimit -c unlimited 2>/dev/null && kill -SEGV $$");
+    inv.cwd = dir.path().to_owned();
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Signal { signal: 11 });
+    let dumped = std::fs::read_dir(dir.path()).unwrap().count() > 0;
+    assert_eq!(out.core_dumped, dumped, "a core file was written: {dumped}");
+    let mut inv = shell("ulimit -c 0 && kill -SEGV $$");
+    inv.cwd = dir.path().to_owned();
+    assert!(!run(&inv).await.unwrap().core_dumped);
 }
 
 #[tokio::test]
@@ -162,6 +183,25 @@ async fn the_environment_is_exactly_the_invocation_one_plus_the_marker() {
     assert_eq!(lines[0], "A=1");
     let marker = lines[1].strip_prefix(&format!("{RUN_MARKER}=")).unwrap();
     assert!(marker.starts_with(&format!("{}.", std::process::id())), "{marker}");
+}
+
+#[tokio::test]
+async fn shell_names_only_drops_what_sh_would_drop() {
+    let mut inv = shell("");
+    inv.command = CommandSpec::exec("env", Vec::<String>::new());
+    inv.env = Env::empty();
+    inv.env.set("A_1", "1").set("a-b", "2").set("1x", "3").set("x.y", "4").set("_u", "5");
+    inv.env.set("ÄÖ", "6").set("OK", "é");
+    inv.env.shell_names_only();
+    assert_eq!(inv.env.get("a-b"), None);
+    assert_eq!(inv.env.get("A_1"), Some(OsString::from("1")));
+    let out = run(&inv).await.unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut names: Vec<&str> = text.lines().filter_map(|l| l.split('=').next()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["A_1", RUN_MARKER, "OK", "_u"], "{text}");
+    let resolved: Vec<_> = inv.env.resolve().into_iter().map(|(k, _)| k).collect();
+    assert_eq!(resolved, ["A_1", "OK", "_u"]);
 }
 
 #[tokio::test]

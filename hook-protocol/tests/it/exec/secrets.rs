@@ -58,3 +58,22 @@ fn a_hook_cannot_see_scrubbed_credentials() {
     assert!(scrubbed.contains("HOOK_GIVEN_TOKEN=on_purpose\n"), "{scrubbed}");
     assert!(scrubbed.contains("PATH="), "{scrubbed}");
 }
+
+/// With `shell_names_only`, inherited variables whose names are no shell names (which `sh`
+/// drops before it starts a command) do not reach the hook; the others do.
+#[test]
+fn only_shell_names_are_inherited_when_asked() {
+    let name = this("only_shell_names_are_inherited_when_asked");
+    let vars = [("hook-it.dotted", "1"), ("HOOK_IT_SHELL_NAME", "2"), ("9HOOK_IT", "3")];
+    if !running_alone(&name) {
+        run_alone_with(&name, &vars);
+        return;
+    }
+    let all = hook_environment(Env::inherit());
+    assert!(all.contains("hook-it.dotted=1\n") && all.contains("9HOOK_IT=3\n"), "{all}");
+    let mut env = Env::inherit();
+    env.shell_names_only();
+    let shell = hook_environment(env);
+    assert!(shell.contains("HOOK_IT_SHELL_NAME=2\n"), "{shell}");
+    assert!(!shell.contains("hook-it.dotted") && !shell.contains("9HOOK_IT"), "{shell}");
+}
