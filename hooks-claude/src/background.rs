@@ -259,6 +259,16 @@ impl Background {
             .unwrap_or(0)
     }
 
+    /// Ends every running or queued background hook (killing its process tree) and waits
+    /// until they are gone; new ones may start afterwards.
+    pub(crate) async fn kill_all(&self) {
+        let mut tasks = match self.state.lock() {
+            Ok(mut state) => std::mem::take(&mut state.tasks),
+            Err(_) => return,
+        };
+        tasks.shutdown().await;
+    }
+
     /// Refuses new background hooks, ends every running or queued one (killing its process
     /// tree) and waits until they are gone.
     pub(crate) async fn shutdown(&self) {

@@ -19,6 +19,7 @@ use tokio::sync::oneshot;
 use crate::OnFailure;
 use crate::background::{AsyncResult, Refused};
 use crate::decode::{ClaudeStatus, decode, decode_spawn_error};
+use crate::direct::{self, Direct};
 use crate::env::hook_env;
 use crate::hook::ClaudeHook;
 use crate::output::Fields;
@@ -35,6 +36,7 @@ pub(crate) async fn run(
     hook: &ClaudeHook,
     payload: &ClaudePayload,
     timeout: Duration,
+    env_file: Option<&std::path::Path>,
 ) -> HookOutcome {
     let spec = match &hook.spec {
         Ok(spec) => spec.clone(),
@@ -46,11 +48,12 @@ pub(crate) async fn run(
     };
     let host = &hook.shared.host;
     let mut inv = Invocation::new(spec, hook.start_dir(payload), timeout);
-    inv.env = hook_env(&hook.entry, host, &hook.shared.settings_env, payload.object());
+    inv.env = hook_env(&hook.entry, host, &hook.shared.settings_env, payload.object(), env_file);
     inv.stdin = Arc::clone(payload.bytes());
     let project = host.project_dir.clone();
+    let direct = hook.direct.clone();
     if hook.entry.handler.runs_async() {
-        let running: Running = Box::pin(run_in(inv, project));
+        let running: Running = Box::pin(launch(inv, project, direct));
         return start_background(hook, running, hook.entry.handler.async_rewake, false, payload);
     }
     let (tx, mut rx) = oneshot::channel::<Vec<u8>>();
@@ -62,7 +65,7 @@ pub(crate) async fn run(
             let _ = tx.send(line.to_vec());
         }
     }));
-    let mut running: Running = Box::pin(run_in(inv, project));
+    let mut running: Running = Box::pin(launch(inv, project, direct));
     let mut listening = true;
     let result = loop {
         tokio::select! {
@@ -90,6 +93,41 @@ pub(crate) async fn run(
         Err(e) => (decode_spawn_error(&ctx, e), None),
     };
     hook.finish(decoded, process)
+}
+
+/// Runs a shell-form invocation, without the shell when its command is plain words and the
+/// fast path applies here ([`crate::direct`]): then with the outcome `sh -c` would give, and
+/// through `sh -c` after all when the program cannot be started (the shell says why, with its
+/// exit status). The environment set for the direct run gives the shell the same result.
+async fn launch(
+    mut inv: Invocation,
+    project: PathBuf,
+    direct: Option<Arc<Direct>>,
+) -> Result<RawOutcome, ExecError> {
+    let Some(direct) = direct else { return run_in(inv, project).await };
+    let Some(shell) = direct::shell().await else { return run_in(inv, project).await };
+    let line = inv.command.clone();
+    let Some(pwd) = direct::prepare(&mut inv, &direct) else {
+        inv.command = line;
+        return run_in(inv, project).await;
+    };
+    let mut result = exec_run(&inv).await;
+    if matches!(result, Err(ExecError::MissingCwd { .. })) && inv.cwd != project {
+        inv.cwd = project.clone();
+        pwd.apply(&mut inv);
+        result = exec_run(&inv).await;
+    }
+    match result {
+        Ok(mut out) => {
+            direct::as_shell_would(&mut out, shell, inv.limits.stderr_max);
+            Ok(out)
+        }
+        Err(e) if direct::shell_decides(&e) => {
+            inv.command = line;
+            exec_run(&inv).await
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Runs an invocation started in the event's `cwd`; when that directory cannot be entered

@@ -34,6 +34,12 @@ pub trait FromRun: Sized {
     fn guard_override(&self) -> Option<&GuardOverride> {
         None
     }
+
+    /// The Stop loop guard overrode this decision's block: the turn ends (only a
+    /// [`StopDecision`] takes it; others stay as they are).
+    fn override_block(&mut self, by: GuardOverride) {
+        let _ = by;
+    }
 }
 
 /// The record whose reason Claude Code shows for the merged decision: among the hooks that
@@ -370,6 +376,11 @@ impl FromRun for StopDecision {
 
     fn guard_override(&self) -> Option<&GuardOverride> {
         self.guard_override.as_ref()
+    }
+
+    fn override_block(&mut self, by: GuardOverride) {
+        self.continuation = Continuation::Stop;
+        self.guard_override = Some(by);
     }
 }
 

@@ -240,6 +240,11 @@ pub struct Engine {
     config: Arc<Config>,
     session_end: SessionEndBudget,
     presenter: Arc<Presenter>,
+    /// What the dispatcher is built from besides the Claude hooks, to rebuild it when a
+    /// skill's hooks are added ([`Engine::add_skill`]).
+    extra: Vec<Arc<dyn Hook>>,
+    mode: Option<Mode>,
+    observer: Option<Arc<dyn Observer>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -440,25 +445,39 @@ impl EngineBuilder {
             trust: std::sync::atomic::AtomicU8::new(self.trust as u8),
         });
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);
-        let claude = claude_hooks(&self.config, &shared, session_end);
-        let mut builder = Dispatcher::builder()
-            .hooks(claude.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
-            .hooks(self.extra);
-        if let Some(mode) = self.mode {
-            builder = builder.mode(mode);
-        }
-        if let Some(observer) = self.observer {
-            builder = builder.observer(observer);
-        }
+        let claude = claude_hooks(&self.config.entries, 0, &shared, session_end);
+        let dispatcher = dispatcher(&claude, &self.extra, self.mode, self.observer.as_ref())?;
         Ok(Engine {
-            dispatcher: builder.build()?,
+            dispatcher,
             claude,
             shared,
             config: Arc::new(self.config),
             session_end,
             presenter,
+            extra: self.extra,
+            mode: self.mode,
+            observer: self.observer,
         })
     }
+}
+
+/// The dispatcher of an engine's hooks.
+fn dispatcher(
+    claude: &[Arc<ClaudeHook>],
+    extra: &[Arc<dyn Hook>],
+    mode: Option<Mode>,
+    observer: Option<&Arc<dyn Observer>>,
+) -> Result<Dispatcher, MatcherError> {
+    let mut builder = Dispatcher::builder()
+        .hooks(claude.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
+        .hooks(extra.iter().cloned());
+    if let Some(mode) = mode {
+        builder = builder.mode(mode);
+    }
+    if let Some(observer) = observer {
+        builder = builder.observer(Arc::clone(observer));
+    }
+    builder.build()
 }
 
 /// The shared time budget of the `SessionEnd` hooks of one firing
@@ -500,18 +519,21 @@ impl SessionEndBudget {
 }
 
 /// Turns the active entries of a configuration into hooks, with their duplicate twins.
+/// `first` is the index of the first entry in the engine's configuration (its hooks' ids
+/// count from it).
 fn claude_hooks(
-    config: &Config,
+    entries: &[crate::Entry],
+    first: usize,
     shared: &Arc<Shared>,
     session_end: SessionEndBudget,
 ) -> Vec<Arc<ClaudeHook>> {
     let mut hooks: Vec<ClaudeHook> = Vec::new();
     let mut seen: HashMap<(EventName, DedupKey), Vec<Twin>> = HashMap::new();
-    for (i, entry) in config.entries.iter().enumerate() {
+    for (i, entry) in entries.iter().enumerate() {
         if entry.disabled {
             continue;
         }
-        let id = format!("claude:{}:{i}", entry.event);
+        let id = format!("claude:{}:{}", entry.event, first + i);
         let mut hook = ClaudeHook::new(id, entry.clone(), Arc::clone(shared));
         if entry.event == EventName::SessionEnd && !entry.handler.runs_async() {
             hook.timeout = session_end.timeout(entry.handler.timeout);
@@ -574,6 +596,23 @@ impl Engine {
             decision: I::Decision::from_run(&report),
             report,
             input,
+            presenter: Arc::clone(&self.presenter),
+        }
+    }
+
+    /// The harness's variables the engine was built with.
+    pub(crate) fn host(&self) -> &HostEnv {
+        &self.shared.host
+    }
+
+    /// A raw run of an event already fired.
+    pub(crate) fn raw_run(&self, name: &str, input: Map<String, Value>, report: Report) -> RawRun {
+        let records = report.records.iter().map(ClaudeRecord::from_record).collect();
+        RawRun {
+            event: name.to_owned(),
+            input,
+            report,
+            records,
             presenter: Arc::clone(&self.presenter),
         }
     }
@@ -689,6 +728,76 @@ impl Engine {
         skills.insert(name.to_owned())
     }
 
+    /// Loads the frontmatter hooks of a skill's `SKILL.md` into the engine, as
+    /// [`crate::Loader::skill`] would have at load time (they run once the skill is activated,
+    /// [`Engine::activate_skill`]), and returns the skill's name with the problems the file
+    /// has (an unreadable or broken file registers nothing). A [`crate::Session`] does this
+    /// when the Skill tool runs a skill the configuration did not load.
+    pub fn add_skill(
+        &mut self,
+        path: &std::path::Path,
+    ) -> (Option<String>, Vec<crate::Diagnostic>) {
+        let mut loader = crate::Loader::new();
+        loader.skill(path);
+        let loaded = loader.finish().unwrap_or_else(crate::LoadErrors::into_config);
+        let name = loaded.sources.iter().find_map(|s| match &s.origin {
+            crate::Origin::Skill { name } => Some(name.clone()),
+            _ => None,
+        });
+        let first = self.config.entries.len();
+        let hooks = claude_hooks(&loaded.entries, first, &self.shared, self.session_end);
+        let mut claude = self.claude.clone();
+        claude.extend(hooks);
+        match dispatcher(&claude, &self.extra, self.mode, self.observer.as_ref()) {
+            Ok(rebuilt) => {
+                self.dispatcher = rebuilt;
+                self.claude = claude;
+                let config = Arc::make_mut(&mut self.config);
+                config.entries.extend(loaded.entries);
+                config.sources.extend(loaded.sources);
+                config.diagnostics.extend(loaded.diagnostics.iter().cloned());
+                (name, loaded.diagnostics)
+            }
+            Err(e) => {
+                let mut problems = loaded.diagnostics;
+                problems.push(crate::Diagnostic::new(
+                    path,
+                    crate::Pos::default(),
+                    crate::DiagnosticSeverity::Error,
+                    format!("the skill's matchers cannot be compiled with the others: {e}; no hook from it registers"),
+                ));
+                (name, problems)
+            }
+        }
+    }
+
+    /// Fires a prepared raw event, cancelled when `cancel` is: the report, the stdin object
+    /// and the firing's env files.
+    pub(crate) async fn fire_prepared(
+        &self,
+        name: &str,
+        mut event: Event,
+        cancel: Option<&tokio_util::sync::CancellationToken>,
+    ) -> (Report, ClaudePayload, Option<crate::env_file::EnvFiles>) {
+        self.prepare(name, &mut event);
+        let report = match cancel {
+            Some(token) => self.dispatcher.dispatch_until(&event, token.cancelled()).await,
+            None => self.dispatcher.dispatch(&event).await,
+        };
+        let payload = match event.extensions.get::<ClaudePayload>() {
+            Some(p) => p.clone(),
+            None => ClaudePayload::new(name, Map::new()),
+        };
+        let files = event.extensions.get::<crate::env_file::EnvFiles>().cloned();
+        (report, payload, files)
+    }
+
+    /// Ends every background hook now (its process tree killed) and waits until they are
+    /// gone; unlike [`Engine::shutdown`], background hooks may start again afterwards.
+    pub(crate) async fn kill_background(&self) {
+        self.shared.background.kill_all().await;
+    }
+
     /// Whether skill `name` was invoked ([`Engine::activate_skill`]).
     pub fn skill_active(&self, name: &str) -> bool {
         let skills = self.shared.skills.read().unwrap_or_else(|e| e.into_inner());
@@ -715,11 +824,39 @@ impl Engine {
             .collect()
     }
 
-    /// What an event needs before it is dispatched: `SessionEnd` gets its shared deadline.
+    /// What an event needs before it is dispatched: `SessionEnd` gets its shared deadline,
+    /// `SessionStart` and `CwdChanged` their hooks' `CLAUDE_ENV_FILE`s.
     fn prepare(&self, name: &str, event: &mut Event) {
         if name == EventName::SessionEnd.as_str() {
             event.extensions.insert(SessionEndDeadline(Instant::now() + self.session_end.budget));
         }
+        if let Some(files) = self.env_files(name, event) {
+            event.extensions.insert(files);
+        }
+    }
+
+    /// The `CLAUDE_ENV_FILE`s of a `SessionStart` or `CwdChanged` firing, created: one per
+    /// command hook that runs, numbered in configuration order.
+    fn env_files(&self, name: &str, event: &Event) -> Option<crate::env_file::EnvFiles> {
+        let event_name = EventName::parse(name).filter(|e| e.gets_env_file())?;
+        let object = event.extensions.get::<ClaudePayload>()?.object();
+        let session_id = object.get("session_id").and_then(Value::as_str).unwrap_or_default();
+        let source = object.get("source").and_then(Value::as_str);
+        let ids: Vec<String> = self
+            .dispatcher
+            .matching(event)
+            .into_iter()
+            .filter_map(|h| self.claude.iter().find(|c| c.info().id == h.info().id))
+            .filter(|c| {
+                c.entry().event == event_name
+                    && matches!(c.entry().handler.spec, crate::HandlerSpec::Command)
+                    && c.not_run(event).is_none()
+            })
+            .map(|c| c.info().id.clone())
+            .collect();
+        let dir = crate::env_file::session_env_dir(self.presenter.claude_home(), session_id);
+        let empty = crate::env_file::starts_empty(event_name, source);
+        Some(crate::env_file::create(&dir, event_name, empty, &ids))
     }
 
     /// The shared budget of one `SessionEnd` firing.

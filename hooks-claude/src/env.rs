@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use hook_protocol::exec::{CommandSpec, Env, Scrub};
 use serde_json::{Map, Value};
 
-use crate::{Entry, Plugin};
+use crate::direct::Direct;
+use crate::{Entry, Plugin, plain};
 
 /// What the harness tells the hooks about itself, exported as environment variables.
 #[derive(Debug, Clone)]
@@ -19,8 +20,6 @@ pub struct HostEnv {
     pub home: Option<PathBuf>,
     /// `CLAUDE_PID`: the harness's process id.
     pub pid: u32,
-    /// `CLAUDE_ENV_FILE` for SessionStart, Setup, CwdChanged and FileChanged hooks.
-    pub env_file: Option<PathBuf>,
     /// `CLAUDE_CODE_REMOTE=true` when set.
     pub remote: bool,
     /// More variables for every hook (after the settings `env` blocks).
@@ -35,8 +34,13 @@ pub struct HostEnv {
     /// settings `env` blocks and [`HostEnv::extra`] still reach them. Off by default, as in
     /// Claude Code, where hooks inherit everything.
     pub scrub: Option<Scrub>,
-    /// Whether a shell-form command made only of plain words runs without `/bin/sh`, by `exec`
-    /// of its program, with the result `sh -c` would give (on by default).
+    /// Whether a shell-form command made only of plain words (a program and its arguments,
+    /// quotes, `$CLAUDE_PROJECT_DIR` and a plugin's `$CLAUDE_PLUGIN_ROOT` and
+    /// `$CLAUDE_PLUGIN_DATA` as the only expansions) runs without `/bin/sh`, by `exec` of its
+    /// program, with the result `sh -c` would give: arguments, `PATH` search, environment,
+    /// working directory, exit statuses and signals, the errors of a program that cannot
+    /// start. Taken only where `/bin/sh` is dash; the program's parent is then the harness,
+    /// not a shell. On by default; `false` runs every shell-form command through `sh -c`.
     pub shell_fast_path: bool,
 }
 
@@ -47,7 +51,6 @@ impl HostEnv {
             project_dir: project_dir.into(),
             home: None,
             pid: std::process::id(),
-            env_file: None,
             remote: false,
             extra: Vec::new(),
             shell_prefix: None,
@@ -64,6 +67,7 @@ pub(crate) fn hook_env(
     host: &HostEnv,
     settings_env: &[(String, String)],
     payload: &Map<String, Value>,
+    env_file: Option<&Path>,
 ) -> Env {
     let mut env = Env::inherit();
     if let Some(scrub) = &host.scrub {
@@ -86,9 +90,7 @@ pub(crate) fn hook_env(
     if host.remote {
         env.set("CLAUDE_CODE_REMOTE", "true");
     }
-    if let Some(file) = &host.env_file
-        && entry.event.gets_env_file()
-    {
+    if let Some(file) = env_file {
         env.set("CLAUDE_ENV_FILE", file);
     }
     if let Some(plugin) = entry.source.plugin() {
@@ -144,6 +146,45 @@ pub(crate) fn substitute_user_config(text: &str, plugin: &Plugin) -> Result<Stri
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// The words of a shell-form command that runs without the shell ([`crate::direct`]), when the
+/// fast path is on and the command (and any shell prefix) is plain words; `None` otherwise.
+/// The known variables are those the hook's environment gets from the harness whatever the
+/// settings say: `CLAUDE_PROJECT_DIR`, and a plugin's `CLAUDE_PLUGIN_ROOT` and
+/// `CLAUDE_PLUGIN_DATA`.
+pub(crate) fn direct_spec(entry: &Entry, host: &HostEnv) -> Option<Direct> {
+    let h = &entry.handler;
+    if !host.shell_fast_path || h.args.is_some() || h.shell.as_deref() == Some("powershell") {
+        return None;
+    }
+    let command = h.command.as_deref()?;
+    let plugin = entry.source.plugin();
+    if plugin.is_some() && command.contains(USER_CONFIG) {
+        return None;
+    }
+    let mut known = Vec::with_capacity(3);
+    if let Some(dir) = host.project_dir.to_str() {
+        known.push(("CLAUDE_PROJECT_DIR", dir));
+    }
+    if let Some(p) = plugin {
+        if let Some(root) = p.root.to_str() {
+            known.push(("CLAUDE_PLUGIN_ROOT", root));
+        }
+        if let Some(data) = p.data.as_deref().and_then(Path::to_str) {
+            known.push(("CLAUDE_PLUGIN_DATA", data));
+        }
+    }
+    let words = match host.shell_prefix.as_deref().filter(|p| !p.trim().is_empty()) {
+        // `PREFIX '<command>'`: the prefix's words, then the command as one word.
+        Some(prefix) => {
+            let mut words = plain::words(prefix, &known)?;
+            words.push(command.to_owned());
+            words
+        }
+        None => plain::words(command, &known)?,
+    };
+    Direct::new(words)
 }
 
 /// Quotes `text` as one `sh` word: inside single quotes, each `'` written as `'\''`.

@@ -299,11 +299,12 @@ impl EventName {
         }
     }
 
-    /// Whether hooks of this event get `CLAUDE_ENV_FILE`
-    /// ([Hook environment](crate::compatibility#hook-environment)).
+    /// Whether hooks of this event get `CLAUDE_ENV_FILE`, one file per hook
+    /// ([Hook environment](crate::compatibility#hook-environment)): `SessionStart` and
+    /// `CwdChanged`, as Claude Code sets it (its documentation also names `Setup` and
+    /// `FileChanged`, whose hooks do not get it).
     pub fn gets_env_file(self) -> bool {
-        use EventName::*;
-        matches!(self, SessionStart | Setup | CwdChanged | FileChanged)
+        matches!(self, EventName::SessionStart | EventName::CwdChanged)
     }
 
     /// The neutral seam the event maps to, or `None` for events raised as

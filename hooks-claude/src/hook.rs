@@ -20,7 +20,7 @@ use crate::background::Background;
 use crate::decode::{ClaudeMeta, ClaudeStatus, DecodeCtx, Decoded};
 use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::engine::WorkspaceTrust;
-use crate::env::{HostEnv, command_spec};
+use crate::env::{HostEnv, command_spec, direct_spec};
 use crate::http::HttpPolicy;
 use crate::seams::{ClaudePayload, payload_for};
 use crate::settings::Origin;
@@ -86,6 +86,8 @@ pub struct ClaudeHook {
     pub(crate) entry: Entry,
     /// The command, or why the handler cannot run one.
     pub(crate) spec: Result<CommandSpec, String>,
+    /// The same command run without the shell, when it is plain words (the fast path).
+    pub(crate) direct: Option<Arc<crate::direct::Direct>>,
     pub(crate) timeout: Duration,
     pub(crate) twins: Vec<Twin>,
     pub(crate) shared: Arc<Shared>,
@@ -209,10 +211,13 @@ impl ClaudeHook {
         };
         info.matcher = entry.matcher.clone();
         let spec = command_spec(&entry, &shared.host);
+        let direct =
+            spec.as_ref().ok().and_then(|_| direct_spec(&entry, &shared.host)).map(Arc::new);
         Self {
             info,
             entry,
             spec,
+            direct,
             timeout,
             twins: Vec::new(),
             shared,
@@ -478,7 +483,15 @@ impl ClaudeHook {
             return self.finish(d, None);
         };
         match &self.entry.handler.spec {
-            HandlerSpec::Command => crate::command::run(self, &payload, timeout).await,
+            HandlerSpec::Command => {
+                let files = event.extensions.get::<crate::env_file::EnvFiles>();
+                let file = files.and_then(|f| f.of(&self.info.id));
+                let mut outcome = crate::command::run(self, &payload, timeout, file).await;
+                if let Some(warning) = files.and_then(|f| f.warnings.get(&self.info.id)) {
+                    outcome.warnings.push(warning.clone());
+                }
+                outcome
+            }
             #[cfg(feature = "http")]
             HandlerSpec::Http(spec) => {
                 let d = self.run_http(spec, &payload, timeout).await;

@@ -8,6 +8,15 @@
 //! becomes a [`hook_protocol::Hook`] ([`ClaudeHook`]) on the core's seams, so Claude Code hooks
 //! mix with native hooks and other dialects in one most-restrictive fold.
 //!
+//! A harness that runs sessions makes the engine a [`Session`]: one method per lifecycle step
+//! (start, prompt, tool calls, permission prompt, batch end, turn end, sub-agents, compaction,
+//! notification, end), each returning the decision and what Claude Code shows
+//! ([`Step`]), and between the steps what Claude Code does: the Stop loop guard, skills whose
+//! hooks start with their Skill call, `once`, background results on the next step,
+//! `CLAUDE_ENV_FILE`s and their exports, the current directory, Ctrl-C through a
+//! [`CancellationToken`]. `examples/harness_loop.rs` is the guide: a scripted model and fake
+//! tools driving a session through a whole turn.
+//!
 //! What the crate does for each event, field and rule, where it deliberately differs from
 //! Claude Code and why, and the Claude Code release it follows (2.1.332) is written down in
 //! [`compatibility`], which the API docs below link to section by section.
@@ -53,6 +62,8 @@
 //!   line and column.
 //!
 //! # What the harness calls besides the events
+//!
+//! A [`Session`] does all of this itself; a harness that fires events on the engine alone calls:
 //!
 //! - [`Engine::drain_async`] on each turn: what background (`async`) hooks said since, for
 //!   the model's next request ([`Presenter::late`] gives the messages). A bounded number run at once ([`BackgroundLimits`]); the next
@@ -186,8 +197,10 @@ mod decision;
 mod decode;
 pub mod delegate;
 mod diagnostic;
+mod direct;
 mod engine;
 mod env;
+mod env_file;
 mod event_name;
 mod hook;
 mod http;
@@ -197,11 +210,13 @@ pub mod matcher;
 mod mcp;
 pub mod output;
 mod permission_rule;
+mod plain;
 pub mod present;
 mod prompt;
 mod remote;
 pub mod samples;
 mod seams;
+mod session;
 mod settings;
 mod stop_guard;
 
@@ -212,6 +227,7 @@ pub use decode::{ClaudeMeta, ClaudeStatus, decode_http_outcome, decode_outcome};
 pub use diagnostic::{Diagnostic, DiagnosticSeverity, Pos};
 pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun, WorkspaceTrust};
 pub use env::HostEnv;
+pub use env_file::{ExportsError, exports as env_file_exports, session_env_dir};
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
 pub use hook::{ClaudeHook, NotRun};
 pub use http::HttpPolicy;
@@ -221,6 +237,9 @@ pub use load::{LoadErrors, Loader};
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
 pub use present::{ModelText, Placement, Presenter, Shown};
 pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
+pub use session::{
+    CancellationToken, GuardState, Late, Phase, Session, SessionError, Step, check_order,
+};
 pub use settings::{
     Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, ManagedPolicy, McpToolSpec,
     OnFailure, Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,

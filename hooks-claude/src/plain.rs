@@ -27,22 +27,100 @@
 /// them is not a program `sh` would start.
 const SHELL_NAMES: &[&str] = &[
     // Reserved words.
-    "!", "{", "}", "[[", "]]", "case", "coproc", "do", "done", "elif", "else", "esac", "fi",
-    "for", "function", "if", "in", "select", "then", "time", "until", "while",
+    "!",
+    "{",
+    "}",
+    "[[",
+    "]]",
+    "case",
+    "coproc",
+    "do",
+    "done",
+    "elif",
+    "else",
+    "esac",
+    "fi",
+    "for",
+    "function",
+    "if",
+    "in",
+    "select",
+    "then",
+    "time",
+    "until",
+    "while",
     // Special and regular builtins of dash and POSIX.
-    ".", ":", "[", "alias", "bg", "break", "cd", "chdir", "command", "continue", "echo", "eval",
-    "exec", "exit", "export", "false", "fc", "fg", "getopts", "hash", "jobs", "kill", "local",
-    "newgrp", "printf", "pwd", "read", "readonly", "return", "set", "shift", "test", "times",
-    "trap", "true", "type", "ulimit", "umask", "unalias", "unset", "wait",
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bg",
+    "break",
+    "cd",
+    "chdir",
+    "command",
+    "continue",
+    "echo",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "getopts",
+    "hash",
+    "jobs",
+    "kill",
+    "local",
+    "newgrp",
+    "printf",
+    "pwd",
+    "read",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
     // Builtins of bash.
-    "bind", "builtin", "caller", "compgen", "complete", "compopt", "declare", "dirs", "disown",
-    "enable", "help", "history", "let", "logout", "mapfile", "popd", "pushd", "readarray",
-    "shopt", "source", "suspend", "typeset",
+    "bind",
+    "builtin",
+    "caller",
+    "compgen",
+    "complete",
+    "compopt",
+    "declare",
+    "dirs",
+    "disown",
+    "enable",
+    "help",
+    "history",
+    "let",
+    "logout",
+    "mapfile",
+    "popd",
+    "pushd",
+    "readarray",
+    "shopt",
+    "source",
+    "suspend",
+    "typeset",
 ];
 
 /// Whether `c` may stand unquoted in a plain word.
 fn plain_unquoted(c: char) -> bool {
-    c.is_ascii_alphanumeric() || !c.is_ascii() || matches!(c, '_' | '-' | '.' | '/' | ',' | ':' | '+' | '@' | '%' | '=')
+    c.is_ascii_alphanumeric()
+        || !c.is_ascii()
+        || matches!(c, '_' | '-' | '.' | '/' | ',' | ':' | '+' | '@' | '%' | '=')
 }
 
 /// Whether `c` may stand inside double quotes in a plain word.
@@ -154,7 +232,10 @@ mod tests {
     #[test]
     fn plain_words_split_on_blanks() {
         assert_eq!(plain("/usr/bin/hook"), w(&["/usr/bin/hook"]));
-        assert_eq!(plain("  ./x.sh  --flag=1\ta,b:c+d@e%f  "), w(&["./x.sh", "--flag=1", "a,b:c+d@e%f"]));
+        assert_eq!(
+            plain("  ./x.sh  --flag=1\ta,b:c+d@e%f  "),
+            w(&["./x.sh", "--flag=1", "a,b:c+d@e%f"])
+        );
         assert_eq!(plain("python3 -m tool.check"), w(&["python3", "-m", "tool.check"]));
         assert_eq!(plain("hook héllo 日本"), w(&["hook", "héllo", "日本"]));
     }
@@ -164,7 +245,10 @@ mod tests {
         assert_eq!(plain("x 'a b' \"c d\" e'f'\"g\""), w(&["x", "a b", "c d", "efg"]));
         assert_eq!(plain("x '' \"\""), w(&["x", "", ""]));
         assert_eq!(plain("x '$HOME `id` \\ * ~ #'"), w(&["x", "$HOME `id` \\ * ~ #"]));
-        assert_eq!(plain("x \"~ # * ? ; | & < > ( ) { } ! ^\""), w(&["x", "~ # * ? ; | & < > ( ) { } ! ^"]));
+        assert_eq!(
+            plain("x \"~ # * ? ; | & < > ( ) { } ! ^\""),
+            w(&["x", "~ # * ? ; | & < > ( ) { } ! ^"])
+        );
     }
 
     #[test]
@@ -192,11 +276,45 @@ mod tests {
     #[test]
     fn shell_syntax_is_not_plain() {
         for line in [
-            "", "   ", "a | b", "a; b", "a && b", "a &", "a > f", "a < f", "a 2>&1", "$HOME/x",
-            "\"$HOME\"/x", "${CLAUDE_PROJECT_DIR:-.}/x", "$CLAUDE_PROJECT_DIRx", "$1", "$@", "$?",
-            "${CLAUDE_PROJECT_DIR", "`id`", "$(id)", "a\\ b", "a *", "a ?", "a [x]", "~/x", "a ~",
-            "a #c", "a\nb", "a\rb", "{ a; }", "a {b,c}", "! a", "a !", "(a)", "a^b", "'a", "\"a",
-            "\"a\\\"\"", "\"a$HOME\"", "'a\tb'",
+            "",
+            "   ",
+            "a | b",
+            "a; b",
+            "a && b",
+            "a &",
+            "a > f",
+            "a < f",
+            "a 2>&1",
+            "$HOME/x",
+            "\"$HOME\"/x",
+            "${CLAUDE_PROJECT_DIR:-.}/x",
+            "$CLAUDE_PROJECT_DIRx",
+            "$1",
+            "$@",
+            "$?",
+            "${CLAUDE_PROJECT_DIR",
+            "`id`",
+            "$(id)",
+            "a\\ b",
+            "a *",
+            "a ?",
+            "a [x]",
+            "~/x",
+            "a ~",
+            "a #c",
+            "a\nb",
+            "a\rb",
+            "{ a; }",
+            "a {b,c}",
+            "! a",
+            "a !",
+            "(a)",
+            "a^b",
+            "'a",
+            "\"a",
+            "\"a\\\"\"",
+            "\"a$HOME\"",
+            "'a\tb'",
         ] {
             assert_eq!(plain(line), None, "{line:?}");
         }
@@ -205,10 +323,35 @@ mod tests {
     #[test]
     fn builtins_keywords_and_assignments_are_not_programs() {
         for line in [
-            "cd /tmp", "echo hi", "exit 3", "exec x", ". x", ": x", "[ -f x ]", "test -f x", "true",
-            "false", "kill 1", "printf x", "pwd", "read x", "set -e", "trap x", "type x", "umask",
-            "wait", "source x", "if", "then", "time x", "while", "A=1 x", "A=1", "'echo' hi",
-            "\"cd\" x", "'A=1' x",
+            "cd /tmp",
+            "echo hi",
+            "exit 3",
+            "exec x",
+            ". x",
+            ": x",
+            "[ -f x ]",
+            "test -f x",
+            "true",
+            "false",
+            "kill 1",
+            "printf x",
+            "pwd",
+            "read x",
+            "set -e",
+            "trap x",
+            "type x",
+            "umask",
+            "wait",
+            "source x",
+            "if",
+            "then",
+            "time x",
+            "while",
+            "A=1 x",
+            "A=1",
+            "'echo' hi",
+            "\"cd\" x",
+            "'A=1' x",
         ] {
             assert_eq!(plain(line), None, "{line:?}");
         }

@@ -103,6 +103,7 @@ impl Claude {
         let mut host = HostEnv::new(project_dir);
         host.home = home;
         host.scrub = sources.scrub();
+        host.shell_fast_path = !sources.always_shell();
         // As in Claude Code, the prefix comes from the environment of the process running hooks.
         host.shell_prefix = std::env::var("CLAUDE_CODE_SHELL_PREFIX").ok();
         // Asking for hooks by name is trusting the folder they come from: project sub-agents'
@@ -134,19 +135,40 @@ impl Claude {
         event: &str,
         input: Map<String, Value>,
     ) -> Result<RunDocument, CliError> {
+        let name = self.check_input(event, &input, &[])?;
+        let run = self.engine.run_json(event, input, SESSION_ID).await;
+        let shown = run.shown();
+        Ok(document(name, &run, shown))
+    }
+
+    /// The event of an input that may run: a known event, and (unless `--lenient`) every field
+    /// its event requires, of the right type. The fields `run_json` fills in when absent count
+    /// as present, and so do `filled` (what a session fills).
+    pub(crate) fn check_input(
+        &self,
+        event: &str,
+        input: &Map<String, Value>,
+        filled: &[(&str, Value)],
+    ) -> Result<EventName, CliError> {
         let name = known_event(event)?;
         if !self.lenient {
-            // The fields `run_json` fills in when absent count as present.
             let mut probe = input.clone();
             for key in ["session_id", "transcript_path", "cwd"] {
                 probe.entry(key).or_insert_with(|| Value::String(String::new()));
+            }
+            for (key, value) in filled {
+                probe.entry(*key).or_insert_with(|| value.clone());
             }
             hooks_claude::input::validate(name, &probe).map_err(|e| {
                 cli_error!("{e} (--lenient runs an input with missing or mistyped fields anyway)")
             })?;
         }
-        let run = self.engine.run_json(event, input, SESSION_ID).await;
-        Ok(document(name, &run))
+        Ok(name)
+    }
+
+    /// The engine, for a session over it.
+    pub(crate) fn into_engine(self) -> Engine {
+        self.engine
     }
 
     pub(crate) fn list(
@@ -292,9 +314,10 @@ fn deny_word(name: EventName) -> DecisionWord {
     }
 }
 
-fn document(name: EventName, run: &RawRun) -> RunDocument {
+/// The document of a run, with what Claude Code showed after it (a session's `shown` carries
+/// the Stop loop guard's notice too).
+pub(crate) fn document(name: EventName, run: &RawRun, shown: hooks_claude::Shown) -> RunDocument {
     let merged = &run.report.merged;
-    let shown = run.shown();
     for warning in &shown.warnings {
         eprintln!("hooks: warning: {warning}");
     }

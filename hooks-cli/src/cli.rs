@@ -33,7 +33,14 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// Show which hooks would run for an event, after matching and deduplication.
     List(ListArgs),
-    /// Run a JSON Lines file of recorded events through the hooks and print a table.
+    /// Run a JSON Lines file of recorded events through the hooks, as one session, and print a
+    /// table.
+    ///
+    /// With Claude Code hooks the events run in order through one session: the Stop loop
+    /// guard, skills started by their Skill call, background results on the next row,
+    /// CLAUDE_ENV_FILE exports. Every line is checked before any runs. Exit status: 0 when
+    /// every event ran (whatever the hooks decided: the table is the result), 1 for a bad line
+    /// (named FILE:LINE) or a configuration error, 128 + the signal when interrupted.
     Replay(ReplayArgs),
     /// Run a file of test cases through the hooks: ok or FAIL (with a diff) per case.
     ///
@@ -125,9 +132,23 @@ pub(crate) struct Sources {
     /// implies --scrub-secrets.
     #[arg(long = "scrub", value_name = "VAR")]
     pub(crate) scrub: Vec<String>,
+
+    /// Run every shell-form Claude Code command through /bin/sh -c. By default a command of
+    /// plain words (a program and its arguments, "$CLAUDE_PROJECT_DIR" at most) runs without
+    /// the shell, with the same result; HOOKS_ALWAYS_SHELL=1 in the environment does the same
+    /// as this flag.
+    #[arg(long)]
+    pub(crate) always_shell: bool,
 }
 
 impl Sources {
+    /// Whether every shell-form command runs through `sh -c` (the flag, or
+    /// `HOOKS_ALWAYS_SHELL` set to anything but empty or `0`).
+    pub(crate) fn always_shell(&self) -> bool {
+        self.always_shell
+            || std::env::var_os("HOOKS_ALWAYS_SHELL").is_some_and(|v| !v.is_empty() && v != "0")
+    }
+
     /// The credential scrub the flags ask for, if any.
     pub(crate) fn scrub(&self) -> Option<Scrub> {
         (self.scrub_secrets || !self.scrub.is_empty())
@@ -247,9 +268,16 @@ pub(crate) struct ReplayArgs {
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
 
-    /// Output format (json: one `run` document per line).
+    /// Output format (json: one `run` document per line, with `async_results`,
+    /// `env_file_exports` and `guard`).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
+
+    /// How long, at most, background (`async`) hooks get to end before the next event runs,
+    /// so that their results come on the next row (a result later than that comes on a later
+    /// row).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub(crate) async_wait: f64,
 
     #[command(flatten)]
     pub(crate) sources: Sources,

@@ -1,16 +1,56 @@
 //! `hooks replay`: a recorded session through the hooks, as a table and a summary.
+//!
+//! With the Claude Code dialect the events run through one `hooks_claude::Session`, in order:
+//! the session fills `stop_hook_active`, runs the Stop loop guard, activates a skill's hooks
+//! after its Skill call, delivers background hooks' results on the next row, and reports what
+//! the `CLAUDE_ENV_FILE`s export. A TNSAI hook list has no session: each line runs alone.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use hooks_claude::{EventName, GuardState, Session, Shown, check_order};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::backend::Backend;
 use crate::cli::{Format, ReplayArgs};
 use crate::document::{DecisionWord, HookStatusWord, RunDocument};
 use crate::error::{CliError, cli_error};
-use crate::input::read_session;
+use crate::input::{Recorded, read_session};
 
-/// Runs `hooks replay`; exit status 0 (the table is the result), 1 on a bad file or config.
+/// One row: the event's `run` document, and what the session did around it.
+#[derive(Debug, Serialize)]
+pub(crate) struct Row {
+    #[serde(flatten)]
+    pub(crate) doc: RunDocument,
+    /// The background hooks whose results this row delivers.
+    pub(crate) async_results: Vec<AsyncLine>,
+    /// What the shell tool gets from the `CLAUDE_ENV_FILE`s from now on.
+    pub(crate) env_file_exports: BTreeMap<String, String>,
+    /// The Stop loop guard, on Stop and SubagentStop rows.
+    pub(crate) guard: Option<GuardState>,
+}
+
+/// A background hook's result, delivered on a row.
+#[derive(Debug, Serialize)]
+pub(crate) struct AsyncLine {
+    /// Its command.
+    pub(crate) command: String,
+    /// What the model gets from it.
+    pub(crate) shown: Shown,
+}
+
+impl Row {
+    fn alone(doc: RunDocument) -> Self {
+        Self { doc, async_results: Vec::new(), env_file_exports: BTreeMap::new(), guard: None }
+    }
+}
+
+/// Runs `hooks replay`: exit status 0 when every event ran (the table is the result, whatever
+/// the hooks decided), 1 on a bad file or configuration (before any event runs), 128 + the
+/// signal when interrupted.
 pub(crate) fn run(
     args: &ReplayArgs,
     verbose: bool,
@@ -23,13 +63,37 @@ pub(crate) fn run(
     let progress = std::io::stderr().is_terminal() && args.format == Format::Text && !verbose;
     let started = Instant::now();
     let mut rows = Vec::with_capacity(events.len());
+    let at = |recorded: &Recorded| format!("{}:{}", args.file.display(), recorded.line);
+    let (mut session, tnsai) = match backend {
+        Backend::Claude(claude) => {
+            check_session(&claude, &events, &at)?;
+            let session = Session::new(claude.into_engine());
+            (Some(session.with_stop_hook_block_cap(stop_hook_block_cap())), None)
+        }
+        other => (None, Some(other)),
+    };
+    let async_wait = Duration::try_from_secs_f64(args.async_wait.max(0.0)).unwrap_or(Duration::MAX);
     for (i, recorded) in events.iter().enumerate() {
         if progress {
             eprint!("\r\x1b[2K[{}/{}] {}", i + 1, events.len(), recorded.event);
         }
         let event_started = Instant::now();
-        let doc = match signals.run(runtime, backend.run(&recorded.event, recorded.input.clone())) {
-            Ok(doc) => doc,
+        let work = async {
+            match (&mut session, &tnsai) {
+                (Some(session), _) => {
+                    if i > 0 {
+                        settle(session, async_wait).await;
+                    }
+                    session_row(session, recorded).await
+                }
+                (None, Some(backend)) => {
+                    backend.run(&recorded.event, recorded.input.clone()).await.map(Row::alone)
+                }
+                (None, None) => Err(cli_error!("no hooks are loaded")),
+            }
+        };
+        let row = match signals.run(runtime, work) {
+            Ok(row) => row,
             Err(interrupted) => {
                 if progress {
                     eprint!("\r\x1b[2K");
@@ -37,22 +101,88 @@ pub(crate) fn run(
                 return Ok(interrupted.status());
             }
         };
-        let mut doc =
-            doc.map_err(|e| cli_error!("{}:{}: {e}", args.file.display(), recorded.line))?;
-        doc.elapsed_ms = u64::try_from(event_started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let mut row = row.map_err(|e| cli_error!("{}: {e}", at(recorded)))?;
+        row.doc.elapsed_ms = u64::try_from(event_started.elapsed().as_millis()).unwrap_or(u64::MAX);
         if args.format == Format::Json {
-            println!("{}", doc.to_json());
+            println!(
+                "{}",
+                serde_json::to_string(&row).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+            );
         }
-        rows.push(doc);
+        rows.push(row);
     }
     if progress {
         eprint!("\r\x1b[2K");
     }
     if args.format == Format::Text {
         print!("{}", table(&rows));
-        println!("{}", summary(&rows, started.elapsed().as_millis()));
+        let docs: Vec<RunDocument> = rows.into_iter().map(|r| r.doc).collect();
+        println!("{}", summary(&docs, started.elapsed().as_millis()));
     }
     Ok(0)
+}
+
+/// Every line checked before any runs: a known event, the fields it requires (those the
+/// session fills count as present), and an order a session can take.
+fn check_session(
+    claude: &crate::claude::Claude,
+    events: &[Recorded],
+    at: &impl Fn(&Recorded) -> String,
+) -> Result<(), CliError> {
+    for recorded in events {
+        let filled =
+            [("stop_hook_active", Value::Bool(false)), ("old_cwd", Value::String(String::new()))];
+        claude
+            .check_input(&recorded.event, &recorded.input, &filled)
+            .map_err(|e| cli_error!("{}: {e}", at(recorded)))?;
+    }
+    let order =
+        events.iter().map(|r| (r.event.as_str(), r.input.get("source").and_then(Value::as_str)));
+    check_order(order).map_err(|(i, e)| cli_error!("{}: {e}", at(&events[i])))
+}
+
+/// Gives the background hooks still running up to `wait` to end, so that their results come
+/// on the next row.
+async fn settle(session: &Session, wait: Duration) {
+    let started = Instant::now();
+    while session.engine().background_pending() > 0 && started.elapsed() < wait {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// One recorded event through the session.
+async fn session_row(session: &mut Session, recorded: &Recorded) -> Result<Row, CliError> {
+    let name = EventName::parse(&recorded.event)
+        .ok_or_else(|| cli_error!("unknown Claude Code event `{}`", recorded.event))?;
+    let step = session
+        .fire_json(&recorded.event, recorded.input.clone(), None)
+        .await
+        .map_err(|e| cli_error!("{e}"))?;
+    for warning in &step.warnings {
+        eprintln!("hooks: warning: {warning}");
+    }
+    let async_results = step
+        .late
+        .iter()
+        .map(|l| AsyncLine { command: l.result.command.clone(), shown: l.shown.clone() })
+        .collect();
+    let doc = crate::claude::document(name, &step.decision, step.shown.clone());
+    Ok(Row { doc, async_results, env_file_exports: step.env_file_exports, guard: step.guard })
+}
+
+/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` from the environment, as Claude Code reads it (default
+/// 8; 0 disables the guard); a value that is not a number is a warning.
+fn stop_hook_block_cap() -> u32 {
+    let default = hooks_claude::StopGuard::DEFAULT_CAP;
+    match std::env::var("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") {
+        Ok(v) => v.trim().parse().unwrap_or_else(|_| {
+            eprintln!(
+                "hooks: warning: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=`{v}` is not a number; the cap is {default}"
+            );
+            default
+        }),
+        Err(_) => default,
+    }
 }
 
 fn one_line(text: &str, max: usize) -> String {
@@ -70,11 +200,12 @@ fn file_name(command: &str) -> String {
     first.rsplit('/').next().unwrap_or(first).to_owned()
 }
 
-/// The table: one row per event.
-pub(crate) fn table(rows: &[RunDocument]) -> String {
-    let header = ["#", "event", "subject", "decision", "reason", "slowest hook", "time"];
-    let mut cells: Vec<[String; 7]> = Vec::new();
-    for (i, doc) in rows.iter().enumerate() {
+/// The table: one row per event; `async` counts the background results a row delivers.
+pub(crate) fn table(rows: &[Row]) -> String {
+    let header = ["#", "event", "subject", "decision", "reason", "async", "slowest hook", "time"];
+    let mut cells: Vec<[String; 8]> = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let doc = &row.doc;
         let reason = doc
             .reason
             .clone()
@@ -82,12 +213,17 @@ pub(crate) fn table(rows: &[RunDocument]) -> String {
             .unwrap_or_else(|| "-".to_owned());
         let slowest = doc.slowest().map_or_else(|| "-".to_owned(), |h| file_name(&h.command));
         let time = format!("{} ms", doc.elapsed_ms);
+        let delivered = match row.async_results.len() {
+            0 => "-".to_owned(),
+            n => format!("+{n}"),
+        };
         cells.push([
             (i + 1).to_string(),
             doc.event.clone(),
             doc.subject.clone().unwrap_or_else(|| "-".to_owned()),
-            decision_cell(doc),
+            decision_cell(row),
             one_line(&reason, 60),
+            delivered,
             slowest,
             time,
         ]);
@@ -119,8 +255,12 @@ pub(crate) fn table(rows: &[RunDocument]) -> String {
     out
 }
 
-fn decision_cell(doc: &RunDocument) -> String {
+fn decision_cell(row: &Row) -> String {
+    let doc = &row.doc;
     let mut cell = doc.decision.as_str().to_owned();
+    if row.guard.is_some_and(|g| g.overridden) {
+        cell.push_str(" (overridden: the turn ends)");
+    }
     if !doc.continue_ {
         cell.push_str(" (halt)");
     }

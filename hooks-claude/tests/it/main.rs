@@ -11,6 +11,8 @@ mod config;
 mod delegates;
 /// Hooks run end to end: stdin, environment, decisions, dedup, parallelism, the Stop guard.
 mod e2e;
+/// The no-shell fast path against `sh -c`, case by case, with real processes.
+mod fast_path;
 /// Hooks in skill and sub-agent frontmatter.
 mod frontmatter;
 /// `http` hooks against a real server on loopback: every response rule, limits, timeouts.
@@ -23,6 +25,8 @@ mod reliability;
 /// The loopback HTTP server.
 #[cfg(feature = "http")]
 mod server;
+/// A `Session` end to end: the Stop guard, skills, async results, env files, `cd`, Ctrl-C.
+mod session;
 /// What Claude Code shows, from real hooks: long texts saved under a Claude home, cut deny
 /// reasons, an unwritable home, invalid UTF-8, Stop feedback under the loop guard.
 mod shown;

@@ -1,6 +1,6 @@
 //! `hooks replay` on the shipped example session.
 
-use crate::support::{copy_of, hooks, json_lines, redact_times};
+use crate::support::{copy_of, hooks, hooks_with_env, json_lines, redact_times};
 
 #[test]
 fn the_example_session_as_a_table() {
@@ -51,4 +51,69 @@ fn a_bad_line_names_the_file_and_line() {
     assert_eq!(out.status, 1);
     assert_eq!(out.stderr.trim(), "hooks: bad.jsonl:2:2: error: `event` must be a string");
     assert!(out.stdout.is_empty());
+}
+
+/// A recorded session with a Stop cap of 1, a background linter, a skill and an env file:
+/// one session across the lines, pinned as JSON.
+#[test]
+fn a_recorded_session_runs_as_one_session() {
+    let project = copy_of("hooks-cli/tests/fixtures/replay-session");
+    let cap = [("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", std::path::Path::new("1"))];
+    let out = hooks_with_env(
+        &["replay", "session.jsonl", "--format", "json"],
+        project.path(),
+        None,
+        &cap,
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let docs = json_lines(&out.stdout);
+    assert_eq!(docs.len(), 9);
+    assert_eq!(docs[0]["env_file_exports"], serde_json::json!({"REPLAY_MODE": "demo"}));
+    assert_eq!(docs[3]["async_results"][0]["shown"]["model"][0]["text"], "lint: clean");
+    assert_eq!(docs[1]["hooks"].as_array().unwrap().len(), 0, "no skill hook before its call");
+    assert_eq!(docs[5]["additional_context"][0], "review skill on", "after its call");
+    assert_eq!(docs[6]["reason"], "keep going (stop_hook_active: false)");
+    assert_eq!(docs[6]["guard"], serde_json::json!({"consecutive_blocks": 1, "overridden": false}));
+    assert_eq!(docs[7]["reason"], "keep going (stop_hook_active: true)", "filled by the session");
+    assert_eq!(docs[7]["guard"]["overridden"], true);
+    assert!(docs[2]["guard"].is_null());
+    let pretty: Vec<String> =
+        docs.iter().map(|d| serde_json::to_string_pretty(d).unwrap()).collect();
+    insta::assert_snapshot!("recorded_session_json", redact_times(&pretty.join("\n")));
+
+    let table = hooks_with_env(&["replay", "session.jsonl"], project.path(), None, &cap);
+    assert_eq!(table.status, 0, "{}", table.stderr);
+    insta::assert_snapshot!("recorded_session_table", redact_times(&table.stdout));
+}
+
+#[test]
+fn a_line_out_of_order_stops_the_replay_before_anything_runs() {
+    let project = copy_of("hooks-cli/tests/fixtures/replay-session");
+    std::fs::write(
+        project.path().join("twice.jsonl"),
+        "{\"event\":\"SessionStart\",\"input\":{\"session_id\":\"twice\",\"source\":\"startup\"}}\n\
+         {\"event\":\"SessionStart\",\"input\":{\"session_id\":\"twice\",\"source\":\"startup\"}}\n",
+    )
+    .unwrap();
+    let out = hooks(&["replay", "twice.jsonl"], project.path(), None);
+    assert_eq!(out.status, 1);
+    assert_eq!(
+        out.stderr.trim(),
+        "hooks: twice.jsonl:2: `SessionStart` with source `startup` while the session runs: end it \
+         first (`SessionEnd`); only `compact` starts a running session again"
+    );
+    assert!(out.stdout.is_empty());
+    let env = crate::support::home().join(".claude/session-env/twice");
+    assert!(!env.exists(), "the first line did not run either");
+    std::fs::write(
+        project.path().join("early.jsonl"),
+        "{\"event\":\"PostToolUse\",\"input\":{\"tool_name\":\"Bash\",\"tool_input\":{},\"tool_response\":{},\"tool_use_id\":\"t\"}}\n",
+    )
+    .unwrap();
+    let out = hooks(&["replay", "early.jsonl"], project.path(), None);
+    assert_eq!(out.status, 1);
+    assert_eq!(
+        out.stderr.trim(),
+        "hooks: early.jsonl:1: `PostToolUse` before the session started: the first step is `SessionStart`"
+    );
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::support::{copy_of, hooks, redact_times};
+use crate::support::{copy_of, hooks, hooks_with_env, redact_times};
 
 fn run_json(project: &std::path::Path, event: &str, input: &str) -> (i32, Value) {
     let out =
@@ -230,4 +230,73 @@ fn skills_and_sub_agents_given_on_the_command_line_bring_their_frontmatter_hooks
     let (status, _, stderr) = run(&["--skill", "nope.md", "--event", "Stop"], "{}");
     assert_eq!(status, 1);
     assert!(stderr.contains("skill file `nope.md` does not exist"), "{stderr}");
+}
+
+/// A SessionStart hook written as Anthropic's plugin guide shows (`set -u`, then `>>` to the
+/// file) works under `hooks run`: `CLAUDE_ENV_FILE` is set where Claude Code sets it.
+#[test]
+fn session_start_hooks_get_their_claude_env_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("claude-home");
+    std::fs::write(
+        dir.path().join("settings.json"),
+        r#"{"hooks":{"SessionStart":[{"hooks":[
+            {"type":"command","command":"set -u; echo 'export FROM_HOOK=1' >> \"$CLAUDE_ENV_FILE\"; echo started"},
+            {"type":"command","command":"set -u; echo \"second: $CLAUDE_ENV_FILE\""}
+        ]}]}}"#,
+    )
+    .unwrap();
+    let out = hooks(
+        &[
+            "run",
+            "--settings",
+            "settings.json",
+            "--claude-home",
+            home.to_str().unwrap(),
+            "--event",
+            "SessionStart",
+            "--input",
+            "-",
+            "--format",
+            "json",
+        ],
+        dir.path(),
+        Some(r#"{"session_id":"env-demo","source":"startup"}"#),
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let folder = home.join("session-env/env-demo");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("sessionstart-hook-0.sh")).unwrap(),
+        "export FROM_HOOK=1\n"
+    );
+    let context: Vec<&str> =
+        doc["additional_context"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let second = format!("second: {}", folder.join("sessionstart-hook-1.sh").display());
+    assert_eq!(context, ["started", second.as_str()], "no `unbound variable`: {}", out.stdout);
+}
+
+#[test]
+fn always_shell_runs_plain_commands_through_sh() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("parent.sh");
+    std::fs::write(&script, "#!/bin/sh\ncat > /dev/null\ncat /proc/$PPID/comm > parent\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let settings = serde_json::json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/parent.sh"}
+    ]}]}});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let parent = |flag: Option<&str>, env: &[(&str, &std::path::Path)]| {
+        let mut args = vec!["run", "--settings", "settings.json", "--event", "UserPromptSubmit"];
+        args.extend(["--input", "-"]);
+        args.extend(flag);
+        let out = hooks_with_env(&args, dir.path(), Some(r#"{"prompt":"p"}"#), env);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        std::fs::read_to_string(dir.path().join("parent")).unwrap().trim().to_owned()
+    };
+    // Plain words run without the shell: the hook's parent is `hooks` itself.
+    assert_eq!(parent(None, &[]), "hooks");
+    assert_eq!(parent(Some("--always-shell"), &[]), "sh");
+    assert_eq!(parent(None, &[("HOOKS_ALWAYS_SHELL", std::path::Path::new("1"))]), "sh");
+    assert_eq!(parent(None, &[("HOOKS_ALWAYS_SHELL", std::path::Path::new("0"))]), "hooks");
 }

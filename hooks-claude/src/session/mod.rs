@@ -1,0 +1,449 @@
+//! A Claude Code session: one object that fires each lifecycle step's hooks and does, between
+//! the steps, what Claude Code does (see [`Session`]).
+
+mod order;
+mod skills;
+mod step;
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, Hasher};
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+pub use tokio_util::sync::CancellationToken;
+
+use crate::env_file::{self, EnvFiles};
+use crate::input::{ClaudeInput, payload};
+use crate::{Engine, EventName, FromRun, GuardOverride, RawRun, StopDecision, StopGuard};
+pub use order::{Phase, SessionError, check_order};
+pub use step::{GuardState, Late, Step};
+
+/// One Claude Code session over an [`Engine`].
+///
+/// A harness builds an [`Engine`] for a session, makes it a [`Session`], and calls one method
+/// per step of its loop, in order: [`Session::session_start`], then for each turn
+/// [`Session::user_prompt_submit`], for each tool call [`Session::pre_tool_use`] (and
+/// [`Session::permission_request`] when it would ask the user), [`Session::post_tool_use`] or
+/// [`Session::post_tool_use_failure`], [`Session::post_tool_batch`] after a batch, then
+/// [`Session::stop`] when the turn wants to end; [`Session::subagent_start`] and
+/// [`Session::subagent_stop`] around a sub-agent, [`Session::pre_compact`] before compaction,
+/// [`Session::notification`], [`Session::cwd_changed`] when its shell's directory changed, and
+/// [`Session::session_end`] last. Each returns a [`Step`]: the typed decision, what Claude Code
+/// shows the model and the user ([`crate::Shown`]), and what happened between the events.
+///
+/// Between the steps the session:
+///
+/// - fills each input's `session_id`, `transcript_path` and `cwd` when they are empty (the
+///   `SessionStart` input gives the first two, the `cwd` follows [`Session::cwd_changed`]; hooks
+///   run in it, `CLAUDE_PROJECT_DIR` stays the project directory);
+/// - runs the [Stop loop guard](crate::compatibility#stop-loop-guard): `stop_hook_active` in
+///   the `Stop` and `SubagentStop` inputs (one guard for the session, one per sub-agent), the
+///   count of consecutive blocks, the override of the block past the cap with Claude Code's
+///   notice (in [`Step::shown`]), and a new count after each tool call;
+/// - activates a skill's frontmatter hooks once the Skill tool ran it (after its
+///   `PostToolUse`), loading its `SKILL.md` from the project's `.claude/skills/<name>/` or the
+///   user's `<claude home>/skills/<name>/` when the configuration did not; a `once` hook
+///   retires after its first success;
+/// - delivers what background (`async`) hooks said when they ended, on the next step
+///   ([`Step::late`]), and kills those still running at `SessionEnd`;
+/// - gives each `SessionStart` and `CwdChanged` command hook its own `CLAUDE_ENV_FILE` and
+///   reports what their `export`s give the shell tool ([`Step::env_file_exports`]); hooks do
+///   not get them;
+/// - applies the `SessionEnd` budget.
+///
+/// Every step takes an optional [`CancellationToken`]: cancelling it (Ctrl-C) kills every
+/// running hook's process tree, and the step still returns, those hooks `cancelled`
+/// ([`Step::cancelled`]). A step out of order (a tool call before `SessionStart`, a second
+/// `SessionEnd`) is a [`SessionError`].
+///
+/// `examples/harness_loop.rs` drives a whole turn through a session.
+///
+/// The session owns its engine, since what lives between events (invoked skills, spent `once`
+/// hooks, background hooks) is the engine's: one engine per session.
+#[derive(Debug)]
+pub struct Session {
+    engine: Engine,
+    phase: Phase,
+    session_id: String,
+    transcript_path: String,
+    cwd: String,
+    cap: u32,
+    guard: StopGuard,
+    agents: HashMap<String, StopGuard>,
+    cwd_files: Vec<PathBuf>,
+    exports: BTreeMap<String, String>,
+}
+
+/// What the core of a step hands to the typed wrappers.
+struct Fired {
+    report: hook_protocol::Report,
+    input: Map<String, Value>,
+    guard: Option<GuardState>,
+    guard_override: Option<GuardOverride>,
+    late: Vec<Late>,
+    warnings: Vec<String>,
+}
+
+macro_rules! steps {
+    ($($(#[$doc:meta])* $method:ident => $input:ident),* $(,)?) => {$(
+        $(#[$doc])*
+        ///
+        /// # Errors
+        ///
+        /// [`SessionError`] when the session cannot take this step now.
+        pub async fn $method(
+            &mut self,
+            input: &crate::input::$input,
+            cancel: Option<&CancellationToken>,
+        ) -> Result<Step<<crate::input::$input as ClaudeInput>::Decision>, SessionError> {
+            self.fire(input, cancel).await
+        }
+    )*};
+}
+
+impl Session {
+    /// A session over `engine`, not started yet; its directory is the project directory until
+    /// `SessionStart` or [`Session::cwd_changed`] says otherwise.
+    pub fn new(engine: Engine) -> Self {
+        let cwd = engine.host().project_dir.display().to_string();
+        let id = std::collections::hash_map::RandomState::new().build_hasher().finish();
+        Self {
+            engine,
+            phase: Phase::NotStarted,
+            session_id: format!("session-{id:016x}"),
+            transcript_path: String::new(),
+            cwd,
+            cap: StopGuard::DEFAULT_CAP,
+            guard: StopGuard::default(),
+            agents: HashMap::new(),
+            cwd_files: Vec::new(),
+            exports: BTreeMap::new(),
+        }
+    }
+
+    /// The cap of the Stop loop guard: how many consecutive continuations the hooks may force
+    /// before the next block is overridden (default 8; 0 disables the guard), as
+    /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets it in Claude Code.
+    pub fn with_stop_hook_block_cap(mut self, cap: u32) -> Self {
+        self.cap = cap;
+        self.guard = StopGuard::new(cap);
+        self
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Where the session is in its life.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The session's identifier (from `SessionStart`'s input; generated until then).
+    pub fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// The session's current directory.
+    pub fn cwd(&self) -> &str {
+        &self.cwd
+    }
+
+    /// The main agent's Stop loop guard.
+    pub fn stop_guard(&self) -> &StopGuard {
+        &self.guard
+    }
+
+    /// What the shell tool gets from the session's `CLAUDE_ENV_FILE`s (as of the last
+    /// `SessionStart` or `CwdChanged` step).
+    pub fn env_file_exports(&self) -> &BTreeMap<String, String> {
+        &self.exports
+    }
+
+    /// The session's `CLAUDE_ENV_FILE`s, in the order the shell tool sources them: every
+    /// `SessionStart` hook's, then the last `CwdChanged` firing's. For a harness that sources
+    /// them itself before each shell command, as Claude Code does.
+    pub fn env_files(&self) -> Vec<PathBuf> {
+        let dir =
+            env_file::session_env_dir(self.engine.presenter().claude_home(), &self.session_id);
+        let mut files = env_file::session_start_files(&dir);
+        files.extend(self.cwd_files.iter().cloned());
+        files
+    }
+
+    /// The wake channel of `asyncRewake` hooks ([`Engine::take_wake_receiver`]).
+    pub fn take_wake_receiver(&self) -> Option<tokio::sync::mpsc::Receiver<crate::AsyncResult>> {
+        self.engine.take_wake_receiver()
+    }
+
+    steps! {
+        /// `SessionStart` (its `source`: `startup`, `resume`, `clear`, `compact`): the session
+        /// starts; its `session_id` and `transcript_path` (and a `cwd`, when given) become the
+        /// session's. Each command hook gets its own `CLAUDE_ENV_FILE`.
+        session_start => SessionStart,
+        /// `UserPromptSubmit`: a submitted prompt.
+        user_prompt_submit => UserPromptSubmit,
+        /// `PreToolUse`: a tool is about to run. The tool call starts the Stop loop guard's
+        /// count again (the sub-agent's, for a sub-agent's call).
+        pre_tool_use => PreToolUse,
+        /// `PermissionRequest`: the harness is about to ask the user for permission.
+        permission_request => PermissionRequest,
+        /// `PostToolUse`: a tool ran. After a Skill call, the skill's frontmatter hooks are on.
+        post_tool_use => PostToolUse,
+        /// `PostToolUseFailure`: a tool failed.
+        post_tool_use_failure => PostToolUseFailure,
+        /// `PostToolBatch`: every tool call of the batch is done.
+        post_tool_batch => PostToolBatch,
+        /// `Stop`: the turn wants to end; `stop_hook_active` comes from the loop guard.
+        stop => Stop,
+        /// `SubagentStart`: a sub-agent starts.
+        subagent_start => SubagentStart,
+        /// `SubagentStop`: a sub-agent wants to end, under its own loop guard.
+        subagent_stop => SubagentStop,
+        /// `PreCompact`: the conversation is about to be compacted.
+        pre_compact => PreCompact,
+        /// `PostCompact`: it was.
+        post_compact => PostCompact,
+        /// `Notification`: a notification is shown.
+        notification => Notification,
+        /// `CwdChanged`: the session's directory changed (`old_cwd` is filled when empty);
+        /// later hooks run in `new_cwd`. Each command hook gets its own `CLAUDE_ENV_FILE`,
+        /// and what the previous `CwdChanged` hooks exported is dropped.
+        cwd_changed => CwdChanged,
+        /// `SessionEnd`: the session ends, within the `SessionEnd` budget; background hooks
+        /// still running are killed.
+        session_end => SessionEnd,
+    }
+
+    /// Any event's typed input, as a step of the session.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError`] when the session cannot take this step now.
+    pub async fn fire<I: ClaudeInput>(
+        &mut self,
+        input: &I,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<Step<I::Decision>, SessionError> {
+        let fired = self.step(I::EVENT.as_str(), payload(input), true, cancel).await?;
+        let mut decision = I::Decision::from_run(&fired.report);
+        if let Some(by) = &fired.guard_override {
+            decision.override_block(by.clone());
+        }
+        Ok(self.finish(decision, fired))
+    }
+
+    /// An event's raw input (a recorded line, `hooks replay`) as a step of the session: fields
+    /// the session fills are filled only when absent, `stop_hook_active` included; an unknown
+    /// event name passes through untyped. The decision is the raw run.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError`] when the session cannot take this step now.
+    pub async fn fire_json(
+        &mut self,
+        name: &str,
+        input: Map<String, Value>,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<Step<RawRun>, SessionError> {
+        let fired = self.step(name, input, false, cancel).await?;
+        let run = self.engine.raw_run(name, fired.input.clone(), fired.report.clone());
+        Ok(self.finish(run, fired))
+    }
+
+    fn finish<D>(&self, decision: D, fired: Fired) -> Step<D> {
+        let shown = self.engine.presenter().shown_with(
+            &fired.report,
+            &fired.input,
+            fired.guard_override.as_ref(),
+        );
+        Step {
+            decision,
+            report: fired.report,
+            shown,
+            late: fired.late,
+            guard: fired.guard,
+            env_file_exports: self.exports.clone(),
+            warnings: fired.warnings,
+            input: fired.input,
+        }
+    }
+
+    /// One step: the order check, the fields the session fills, the dispatch, and what the
+    /// session does after it. `typed`: the input is a typed one, whose `stop_hook_active` the
+    /// guard always sets (a raw one keeps its own).
+    async fn step(
+        &mut self,
+        name: &str,
+        mut input: Map<String, Value>,
+        typed: bool,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<Fired, SessionError> {
+        let event = EventName::parse(name);
+        let source = input.get("source").and_then(Value::as_str).map(str::to_owned);
+        let next = self.phase.after(name, source.as_deref())?;
+        if event == Some(EventName::SessionStart) {
+            self.begin(&input, source.as_deref());
+        }
+        if event == Some(EventName::CwdChanged) {
+            fill(&mut input, "old_cwd", &self.cwd);
+            if let Some(new) = non_empty(&input, "new_cwd") {
+                self.cwd = new;
+            }
+        }
+        fill(&mut input, "session_id", &self.session_id);
+        fill(&mut input, "transcript_path", &self.transcript_path);
+        fill(&mut input, "cwd", &self.cwd);
+        let agent = non_empty(&input, "agent_id");
+        if matches!(event, Some(EventName::Stop | EventName::SubagentStop)) {
+            let active = self.guard_of(event, agent.as_deref()).stop_hook_active();
+            if typed || !input.contains_key("stop_hook_active") {
+                input.insert("stop_hook_active".to_owned(), Value::Bool(active));
+            }
+        }
+        let late = self.drain_late();
+        let raw = self.engine.raw_event(name, input, &self.session_id);
+        let (report, payload, files) = self.engine.fire_prepared(name, raw, cancel).await;
+        let input = payload.object().clone();
+        self.phase = next;
+        let mut fired =
+            Fired { report, input, guard: None, guard_override: None, late, warnings: Vec::new() };
+        match event {
+            Some(EventName::PreToolUse) => self.guard_of(event, agent.as_deref()).tool_called(),
+            Some(EventName::PostToolUse) if !fired.report.cancelled() => self.run_skill(&mut fired),
+            Some(EventName::Stop | EventName::SubagentStop) if !fired.report.cancelled() => {
+                self.review(event, agent.as_deref(), &mut fired);
+            }
+            Some(EventName::SessionEnd) => self.engine.kill_background().await,
+            _ => {}
+        }
+        if let Some(files) = files {
+            self.env_files_changed(event, files, &mut fired.warnings).await;
+        }
+        Ok(fired)
+    }
+
+    /// A `SessionStart`: its ids and directory become the session's; a new session (not a
+    /// `compact` or `resume`) starts the guards and env files again.
+    fn begin(&mut self, input: &Map<String, Value>, source: Option<&str>) {
+        if let Some(id) = non_empty(input, "session_id") {
+            self.session_id = id;
+        }
+        if let Some(path) = non_empty(input, "transcript_path") {
+            self.transcript_path = path;
+        }
+        if let Some(cwd) = non_empty(input, "cwd") {
+            self.cwd = cwd;
+        }
+        if source != Some("compact") {
+            self.guard = StopGuard::new(self.cap);
+            self.agents.clear();
+            self.cwd_files.clear();
+            self.exports.clear();
+        }
+    }
+
+    /// The loop guard of the main agent (`Stop`, a main-agent tool call) or of a sub-agent.
+    fn guard_of(&mut self, event: Option<EventName>, agent: Option<&str>) -> &mut StopGuard {
+        match agent {
+            Some(id) if event != Some(EventName::Stop) => {
+                let cap = self.cap;
+                self.agents.entry(id.to_owned()).or_insert_with(|| StopGuard::new(cap))
+            }
+            _ => &mut self.guard,
+        }
+    }
+
+    /// The loop guard's review of a `Stop` or `SubagentStop` firing.
+    fn review(&mut self, event: Option<EventName>, agent: Option<&str>, fired: &mut Fired) {
+        let mut decision = StopDecision::from_run(&fired.report);
+        let guard = self.guard_of(event, agent);
+        let before = guard.consecutive();
+        guard.review(&mut decision);
+        let overridden = decision.guard_override.is_some();
+        let consecutive_blocks = if overridden { before + 1 } else { guard.consecutive() };
+        fired.guard = Some(GuardState { consecutive_blocks, overridden });
+        fired.guard_override = decision.guard_override;
+        let ends = decision.continuation == hook_protocol::Continuation::Stop;
+        if let (Some(EventName::SubagentStop), Some(id), true) = (event, agent, ends) {
+            self.agents.remove(id);
+        }
+    }
+
+    /// After a Skill call ran: the skill's frontmatter hooks are on, its `SKILL.md` loaded
+    /// first when the configuration does not have it.
+    fn run_skill(&mut self, fired: &mut Fired) {
+        let Some(name) = skills::invoked(&fired.input) else { return };
+        let loaded = self
+            .engine
+            .config()
+            .sources
+            .iter()
+            .any(|s| matches!(&s.origin, crate::Origin::Skill { name: n } if *n == name));
+        if !loaded {
+            let project = self.engine.host().project_dir.clone();
+            let home = self.engine.presenter().claude_home().to_owned();
+            match skills::find(&project, &home, &name) {
+                Some(path) => {
+                    let (found, problems) = self.engine.add_skill(&path);
+                    fired.warnings.extend(problems.iter().map(ToString::to_string));
+                    if let Some(other) = found.filter(|n| *n != name) {
+                        self.engine.activate_skill(&other);
+                    }
+                }
+                None => fired.warnings.push(format!(
+                    "skill `{name}` has no SKILL.md in `{}` or `{}`; no skill hook starts",
+                    project.join(".claude/skills").display(),
+                    home.join("skills").display()
+                )),
+            }
+        }
+        self.engine.activate_skill(&name);
+    }
+
+    /// What background hooks said since the last step, with what the model gets from it.
+    fn drain_late(&self) -> Vec<Late> {
+        let presenter = self.engine.presenter();
+        self.engine
+            .drain_async()
+            .into_iter()
+            .map(|result| Late { shown: presenter.late(&result), result })
+            .collect()
+    }
+
+    /// A firing with env files: a `CwdChanged`'s replace the previous one's; the exports are
+    /// read again.
+    async fn env_files_changed(
+        &mut self,
+        event: Option<EventName>,
+        files: EnvFiles,
+        warnings: &mut Vec<String>,
+    ) {
+        if event == Some(EventName::CwdChanged) {
+            self.cwd_files = files.files;
+        }
+        let cwd = PathBuf::from(&self.cwd);
+        match env_file::exports(&self.env_files(), &cwd).await {
+            Ok(exports) => self.exports = exports,
+            Err(e) => warnings.push(format!("{e}; the shell tool's exports stay as they were")),
+        }
+    }
+}
+
+/// Sets `key` to `value` when it is absent or an empty string.
+fn fill(input: &mut Map<String, Value>, key: &str, value: &str) {
+    let empty = match input.get(key) {
+        None => true,
+        Some(Value::String(s)) => s.is_empty(),
+        Some(_) => false,
+    };
+    if empty && !value.is_empty() {
+        input.insert(key.to_owned(), Value::String(value.to_owned()));
+    }
+}
+
+/// A string field that is present and not empty.
+fn non_empty(input: &Map<String, Value>, key: &str) -> Option<String> {
+    input.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned)
+}

@@ -1,0 +1,454 @@
+//! A `Session` driven end to end with real `sh` hooks: the Stop loop guard, skills and
+//! `once`, async results on the next step, env files, the current directory, Ctrl-C, steps
+//! out of order.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use hook_protocol::Continuation;
+use hooks_claude::input::{
+    Base, CwdChanged, PostToolUse, PreToolUse, SessionEnd, SessionStart, Stop, UserPromptSubmit,
+};
+use hooks_claude::{
+    CancellationToken, ClaudeStatus, Engine, HostEnv, Placement, Session, SessionError,
+};
+use serde_json::{Value, json};
+
+use crate::support::*;
+
+/// A project with `.claude/settings.json` holding `hooks`, and a Claude home of its own.
+struct Project {
+    dir: PathBuf,
+}
+
+impl Project {
+    fn new(name: &str) -> Self {
+        let dir = temp_dir(name);
+        std::fs::create_dir_all(dir.join(".claude")).unwrap();
+        std::fs::create_dir_all(dir.join("home/.claude")).unwrap();
+        Self { dir }
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.join("home/.claude")
+    }
+
+    /// Writes an executable `sh` script under the project and returns its path.
+    fn script(&self, name: &str, body: &str) -> String {
+        let path = self.dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.display().to_string()
+    }
+
+    fn session(&self, hooks: Value) -> Session {
+        let config = load(&self.dir, &settings(hooks));
+        let engine = Engine::builder(config)
+            .host(HostEnv::new(&self.dir))
+            .claude_home(self.home())
+            .build()
+            .unwrap();
+        Session::new(engine)
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
+    }
+}
+
+fn command(c: &str) -> Value {
+    json!({"type": "command", "command": c})
+}
+
+fn start(id: &str) -> SessionStart {
+    SessionStart {
+        base: Base::new(id, "/t/transcript.jsonl", ""),
+        source: "startup".into(),
+        ..SessionStart::default()
+    }
+}
+
+fn bash(command: &str, id: &str) -> PreToolUse {
+    PreToolUse {
+        tool_name: "Bash".into(),
+        tool_input: json!({"command": command}),
+        tool_use_id: id.into(),
+        ..PreToolUse::default()
+    }
+}
+
+fn alive(pid: &str) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+}
+
+/// Whether process `pid` is gone within 5 s (a SIGKILL takes a moment to land).
+async fn gone(pid: &str) -> bool {
+    let started = Instant::now();
+    while alive(pid) {
+        if started.elapsed() > Duration::from_secs(5) {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    true
+}
+
+/// Waits until `path` holds `n` lines, at most 10 s.
+async fn lines(path: &Path, n: usize) -> Vec<String> {
+    let started = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let got: Vec<String> = text.lines().map(str::to_owned).collect();
+        if got.len() >= n || started.elapsed() > Duration::from_secs(10) {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+const GUARD_NOTICE: &str = "A hook blocked the turn from ending 9 consecutive times\u{2014}overriding and ending turn. For Stop/SubagentStop hooks, check stop_hook_active in the input and return success while it's true. Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP to raise this limit.";
+
+#[tokio::test]
+async fn ten_stop_blocks_in_a_row_are_overridden_on_the_ninth_with_claude_codes_notice() {
+    let p = Project::new("session-guard");
+    let seen = p.dir.join("seen");
+    let hook = p.script(
+        "stop.sh",
+        &format!(
+            "grep -o '\"stop_hook_active\":[a-z]*' >> '{}'\necho '{{\"decision\": \"block\", \"reason\": \"not yet\"}}'",
+            seen.display()
+        ),
+    );
+    let mut s = p.session(json!({"Stop": [{"hooks": [command(&hook)]}]}));
+    s.session_start(&start("guard-1"), None).await.unwrap();
+    let mut outcomes = Vec::new();
+    for _ in 0..10 {
+        let step = s.stop(&Stop::default(), None).await.unwrap();
+        let guard = step.guard.unwrap();
+        outcomes.push((
+            guard.consecutive_blocks,
+            guard.overridden,
+            step.decision.continuation.clone(),
+        ));
+        if guard.overridden {
+            assert_eq!(step.shown.user, [GUARD_NOTICE], "Claude Code's notice, once");
+            assert!(step.decision.control.messages.is_empty(), "not twice");
+            assert_eq!(step.decision.guard_override.as_ref().unwrap().message, GUARD_NOTICE);
+            assert!(step.shown.model.is_empty(), "the turn ends: nothing for the model");
+        } else {
+            assert_eq!(step.shown.model[0].placement, Placement::User, "the block goes on");
+        }
+    }
+    let more = Continuation::Continue { reason: Some("not yet".into()) };
+    let expected: Vec<_> = (1..=8)
+        .map(|n| (n, false, more.clone()))
+        .chain([(9, true, Continuation::Stop), (1, false, more.clone())])
+        .collect();
+    assert_eq!(outcomes, expected);
+    let flags = lines(&seen, 10).await;
+    let active: Vec<bool> = flags.iter().map(|l| l.ends_with("true")).collect();
+    let mut want = vec![false];
+    want.extend([true; 8]);
+    want.push(false);
+    assert_eq!(active, want, "stop_hook_active as each Stop hook saw it");
+
+    // A tool call starts the count again.
+    let step = s.stop(&Stop::default(), None).await.unwrap();
+    assert_eq!(step.guard.unwrap().consecutive_blocks, 2);
+    s.pre_tool_use(&bash("ls", "toolu_1"), None).await.unwrap();
+    let step = s.stop(&Stop::default(), None).await.unwrap();
+    assert_eq!(step.guard.unwrap().consecutive_blocks, 1);
+    assert_eq!(
+        lines(&seen, 12).await.last().map(String::as_str),
+        Some("\"stop_hook_active\":false")
+    );
+}
+
+#[tokio::test]
+async fn a_skills_hooks_start_after_its_skill_call_and_once_retires() {
+    let p = Project::new("session-skill");
+    let log = p.dir.join("log");
+    let skill_dir = p.dir.join(".claude/skills/fmt");
+    std::fs::create_dir_all(&skill_dir).unwrap();
+    std::fs::write(
+        skill_dir.join("SKILL.md"),
+        format!(
+            "---\nname: fmt\ndescription: Formats\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: echo once >> '{log}'\n          once: true\n        - type: command\n          command: echo always >> '{log}'\n---\nFormat the code.\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    let mut s = p.session(json!({}));
+    s.session_start(&start("skill-1"), None).await.unwrap();
+    let before = s.pre_tool_use(&bash("ls", "toolu_1"), None).await.unwrap();
+    assert!(before.report.records.is_empty(), "no skill hook before the Skill call");
+
+    let call = PreToolUse {
+        tool_name: "Skill".into(),
+        tool_input: json!({"skill": "fmt"}),
+        tool_use_id: "toolu_2".into(),
+        ..PreToolUse::default()
+    };
+    let pre = s.pre_tool_use(&call, None).await.unwrap();
+    assert!(pre.report.records.is_empty(), "not during its own call either");
+    let post = PostToolUse {
+        tool_name: "Skill".into(),
+        tool_input: json!({"skill": "fmt"}),
+        tool_response: json!({"success": true}),
+        tool_use_id: "toolu_2".into(),
+        ..PostToolUse::default()
+    };
+    let ran = s.post_tool_use(&post, None).await.unwrap();
+    assert!(ran.warnings.is_empty(), "{:?}", ran.warnings);
+    assert!(s.engine().skill_active("fmt"));
+
+    let first = s.pre_tool_use(&bash("ls", "toolu_3"), None).await.unwrap();
+    assert_eq!(first.report.records.len(), 2);
+    let second = s.pre_tool_use(&bash("ls", "toolu_4"), None).await.unwrap();
+    assert_eq!(second.report.records.len(), 1, "the `once` hook retired after its success");
+    // The two hooks of the first call run in parallel: their lines come in any order.
+    let mut ran = lines(&log, 3).await;
+    ran.sort();
+    assert_eq!(ran, ["always", "always", "once"]);
+
+    // A skill that is nowhere is a warning, not an error.
+    let missing = PostToolUse { tool_input: json!({"skill": "nowhere"}), ..post.clone() };
+    let step = s.post_tool_use(&missing, None).await.unwrap();
+    assert!(step.warnings[0].starts_with("skill `nowhere` has no SKILL.md"), "{:?}", step.warnings);
+}
+
+#[tokio::test]
+async fn an_async_post_tool_use_context_arrives_on_the_next_step() {
+    let p = Project::new("session-async");
+    let hook = p.script(
+        "later.sh",
+        "cat > /dev/null\nsleep 0.2\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"the build is green\"}}'",
+    );
+    let mut handler = command(&hook);
+    handler["async"] = json!(true);
+    let mut s = p.session(json!({"PostToolUse": [{"hooks": [handler]}]}));
+    s.session_start(&start("async-1"), None).await.unwrap();
+    let post = PostToolUse { tool_name: "Bash".into(), ..PostToolUse::default() };
+    let step = s.post_tool_use(&post, None).await.unwrap();
+    assert!(step.late.is_empty() && step.decision.context.is_empty(), "it runs in the background");
+    let started = Instant::now();
+    while s.engine().background_pending() > 0 && started.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let next = s.user_prompt_submit(&UserPromptSubmit::default(), None).await.unwrap();
+    assert_eq!(next.late.len(), 1);
+    assert_eq!(next.late[0].result.context, ["the build is green"]);
+    let model = &next.late[0].shown.model;
+    assert_eq!(
+        (model[0].placement, model[0].text.as_str()),
+        (Placement::System, "the build is green")
+    );
+    let after = s.stop(&Stop::default(), None).await.unwrap();
+    assert!(after.late.is_empty(), "delivered once");
+}
+
+#[tokio::test]
+async fn async_hooks_still_running_are_killed_at_session_end() {
+    let p = Project::new("session-async-end");
+    let pid = p.dir.join("pid");
+    let hook = p.script("forever.sh", &format!("echo $$ > '{}'\nexec sleep 300", pid.display()));
+    let mut handler = command(&hook);
+    handler["async"] = json!(true);
+    let mut s = p.session(json!({"UserPromptSubmit": [{"hooks": [handler]}]}));
+    s.session_start(&start("async-end"), None).await.unwrap();
+    s.user_prompt_submit(&UserPromptSubmit::default(), None).await.unwrap();
+    let pid = lines(&pid, 1).await.remove(0);
+    assert!(alive(&pid));
+    let end = SessionEnd { reason: "other".into(), ..SessionEnd::default() };
+    s.session_end(&end, None).await.unwrap();
+    assert!(gone(&pid).await, "killed at session end");
+    assert_eq!(s.engine().background_pending(), 0);
+}
+
+#[tokio::test]
+async fn each_session_start_hook_gets_its_own_env_file_whose_exports_later_hooks_do_not_see() {
+    let p = Project::new("session-env");
+    let a = p.script("a.sh", "set -u\necho 'export A_VAR=one' >> \"$CLAUDE_ENV_FILE\"");
+    let b = p.script(
+        "b.sh",
+        "set -u\necho \"export B_VAR=two PATH_SEEN=\\\"\\$HOME\\\"\" >> \"$CLAUDE_ENV_FILE\"",
+    );
+    let probe = p.dir.join("probe");
+    let later = p.script(
+        "later.sh",
+        &format!(
+            "echo \"A=${{A_VAR-unset}} B=${{B_VAR-unset}} FILE=${{CLAUDE_ENV_FILE-unset}}\" > '{}'",
+            probe.display()
+        ),
+    );
+    let mut s = p.session(json!({
+        "SessionStart": [{"hooks": [command(&a), command(&b)]}],
+        "UserPromptSubmit": [{"hooks": [command(&later)]}]
+    }));
+    let step = s.session_start(&start("env-1"), None).await.unwrap();
+    assert!(step.warnings.is_empty(), "{:?}", step.warnings);
+    let folder = p.home().join("session-env/env-1");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("sessionstart-hook-0.sh")).unwrap(),
+        "export A_VAR=one\n"
+    );
+    assert!(
+        std::fs::read_to_string(folder.join("sessionstart-hook-1.sh"))
+            .unwrap()
+            .starts_with("export B_VAR=two")
+    );
+    let home = std::env::var("HOME").unwrap_or_default();
+    let expected: std::collections::BTreeMap<String, String> = [
+        ("A_VAR".to_owned(), "one".to_owned()),
+        ("B_VAR".to_owned(), "two".to_owned()),
+        ("PATH_SEEN".to_owned(), home),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(step.env_file_exports, expected);
+    assert_eq!(
+        s.env_files(),
+        [folder.join("sessionstart-hook-0.sh"), folder.join("sessionstart-hook-1.sh")]
+    );
+
+    let next = s.user_prompt_submit(&UserPromptSubmit::default(), None).await.unwrap();
+    assert_eq!(p.read("probe"), "A=unset B=unset FILE=unset\n", "later hooks see none of it");
+    assert_eq!(next.env_file_exports, expected, "the shell tool keeps getting them");
+
+    // A resume finds the folder again: the exports are still there.
+    let end = SessionEnd { reason: "other".into(), ..SessionEnd::default() };
+    s.session_end(&end, None).await.unwrap();
+    let resume = SessionStart { source: "resume".into(), ..start("env-1") };
+    let resumed = s.session_start(&resume, None).await.unwrap();
+    assert_eq!(resumed.env_file_exports["A_VAR"], "one");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("sessionstart-hook-0.sh")).unwrap(),
+        "export A_VAR=one\nexport A_VAR=one\n",
+        "appended to, not emptied"
+    );
+}
+
+#[tokio::test]
+async fn an_env_file_that_cannot_be_created_is_a_warning_and_the_hook_still_runs() {
+    let p = Project::new("session-env-broken");
+    let seen = p.dir.join("seen");
+    let hook = p.script("start.sh", &format!("echo \"$CLAUDE_ENV_FILE\" > '{}'", seen.display()));
+    // The Claude home is a regular file: nothing can be created under it.
+    let home = p.dir.join("not-a-dir");
+    std::fs::write(&home, "").unwrap();
+    let config = load(&p.dir, &settings(json!({"SessionStart": [{"hooks": [command(&hook)]}]})));
+    let engine =
+        Engine::builder(config).host(HostEnv::new(&p.dir)).claude_home(&home).build().unwrap();
+    let mut s = Session::new(engine);
+    let step = s.session_start(&start("env-2"), None).await.unwrap();
+    let record = &step.records()[0];
+    assert_eq!(record.status, ClaudeStatus::Success);
+    let expected = home.join("session-env/env-2/sessionstart-hook-0.sh");
+    assert!(
+        record
+            .warnings
+            .iter()
+            .any(|w| w
+                .starts_with(&format!("cannot create `CLAUDE_ENV_FILE` `{}`", expected.display()))),
+        "{:?}",
+        record.warnings
+    );
+    assert_eq!(
+        p.read("seen").trim(),
+        expected.display().to_string(),
+        "it points there all the same"
+    );
+}
+
+#[tokio::test]
+async fn after_a_cd_hooks_run_in_the_new_directory_and_cwd_changed_exports_are_replaced() {
+    let p = Project::new("session-cd");
+    let sub = p.dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let pwd = p.dir.join("pwd");
+    let here =
+        p.script("here.sh", &format!("echo \"$(pwd) $CLAUDE_PROJECT_DIR\" >> '{}'", pwd.display()));
+    let cd_hook = p.script(
+        "cd.sh",
+        "read -r input\ncase \"$input\" in *'\"new_cwd\":\"'*sub'\"'*) echo 'export WHERE=sub' >> \"$CLAUDE_ENV_FILE\";; *) echo 'export OTHER=1' >> \"$CLAUDE_ENV_FILE\";; esac",
+    );
+    let mut s = p.session(json!({
+        "PreToolUse": [{"hooks": [command(&here)]}],
+        "CwdChanged": [{"hooks": [command(&cd_hook)]}]
+    }));
+    s.session_start(&start("cd-1"), None).await.unwrap();
+    s.pre_tool_use(&bash("ls", "toolu_1"), None).await.unwrap();
+    let cd = CwdChanged { new_cwd: sub.display().to_string(), ..CwdChanged::default() };
+    let changed = s.cwd_changed(&cd, None).await.unwrap();
+    assert_eq!(changed.input()["old_cwd"], p.dir.display().to_string());
+    assert_eq!(changed.env_file_exports.get("WHERE").map(String::as_str), Some("sub"));
+    assert_eq!(s.cwd(), sub.display().to_string());
+    s.pre_tool_use(&bash("ls", "toolu_2"), None).await.unwrap();
+    let runs = lines(&pwd, 2).await;
+    let project = p.dir.display().to_string();
+    assert_eq!(
+        runs,
+        [format!("{project} {project}"), format!("{} {project}", sub.display())],
+        "the hook runs in the new directory; CLAUDE_PROJECT_DIR stays"
+    );
+    // Back: the previous CwdChanged's exports are dropped.
+    let back = CwdChanged { new_cwd: project.clone(), ..CwdChanged::default() };
+    let step = s.cwd_changed(&back, None).await.unwrap();
+    assert_eq!(step.env_file_exports.get("WHERE"), None);
+    assert_eq!(step.env_file_exports.get("OTHER").map(String::as_str), Some("1"));
+}
+
+#[tokio::test]
+async fn ctrl_c_in_a_slow_hook_kills_its_tree_and_the_report_says_cancelled() {
+    let p = Project::new("session-cancel");
+    let pids = p.dir.join("pids");
+    let slow = p.script(
+        "slow.sh",
+        &format!(
+            "sleep 300 &\necho $! >> '{pids}'\necho $$ >> '{pids}'\nwait",
+            pids = pids.display()
+        ),
+    );
+    let fast = p.script("fast.sh", "echo '{\"systemMessage\": \"fast was here\"}'");
+    let mut s = p.session(json!({"PreToolUse": [{"hooks": [command(&fast), command(&slow)]}]}));
+    s.session_start(&start("cancel-1"), None).await.unwrap();
+    let token = CancellationToken::new();
+    let ctrl_c = token.clone();
+    let watch = pids.clone();
+    let pressed = tokio::spawn(async move {
+        lines(&watch, 2).await;
+        ctrl_c.cancel();
+    });
+    let started = Instant::now();
+    let step = s.pre_tool_use(&bash("make", "toolu_1"), Some(&token)).await.unwrap();
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    pressed.await.unwrap();
+    assert!(step.cancelled());
+    let statuses: Vec<ClaudeStatus> = step.records().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [ClaudeStatus::Success, ClaudeStatus::Cancelled]);
+    assert_eq!(step.decision.control.messages, ["fast was here"], "what finished is kept");
+    for pid in lines(&pids, 2).await {
+        assert!(gone(&pid).await, "process {pid} of the cancelled hook's tree is gone");
+    }
+    // The session goes on.
+    assert!(s.stop(&Stop::default(), None).await.is_ok());
+}
+
+#[tokio::test]
+async fn steps_out_of_order_are_typed_errors() {
+    let p = Project::new("session-order");
+    let mut s = p.session(json!({}));
+    let early = s.post_tool_use(&PostToolUse::default(), None).await.unwrap_err();
+    assert_eq!(early, SessionError::NotStarted { event: "PostToolUse".into() });
+    s.session_start(&start("order-1"), None).await.unwrap();
+    let again = s.session_start(&start("order-1"), None).await.unwrap_err();
+    assert!(matches!(again, SessionError::AlreadyStarted { .. }), "{again}");
+    let end = SessionEnd { reason: "other".into(), ..SessionEnd::default() };
+    s.session_end(&end, None).await.unwrap();
+    let twice = s.session_end(&end, None).await.unwrap_err();
+    assert_eq!(twice, SessionError::Ended { event: "SessionEnd".into() });
+    let after = s.stop(&Stop::default(), None).await.unwrap_err();
+    assert_eq!(after, SessionError::Ended { event: "Stop".into() });
+}
