@@ -2,9 +2,10 @@
 //!
 //! - `ci`: everything CI checks (format, lints, tests, docs); `.ci/run` calls it.
 //! - `conformance`: `hooks-claude` against third-party Claude Code hook SDKs.
-//! - `bench [exec|native|engine]`: the benchmarks, printing ratios measured side by side in one run.
+//! - `bench [exec|native|engine|peers]`: the benchmarks, printing ratios measured side by side in
+//!   one run (`peers` only when named).
 //! - `fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
-//! - `soak`: load and leak test of the process runner (not part of `ci`).
+//! - `soak`: load and leak tests of the process runner and the Claude engine (not part of `ci`).
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask is a command-line tool")]
 
@@ -50,12 +51,14 @@ tasks:
   ci                 format check, clippy -D warnings, every test, conformance, a brief run of
                      every fuzz target, docs with warnings denied
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
-  bench [NAME...]    benchmarks (exec, native, engine); all when none is named
+  bench [NAME...]    benchmarks (exec, native, engine); all when none is named; `peers`, only
+                     when named, compares other agents' hook runners (installs them with npm)
   fuzz [TARGET...] [--seconds N] [--direct]
                      libFuzzer targets (codec, claude_settings, claude_output, tnsai_response,
                      tnsai_hook_list, matcher), N seconds each (default 60); installs cargo-fuzz
-  soak [--runs N] [--in-flight N]
-                     load and leak test: 10,000 hook runs, 64 in flight, then zombies, file
-                     descriptors, memory and accounting checked"
+  soak [--runs N] [--in-flight N] [--events N] [--events-in-flight N]
+                     load and leak tests: 10,000 hook runs, 64 in flight, then zombies, file
+                     descriptors, memory and accounting checked; then 100,000 events through
+                     the Claude engine, 16 in flight, with the memory per event printed"
     );
 }

@@ -18,6 +18,8 @@
 //! Knobs (out of range: an error naming the knob):
 //! - `ENGINE_BENCH_ROUNDS=N` (1 to 1000, default 21): rounds per cell.
 //! - `ENGINE_BENCH_RUNTIME=multi|current` (default `multi`, one worker per core).
+//! - `ENGINE_BENCH_CONTAIN=auto|off` (default `auto`, what a harness gets: a cgroup per hook
+//!   where one can be made, else the process-tree walk; `off`: the tree walk only).
 //! - `ENGINE_BENCH_ONLY=engine,fast,scale`: the tables to run (default all).
 //! - `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours>:<events>`: one side alone,
 //!   for `perf`, `strace -c` or `valgrind --tool=callgrind`; prints µs and CPU µs per event.
@@ -61,6 +63,7 @@ pub(crate) struct Knobs {
     current_thread: bool,
     only: Vec<String>,
     profile: Option<String>,
+    contain_off: bool,
 }
 
 impl Knobs {
@@ -91,7 +94,15 @@ impl Knobs {
                 "ENGINE_BENCH_ONLY takes `engine`, `fast` and `scale`, comma-separated; got `{bad}`"
             ));
         }
-        Self { rounds, current_thread, only, profile: std::env::var("ENGINE_BENCH_PROFILE").ok() }
+        let contain_off = match std::env::var("ENGINE_BENCH_CONTAIN").as_deref() {
+            Err(_) | Ok("auto") => false,
+            Ok("off") => true,
+            Ok(other) => {
+                fail(&format!("ENGINE_BENCH_CONTAIN must be `auto` or `off`, got `{other}`"))
+            }
+        };
+        let profile = std::env::var("ENGINE_BENCH_PROFILE").ok();
+        Self { rounds, current_thread, only, profile, contain_off }
     }
 
     fn runs(&self, table: &str) -> bool {
@@ -357,6 +368,14 @@ fn row(cell: Cell, f: &measure::Figures, target: Option<f64>, cpu_target: Option
 fn main() -> ExitCode {
     let knobs = Knobs::read();
     watchdog();
+    let config = if knobs.contain_off {
+        hook_protocol::exec::Containment::off()
+    } else {
+        hook_protocol::exec::Containment::auto()
+    };
+    let status = hook_protocol::exec::contain(config)
+        .unwrap_or_else(|e| fail(&format!("cannot set the containment: {e}")));
+    let containment = format!("containment {} ({})", status.mechanism().as_str(), status.reason());
     let dir = std::env::temp_dir().join(format!("hooks-claude-bench-{}", std::process::id()));
     let noop = setup::build_noop(&dir);
     let input = Arc::new(setup::event(&dir));
@@ -385,7 +404,7 @@ fn main() -> ExitCode {
     }
     println!(
         "hooks_claude::Engine firing PreToolUse (2 KB payload) against std::process::Command on \
-         the same command lines; {} interleaved rounds, on {flavour}",
+         the same command lines; {} interleaved rounds, on {flavour}; {containment}",
         knobs.rounds
     );
     let mut all_met = true;

@@ -1,7 +1,10 @@
 //! `cargo xtask bench [NAME...]`: benchmarks that print ratios measured side by side in one run.
 //!
 //! Each benchmark is a `harness = false` bench target of the crate it measures; this task only
-//! builds and runs it in release mode.
+//! builds and runs it in release mode. `peers` (`peers.rs`), run only when named, puts the
+//! Claude engine side by side with other agents' hook runners, installed from npm.
+
+mod peers;
 
 use crate::util::{Result, cargo, run as run_cmd};
 
@@ -14,14 +17,17 @@ const BENCHES: &[(&str, &str, &str, &str)] = &[
 
 /// `cargo xtask bench` entry point.
 pub(crate) fn run(args: &[String]) -> Result {
+    let peers = args.iter().any(|a| a == "peers");
+    let named: Vec<&String> = args.iter().filter(|a| *a != "peers").collect();
     let selected: Vec<&(&str, &str, &str, &str)> = if args.is_empty() {
         BENCHES.iter().collect()
     } else {
-        args.iter()
+        named
+            .iter()
             .map(|a| {
-                BENCHES.iter().find(|b| b.0 == a).ok_or_else(|| {
+                BENCHES.iter().find(|b| b.0 == a.as_str()).ok_or_else(|| {
                     let names: Vec<&str> = BENCHES.iter().map(|b| b.0).collect();
-                    format!("unknown benchmark `{a}`; known: {}", names.join(", "))
+                    format!("unknown benchmark `{a}`; known: {}, peers", names.join(", "))
                 })
             })
             .collect::<std::result::Result<_, _>>()?
@@ -31,6 +37,9 @@ pub(crate) fn run(args: &[String]) -> Result {
             &format!("bench {name}: {what}"),
             cargo().args(["bench", "--locked", "-p", package, "--bench", target]),
         )?;
+    }
+    if peers {
+        peers::run()?;
     }
     Ok(())
 }
