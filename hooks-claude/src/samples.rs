@@ -216,7 +216,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
         E::PreCompact => payload(&PreCompact {
             base: Base { permission_mode: None, ..base() },
             trigger: "manual".into(),
-            custom_instructions: "Keep the test plan".into(),
+            custom_instructions: Some("Keep the test plan".into()),
         }),
         E::PostCompact => payload(&PostCompact {
             base: Base { permission_mode: None, ..base() },

@@ -264,7 +264,7 @@ pub fn payload_from_event(event: &Event, name: &str) -> Map<String, Value> {
         }
         Payload::PreCompact(e) => {
             put(&mut m, "trigger", text(&e.trigger));
-            put(&mut m, "custom_instructions", text(e.instructions.as_deref().unwrap_or_default()));
+            put(&mut m, "custom_instructions", e.instructions.as_deref().map_or(Value::Null, text));
         }
         Payload::Notification(n) => {
             put(&mut m, "message", text(&n.message));

@@ -372,8 +372,9 @@ input! {
     PreCompact => BlockDecision {
         /// `manual` or `auto` (the matcher subject).
         trigger: String,
-        /// The user's instructions (empty when none).
-        custom_instructions: String,
+        /// The user's instructions (`null` when none, as Claude Code sends it; an empty string
+        /// from older releases is read as it is).
+        custom_instructions: Option<String>,
     }
 
     /// `PostCompact`: the conversation was compacted.

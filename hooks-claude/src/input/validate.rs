@@ -175,6 +175,20 @@ mod tests {
     }
 
     #[test]
+    fn pre_compact_instructions_may_be_null() {
+        use EventName::PreCompact;
+        for instructions in [json!(null), json!(""), json!("keep the plan")] {
+            let payload = base(json!({"trigger": "auto", "custom_instructions": instructions}));
+            assert_eq!(problem(PreCompact, payload), None, "{instructions}");
+        }
+        assert_eq!(
+            problem(PreCompact, base(json!({"trigger": "auto", "custom_instructions": 1})))
+                .as_deref(),
+            Some("`custom_instructions` must be a string, found integer `1`")
+        );
+    }
+
+    #[test]
     fn every_sample_input_is_valid() {
         for event in EventName::ALL {
             let payload = crate::samples::payload_of(*event);
