@@ -51,8 +51,9 @@ tasks:
   ci                 format check, clippy -D warnings, every test, conformance, a brief run of
                      every fuzz target, docs with warnings denied
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
-  bench [NAME...]    benchmarks (exec, native, engine); all when none is named; `peers`, only
-                     when named, compares other agents' hook runners (installs them with npm)
+  bench [NAME...]    benchmarks (exec, native, engine, session); all when none is named;
+                     `peers`, only when named, compares other agents' hook runners (installs
+                     them with npm)
   fuzz [TARGET...] [--seconds N] [--direct]
                      libFuzzer targets (codec, claude_settings, claude_output, tnsai_response,
                      tnsai_hook_list, matcher), N seconds each (default 60); installs cargo-fuzz
