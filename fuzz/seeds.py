@@ -89,6 +89,28 @@ def main():
         for exit_byte, policy in [(0, 0), (3, 0), (4, 1)]:
             write("claude_output", bytes([event, exit_byte, policy]) + s.encode() + b"\x00stderr text")
 
+    # http_answer: responses on the wire (status line, headers, framing) carrying the outputs, on
+    # PreToolUse with the 1 MiB cap (0xff) and a 16-byte cap, fail open and closed.
+    def http(status, reason, body, framing):
+        head = f"HTTP/1.1 {status} {reason}\r\n"
+        if framing == "length":
+            return (head + f"Content-Length: {len(body.encode())}\r\n\r\n").encode() + body.encode()
+        if framing == "chunked":
+            data = body.encode()
+            chunks = b"".join(b"%x\r\n" % len(data[i:i + 7]) + data[i:i + 7] + b"\r\n"
+                              for i in range(0, len(data), 7))
+            return (head + "Transfer-Encoding: chunked\r\n\r\n").encode() + chunks + b"0\r\n\r\n"
+        return (head + "Connection: close\r\n\r\n").encode() + body.encode()
+    answers = [(200, "OK", s) for s in outputs[:20]]
+    answers += [(200, "OK", ""), (204, "No Content", ""), (200, "OK", "not json"),
+                (500, "Internal Server Error", '{"decision": "block", "reason": "no"}'),
+                (301, "Moved Permanently", ""), (404, "Not Found", "missing")]
+    pre_tool = EVENTS.index("PreToolUse")
+    for status, reason, body in answers:
+        for framing in ["length", "chunked", "close"]:
+            for cap, policy in [(0xff, 0), (16, 1)]:
+                write("http_answer", bytes([pre_tool, cap, policy]) + http(status, reason, body, framing))
+
     # tnsai_response: every response case, for a tool event (2) and a custom event (12).
     for s in responses:
         write("tnsai_response", b"\x02" + s.encode())

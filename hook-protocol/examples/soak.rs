@@ -4,13 +4,17 @@
 //! well-behaved, slow, timing-out (some ignoring SIGTERM), flooding, crashing and
 //! daemon-leaving `sh` hooks generated into a temporary directory. A warm-up of the same mix
 //! brings the runtime to its working size first; then it checks that at the end no child is a
-//! zombie or still running, the open file descriptors are back to their count, resident memory
-//! (with the allocator's free pages handed back first) is back within a few MiB of its level,
-//! and every invocation is
-//! accounted for with the outcome its kind must give. It prints the figures and exits non-zero
-//! when a bound is broken.
+//! zombie or still running (the supervisor aside), the open file descriptors are back to their
+//! count, resident memory (with the allocator's free pages handed back first) is back within a
+//! few MiB of its level, every invocation is accounted for with the outcome its kind must give
+//! and the containment asked for, and, with cgroups, that no cgroup of the harness holds a
+//! process any more (the idle ones aside, every one was removed). It prints the figures, and
+//! the harness's cgroup directory (`soak: cgroup directory PATH`, which `cargo xtask soak`
+//! checks is gone once the process has exited), and exits non-zero when a bound is broken.
 //!
-//! Knobs (environment): `SOAK_RUNS` (default 10000), `SOAK_IN_FLIGHT` (default 64).
+//! Knobs (environment): `SOAK_RUNS` (default 10000), `SOAK_IN_FLIGHT` (default 64),
+//! `SOAK_CONTAINMENT` (`cgroup`, the default, or `tree-walk`). With `cgroup` on a machine
+//! without writable cgroups, it says so and exits 0 without running.
 
 #![expect(
     clippy::print_stdout,
@@ -26,7 +30,9 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
-use hook_protocol::exec::{CommandSpec, Invocation, Leftovers, Limits, run};
+use hook_protocol::exec::{
+    self, CommandSpec, Containment, Invocation, Leftovers, Limits, Mechanism, run,
+};
 use hook_protocol::{Exit, RawOutcome};
 
 /// How much resident memory may grow from the warmed-up level, in KiB.
@@ -45,12 +51,13 @@ enum Kind {
     Segfaults,
     ExitsThree,
     LeavesDaemon,
+    KeepsDaemon,
 }
 
 impl Kind {
     /// The mix: out of every 20 invocations, how many of each kind.
-    const MIX: [(Kind, u32); 10] = [
-        (Kind::WellBehaved, 8),
+    const MIX: [(Kind, u32); 11] = [
+        (Kind::WellBehaved, 7),
         (Kind::BigStdin, 1),
         (Kind::Slow, 2),
         (Kind::TimesOut, 1),
@@ -60,6 +67,7 @@ impl Kind {
         (Kind::Segfaults, 1),
         (Kind::ExitsThree, 2),
         (Kind::LeavesDaemon, 1),
+        (Kind::KeepsDaemon, 1),
     ];
 
     fn of(i: usize) -> Kind {
@@ -86,6 +94,7 @@ impl Kind {
             Kind::Segfaults => "kill -SEGV $$",
             Kind::ExitsThree => "echo failing >&2; exit 3",
             Kind::LeavesDaemon => "sleep 2 & echo started",
+            Kind::KeepsDaemon => "sleep 1 > /dev/null 2>&1 & echo started",
         }
     }
 
@@ -101,11 +110,16 @@ impl Kind {
             Kind::Segfaults => "SIGSEGV",
             Kind::ExitsThree => "exit 3",
             Kind::LeavesDaemon => "leaves a daemon",
+            Kind::KeepsDaemon => "keeps a daemon",
         }
     }
 
-    /// Whether an outcome is the one this kind must give.
-    fn accepts(self, out: &RawOutcome) -> bool {
+    /// Whether an outcome is the one this kind must give, with `containment`.
+    fn accepts(self, out: &RawOutcome, containment: Mechanism) -> bool {
+        if out.containment != containment || !out.containment_warnings.is_empty() {
+            return false;
+        }
+        let cgroup = containment == Mechanism::Cgroup;
         match self {
             Kind::WellBehaved | Kind::BigStdin => {
                 out.exit == Exit::Code { code: 0 } && out.stdout.starts_with(b"{\"decision\"")
@@ -125,7 +139,17 @@ impl Kind {
             }
             Kind::Segfaults => out.exit == Exit::Signal { signal: 11 },
             Kind::ExitsThree => out.exit == Exit::Code { code: 3 },
-            Kind::LeavesDaemon => out.exit == Exit::Code { code: 0 } && out.leftovers_killed,
+            Kind::LeavesDaemon => {
+                out.exit == Exit::Code { code: 0 }
+                    && out.leftovers_killed
+                    && out.leftovers == Some(1)
+            }
+            // Left running, and counted where its cgroup holds it.
+            Kind::KeepsDaemon => {
+                out.exit == Exit::Code { code: 0 }
+                    && !out.leftovers_killed
+                    && (!cgroup || out.leftovers == Some(1))
+            }
         }
     }
 }
@@ -150,12 +174,16 @@ fn status_field(status: &str, key: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// Our children: (zombies, all).
+/// Our children but the supervisor: (zombies, all).
 fn children() -> (usize, usize) {
     let me = std::process::id().to_string();
+    let supervisor = exec::containment().supervisor_pid().map(|p| p.to_string());
     let mut zombies = 0;
     let mut all = 0;
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if supervisor.as_deref() == entry.file_name().to_str() {
+            continue;
+        }
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
         let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else { continue };
         let mut fields = rest.split_ascii_whitespace();
@@ -200,6 +228,24 @@ fn figures() -> Figures {
     }
 }
 
+/// The cgroups in the harness's directory: how many are empty, and those holding processes.
+fn cgroups_in(dir: &Path) -> (usize, Vec<PathBuf>) {
+    let mut idle = 0;
+    let mut busy = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let procs = std::fs::read_to_string(entry.path().join("cgroup.procs")).unwrap_or_default();
+        if procs.trim().is_empty() {
+            idle += 1;
+        } else {
+            busy.push(entry.path());
+        }
+    }
+    (idle, busy)
+}
+
 fn invocation(
     dir: &Path,
     kind: Kind,
@@ -231,6 +277,7 @@ async fn soak(
     dir: &Path,
     runs: usize,
     in_flight: usize,
+    containment: Mechanism,
 ) -> (BTreeMap<Kind, (u64, u64)>, Vec<String>) {
     let big: Arc<[u8]> = vec![b'x'; 256 << 10].into();
     let small: Arc<[u8]> =
@@ -249,7 +296,7 @@ async fn soak(
         if let Some((kind, result)) = pending.next().await {
             let entry = tally.entry(kind).or_default();
             match result {
-                Ok(out) if kind.accepts(&out) => entry.0 += 1,
+                Ok(out) if kind.accepts(&out, containment) => entry.0 += 1,
                 Ok(out) => {
                     entry.1 += 1;
                     if errors.len() < 10 {
@@ -279,6 +326,31 @@ fn main() -> ExitCode {
     };
     let runs = knob("SOAK_RUNS", 10_000);
     let in_flight = knob("SOAK_IN_FLIGHT", 64);
+    let containment = match std::env::var("SOAK_CONTAINMENT").as_deref() {
+        Ok("tree-walk") => Mechanism::TreeWalk,
+        Ok("cgroup") | Err(_) => Mechanism::Cgroup,
+        Ok(other) => {
+            eprintln!("soak: SOAK_CONTAINMENT is `cgroup` or `tree-walk`, not `{other}`");
+            return ExitCode::FAILURE;
+        }
+    };
+    let config =
+        if containment == Mechanism::Cgroup { Containment::auto() } else { Containment::off() };
+    let status = match exec::contain(config) {
+        Ok(status) => status,
+        Err(e) => {
+            eprintln!("soak: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if status.mechanism() != containment {
+        println!("soak ({containment}): skipped: containment here is {status}");
+        return ExitCode::SUCCESS;
+    }
+    println!("soak: containment {status}");
+    if let Some(cgroups) = status.cgroup_dir() {
+        println!("soak: cgroup directory {}", cgroups.display());
+    }
     let dir = std::env::temp_dir().join(format!("hook-protocol-soak-{}", std::process::id()));
     if let Err(e) = std::fs::create_dir_all(&dir) {
         eprintln!("soak: cannot create `{}`: {e}", dir.display());
@@ -301,15 +373,17 @@ fn main() -> ExitCode {
     // Warm-up: the same mix, so that the allocator, the runtime's threads and the pipes' buffers
     // reach their working size before the baseline is taken.
     let warmup = (in_flight * 20).min(runs);
-    let (_, warm_errors) = runtime.block_on(soak(&dir, warmup, in_flight));
+    let (_, warm_errors) = runtime.block_on(soak(&dir, warmup, in_flight, containment));
     std::thread::sleep(Duration::from_millis(500));
     let before = figures();
     let started = Instant::now();
-    let (tally, errors) = runtime.block_on(soak(&dir, runs, in_flight));
+    let (tally, errors) = runtime.block_on(soak(&dir, runs, in_flight, containment));
     let elapsed = started.elapsed();
-    // Leftover daemons are killed at the end of their run; let the kernel finish reaping.
-    std::thread::sleep(Duration::from_millis(500));
+    // Leftover daemons are killed at the end of their run, or end within a second; let the
+    // kernel finish reaping.
+    std::thread::sleep(Duration::from_millis(1500));
     let after = figures();
+    let cgroups = status.cgroup_dir().map(cgroups_in);
     let _ = std::fs::remove_dir_all(&dir);
 
     println!(
@@ -334,6 +408,14 @@ fn main() -> ExitCode {
     println!("{:<26} {:>10} {:>10}", "threads", before.threads, after.threads);
     println!("{:<26} {:>10} {:>10}", "zombie children", before.zombies, after.zombies);
     println!("{:<26} {:>10} {:>10}", "children", before.children, after.children);
+    if let Some((idle, busy)) = &cgroups {
+        println!(
+            "{:<26} {:>10} {:>10}",
+            "cgroups (idle, busy)",
+            "",
+            format!("{idle}, {}", busy.len())
+        );
+    }
 
     let mut broken = Vec::new();
     if accounted != runs as u64 {
@@ -346,6 +428,14 @@ fn main() -> ExitCode {
     }
     if after.zombies > 0 || after.children > 0 {
         broken.push(format!("{} children left, {} of them zombies", after.children, after.zombies));
+    }
+    if let Some((idle, busy)) = &cgroups {
+        if !busy.is_empty() {
+            broken.push(format!("cgroups still holding processes: {busy:?}"));
+        }
+        if *idle > 64 {
+            broken.push(format!("{idle} idle cgroups (at most 64 are kept)"));
+        }
     }
     if after.fds != before.fds {
         broken.push(format!("{} file descriptors open, {} before", after.fds, before.fds));

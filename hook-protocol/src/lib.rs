@@ -13,7 +13,10 @@
 //!   of completion order); [`SeamDecision`] types read the seam's decision off it.
 //! - [`Matcher`] and [`MatcherSet`]: which subjects a hook cares about, compiled once.
 //! - [`codec`]: exit classification and stdout sniffing, shared by the dialects.
-//! - [`exec`]: the only place in the workspace that starts a process.
+//! - [`exec`]: the only place in the workspace that starts a process: [`exec::run`], with each
+//!   hook contained in a cgroup of its own where the kernel allows it (the tree walk elsewhere;
+//!   [`exec::contain`] chooses, [`exec::containment`] says which and why), resource limits, and
+//!   [`exec::kill_running`] for the harness's own signal handling.
 //! - [`Hook`]: the one trait every kind of hook implements; [`Dispatcher`] runs the hooks that
 //!   match an event and returns a [`Report`].
 //!

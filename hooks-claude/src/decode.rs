@@ -422,10 +422,6 @@ pub(crate) fn decode_verdict(ctx: &DecodeCtx<'_>, verdict: Verdict) -> Decoded {
 /// What an `http` hook's server answered ([HTTP hooks](crate::compatibility#http-hooks)): 2xx with
 /// an empty body is success with no output; 2xx with a JSON object is read like a command's stdout;
 /// any other 2xx body, and any other status, is a non-blocking error: a status alone never blocks.
-#[cfg_attr(
-    not(feature = "http"),
-    allow(dead_code, reason = "only `http` hooks have an answer to decode")
-)]
 pub(crate) fn decode_http(
     ctx: &DecodeCtx<'_>,
     status: u16,
@@ -535,7 +531,34 @@ pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure)
         from_plugin: false,
         timeout: Duration::from_secs(60),
     };
-    let decoded = decode(&ctx, raw);
+    outcome_of(decode(&ctx, raw))
+}
+
+/// Decodes what an `http` hook's server answered on `event`: its status and its body (at most
+/// the cap; `truncated` when it went past), as [`decode_outcome`] does a command's run.
+///
+/// This is the decoder [`ClaudeHook`](crate::ClaudeHook) applies to an `http` hook's answer; it
+/// is public for harnesses that make the request themselves and for the fuzz target of the
+/// answer path.
+pub fn decode_http_outcome(
+    event: EventName,
+    status: u16,
+    body: &[u8],
+    truncated: bool,
+    on_failure: OnFailure,
+) -> HookOutcome {
+    let ctx = DecodeCtx {
+        event: Some(event),
+        name: event.as_str(),
+        on_failure,
+        from_plugin: false,
+        timeout: Duration::from_secs(60),
+    };
+    outcome_of(decode_http(&ctx, status, body, truncated))
+}
+
+/// A decoded answer as the core's outcome, with the Claude record in `metadata`.
+fn outcome_of(decoded: Decoded) -> HookOutcome {
     let status = if decoded.meta.blocked_on_failure {
         HookStatus::Blocked
     } else {

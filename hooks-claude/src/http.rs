@@ -294,6 +294,21 @@ fn is_name(s: &str) -> bool {
         && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
 }
 
+/// Appends one chunk of an answer's body to `body`, keeping at most `max_body` bytes in all;
+/// true when the chunk went past the cap (the rest is dropped and reading stops).
+///
+/// The client's reading loop; public for the fuzz target of the answer path.
+#[doc(hidden)]
+pub fn keep_chunk(body: &mut Vec<u8>, chunk: &[u8], max_body: usize) -> bool {
+    let room = max_body.saturating_sub(body.len());
+    if chunk.len() > room {
+        body.extend_from_slice(&chunk[..room]);
+        return true;
+    }
+    body.extend_from_slice(chunk);
+    false
+}
+
 #[cfg(feature = "http")]
 /// One POST to make.
 #[derive(Clone)]
@@ -378,6 +393,18 @@ mod tests {
         assert_eq!(interpolate("$ 5 $1 ${ } ${A", only_token, lookup), "$ 5 $1 ${ } ${A");
         assert_eq!(interpolate("$TOKEN_2x", |n| n == "TOKEN_2x", lookup), "<TOKEN_2x>");
         assert_eq!(interpolate("$TOKEN", only_token, |_| None), "", "unset is empty");
+    }
+
+    #[test]
+    fn the_answer_is_kept_up_to_its_cap() {
+        let mut body = Vec::new();
+        assert!(!keep_chunk(&mut body, b"abc", 5));
+        assert!(!keep_chunk(&mut body, b"de", 5));
+        assert!(keep_chunk(&mut body, b"f", 5), "one byte past the cap");
+        assert_eq!(body, b"abcde");
+        let mut none = Vec::new();
+        assert!(keep_chunk(&mut none, b"x", 0));
+        assert!(none.is_empty());
     }
 
     #[test]

@@ -223,7 +223,7 @@ mod stop_guard;
 pub use background::{AsyncResult, BackgroundLimits, Refused};
 pub use check::check;
 pub use decision::*;
-pub use decode::{ClaudeMeta, ClaudeStatus, decode_outcome};
+pub use decode::{ClaudeMeta, ClaudeStatus, decode_http_outcome, decode_outcome};
 pub use diagnostic::{Diagnostic, DiagnosticSeverity, Pos};
 pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun, WorkspaceTrust};
 pub use env::HostEnv;
@@ -231,6 +231,8 @@ pub use env_file::{ExportsError, exports as env_file_exports, session_env_dir};
 pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
 pub use hook::{ClaudeHook, NotRun};
 pub use http::HttpPolicy;
+#[doc(hidden)]
+pub use http::keep_chunk;
 pub use load::{LoadErrors, Loader};
 pub use permission_rule::{PermissionRule, RuleContext, RuleError};
 pub use present::{ModelText, Placement, Presenter, Shown};

@@ -257,6 +257,9 @@ pub(crate) struct TestArgs {
 
     #[command(flatten)]
     pub(crate) sources: Sources,
+
+    #[command(flatten)]
+    pub(crate) contain: ContainArgs,
 }
 
 #[derive(Debug, Args)]

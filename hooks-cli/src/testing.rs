@@ -163,11 +163,16 @@ pub(crate) fn run(
         sources.project_dir = Some(dir.to_path_buf());
     }
     let backend = Backend::load(&sources, verbose)?;
+    crate::contain::setup(&args.contain, verbose);
+    let mut signals = crate::contain::Signals::new(runtime)?;
     let shown_name = args.file.display().to_string();
     let (mut passed, mut failed) = (0, 0);
     let mut actual = Vec::with_capacity(file.cases.len());
     for case in &file.cases {
-        let result = runtime.block_on(backend.run(&case.event, case.input.clone()));
+        let result = match signals.run(runtime, backend.run(&case.event, case.input.clone())) {
+            Ok(result) => result,
+            Err(interrupted) => return Ok(interrupted.status()),
+        };
         let doc = match result {
             Ok(doc) => doc,
             Err(e) => {

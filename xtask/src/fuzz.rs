@@ -37,8 +37,15 @@ use crate::util::{Result, cargo, has_cargo_subcommand, root, run as step};
 const CARGO_FUZZ_VERSION: &str = "0.13.1";
 
 /// Every target, in the order they run.
-pub(crate) const TARGETS: &[&str] =
-    &["codec", "claude_settings", "claude_output", "tnsai_response", "tnsai_hook_list", "matcher"];
+pub(crate) const TARGETS: &[&str] = &[
+    "codec",
+    "claude_settings",
+    "claude_output",
+    "http_answer",
+    "tnsai_response",
+    "tnsai_hook_list",
+    "matcher",
+];
 
 /// Seconds per target when `--seconds` is not given.
 const DEFAULT_SECONDS: u64 = 60;

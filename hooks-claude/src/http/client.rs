@@ -41,13 +41,10 @@ async fn send(client: reqwest::Client, post: Post) -> Result<Answer, Failure> {
     while let Some(chunk) =
         response.chunk().await.map_err(|e| Failure::Connection(error_text(&e)))?
     {
-        let room = post.max_body - body.len();
-        if chunk.len() > room {
-            body.extend_from_slice(&chunk[..room]);
+        if super::keep_chunk(&mut body, &chunk, post.max_body) {
             truncated = true;
             break;
         }
-        body.extend_from_slice(&chunk);
     }
     Ok(Answer { status, body, truncated })
 }

@@ -446,3 +446,43 @@ fn without_clone3_the_child_joins_its_cgroup_itself_before_it_runs() {
         assert_eq!(still_alive_after_a_moment(&daemon), Vec::<u32>::new());
     });
 }
+
+/// This process's cgroup v2 directory, from `/proc/self/mountinfo` and `/proc/self/cgroup`.
+fn own_v2_dir() -> Option<PathBuf> {
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let point =
+        mountinfo.lines().find(|l| l.contains(" - cgroup2 "))?.split(' ').nth(4)?.to_owned();
+    let cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let own = cgroup.lines().find_map(|l| l.strip_prefix("0::"))?;
+    Some(PathBuf::from(point).join(own.trim_start_matches('/')))
+}
+
+#[test]
+fn a_configured_parent_that_cannot_be_written_is_an_error_and_hooks_still_run() {
+    let name = this("a_configured_parent_that_cannot_be_written_is_an_error_and_hooks_still_run");
+    if !running_alone(&name) {
+        run_alone(&name);
+        return;
+    }
+    // A cgroup that refuses children (`cgroup.max.descendants` 0): what a parent the harness may
+    // not write to looks like, even to root.
+    let Some(parent) = own_v2_dir().map(|d| d.join(format!("it-parent-{}", std::process::id())))
+    else {
+        return;
+    };
+    if std::fs::create_dir(&parent).is_err()
+        || std::fs::write(parent.join("cgroup.max.descendants"), "0").is_err()
+    {
+        eprintln!("skipping: no cgroup v2 directory can be made here");
+        let _ = std::fs::remove_dir(&parent);
+        return;
+    }
+    let (result, mechanism, status, out) = fresh(Containment::under(&parent));
+    let error = result.unwrap_err();
+    assert!(error.starts_with(&format!("cannot make {}/hooks-", parent.display())), "{error}");
+    assert!(status.contains("Resource temporarily unavailable"), "{status}");
+    assert_eq!(mechanism, Mechanism::TreeWalk);
+    assert_eq!(out.stdout, b"ran\n");
+    assert_eq!(out.containment, Mechanism::TreeWalk);
+    std::fs::remove_dir(&parent).unwrap();
+}
