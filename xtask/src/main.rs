@@ -54,7 +54,7 @@ fn print_help() {
 
 tasks:
   ci                 format check, clippy -D warnings, every test, conformance, a brief run of
-                     every fuzz target, docs with warnings denied
+                     every fuzz target, docs with warnings denied, the packages
   package            the published crates packaged, then checked from their packages alone
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
   bench [NAME...]    benchmarks (exec, native, engine, session); all when none is named;
