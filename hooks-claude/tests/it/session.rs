@@ -452,3 +452,40 @@ async fn steps_out_of_order_are_typed_errors() {
     let after = s.stop(&Stop::default(), None).await.unwrap_err();
     assert_eq!(after, SessionError::Ended { event: "Stop".into() });
 }
+
+#[tokio::test]
+async fn a_sub_agent_has_its_own_loop_guard() {
+    use hooks_claude::input::SubagentStop;
+    let p = Project::new("session-subagent");
+    let block = p.script("block.sh", "echo '{\"decision\": \"block\", \"reason\": \"more\"}'");
+    let mut s = p
+        .session(json!({
+            "Stop": [{"hooks": [command(&block)]}],
+            "SubagentStop": [{"hooks": [command(&block)]}]
+        }))
+        .with_stop_hook_block_cap(1);
+    s.session_start(&start("sub-1"), None).await.unwrap();
+    let sub = |id: &str| SubagentStop {
+        base: Base {
+            agent_id: Some(id.into()),
+            agent_type: Some("reviewer".into()),
+            ..Base::default()
+        },
+        ..SubagentStop::default()
+    };
+    let first = s.subagent_stop(&sub("a1"), None).await.unwrap();
+    assert_eq!(first.input()["stop_hook_active"], false);
+    assert_eq!(first.guard.unwrap().consecutive_blocks, 1);
+    // The main agent's count is its own.
+    let main = s.stop(&Stop::default(), None).await.unwrap();
+    assert_eq!(
+        (main.input()["stop_hook_active"].clone(), main.guard.unwrap().consecutive_blocks),
+        (json!(false), 1)
+    );
+    let again = s.subagent_stop(&sub("a1"), None).await.unwrap();
+    assert_eq!(again.input()["stop_hook_active"], true);
+    assert!(again.overridden(), "a cap of 1: the second block in a row is overridden");
+    assert_eq!(again.decision.continuation, Continuation::Stop);
+    let other = s.subagent_stop(&sub("a2"), None).await.unwrap();
+    assert_eq!(other.input()["stop_hook_active"], false, "another sub-agent starts at 0");
+}

@@ -13,6 +13,7 @@ const BENCHES: &[(&str, &str, &str, &str)] = &[
     ("exec", "hook-protocol", "exec", "exec::run versus a raw spawn"),
     ("native", "hooks-native", "native", "native around chains versus the bare body"),
     ("engine", "hooks-claude", "engine", "the Claude engine versus raw spawns, and its scale"),
+    ("session", "hooks-claude", "session", "a Session step versus Engine::fire and its shown"),
 ];
 
 /// `cargo xtask bench` entry point.
