@@ -1,6 +1,7 @@
 //! A Claude Code session: one object that fires each lifecycle step's hooks and does, between
 //! the steps, what Claude Code does (see [`Session`]).
 
+mod held;
 mod order;
 mod skills;
 mod step;
@@ -49,6 +50,11 @@ pub use step::{GuardState, Late, Step};
 /// - gives each `SessionStart` and `CwdChanged` command hook its own `CLAUDE_ENV_FILE` and
 ///   reports what their `export`s give the shell tool ([`Step::env_file_exports`]); hooks do
 ///   not get them;
+/// - puts the context of a tool call's `PreToolUse` in the step of the call's `PostToolUse`
+///   (or `PostToolUseFailure`), in one system message with that event's texts, as Claude Code
+///   does: both come after the tool result. A refused call keeps its texts on its
+///   `PreToolUse` step; a call that runs but gets no `PostToolUse` gives them back on the next
+///   step that is not about another tool call;
 /// - applies the `SessionEnd` budget.
 ///
 /// Every step takes an optional [`CancellationToken`]: cancelling it (Ctrl-C) kills every
@@ -72,6 +78,7 @@ pub struct Session {
     agents: HashMap<String, StopGuard>,
     cwd_files: Vec<PathBuf>,
     exports: BTreeMap<String, String>,
+    held: held::Held,
 }
 
 /// What the core of a step hands to the typed wrappers.
@@ -118,6 +125,7 @@ impl Session {
             agents: HashMap::new(),
             cwd_files: Vec::new(),
             exports: BTreeMap::new(),
+            held: held::Held::default(),
         }
     }
 
@@ -252,12 +260,14 @@ impl Session {
         Ok(self.finish(run, fired))
     }
 
-    fn finish<D>(&self, decision: D, fired: Fired) -> Step<D> {
-        let shown = self.engine.presenter().shown_with(
+    fn finish<D>(&mut self, decision: D, fired: Fired) -> Step<D> {
+        let mut shown = self.engine.presenter().shown_with(
             &fired.report,
             &fired.input,
             fired.guard_override.as_ref(),
         );
+        let event = fired.input.get("hook_event_name").and_then(Value::as_str);
+        self.held.apply(event.and_then(EventName::parse), &fired.input, &mut shown);
         Step {
             decision,
             report: fired.report,
@@ -341,6 +351,7 @@ impl Session {
             self.agents.clear();
             self.cwd_files.clear();
             self.exports.clear();
+            self.held = held::Held::default();
         }
     }
 

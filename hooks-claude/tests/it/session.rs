@@ -219,6 +219,83 @@ async fn a_skills_hooks_start_after_its_skill_call_and_once_retires() {
     assert!(step.warnings[0].starts_with("skill `nowhere` has no SKILL.md"), "{:?}", step.warnings);
 }
 
+/// A skill's `PreToolUse` and `PostToolUse` contexts of one call reach the model in one system
+/// message, after the tool result: the `PreToolUse` step holds it back for the call's
+/// `PostToolUse`; a refused call keeps its own; one without a `PostToolUse` gets it on the
+/// next step.
+#[tokio::test]
+async fn a_calls_pre_and_post_contexts_come_in_one_system_message() {
+    let p = Project::new("session-one-message");
+    let skill_dir = p.dir.join(".claude/skills/ctx");
+    std::fs::create_dir_all(&skill_dir).unwrap();
+    let context = |event: &str, text: &str| {
+        format!(
+            "        - type: command\n          command: >-\n            cat > /dev/null; echo '{{\"hookSpecificOutput\": {{\"hookEventName\": \"{event}\", \"additionalContext\": \"{text}\"}}}}'\n"
+        )
+    };
+    std::fs::write(
+        skill_dir.join("SKILL.md"),
+        format!(
+            "---\nname: ctx\ndescription: Context\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n{}  PostToolUse:\n    - matcher: Bash\n      hooks:\n{}---\nBody.\n",
+            context("PreToolUse", "before"),
+            context("PostToolUse", "after")
+        ),
+    )
+    .unwrap();
+    let deny = p.script("deny.sh", "if grep -q 'rm -rf'; then echo 'no rm' >&2; exit 2; fi");
+    let mut s = p.session(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [command(&deny)]}]}));
+    s.session_start(&start("one-message"), None).await.unwrap();
+    let skill = PostToolUse {
+        tool_name: "Skill".into(),
+        tool_input: json!({"skill": "ctx"}),
+        tool_use_id: "toolu_1".into(),
+        ..PostToolUse::default()
+    };
+    s.post_tool_use(&skill, None).await.unwrap();
+    let post = |id: &str| PostToolUse {
+        tool_name: "Bash".into(),
+        tool_input: json!({"command": "ls"}),
+        tool_response: json!({"stdout": ""}),
+        tool_use_id: id.into(),
+        ..PostToolUse::default()
+    };
+    let model = |shown: &hooks_claude::Shown| -> Vec<(Placement, String)> {
+        shown.model.iter().map(|m| (m.placement, m.text.clone())).collect()
+    };
+
+    let pre = s.pre_tool_use(&bash("ls", "toolu_2"), None).await.unwrap();
+    let said: Vec<&str> = pre.decision.context.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(said, ["before"], "the decision keeps the hook's words");
+    assert!(pre.shown.model.is_empty(), "held for the call's PostToolUse: {:?}", pre.shown);
+    let after = s.post_tool_use(&post("toolu_2"), None).await.unwrap();
+    assert_eq!(
+        model(&after.shown),
+        [(
+            Placement::System,
+            "PreToolUse:Bash hook additional context: before\n\nPostToolUse:Bash hook additional context: after"
+                .to_owned()
+        )]
+    );
+
+    let refused = s.pre_tool_use(&bash("rm -rf x", "toolu_3"), None).await.unwrap();
+    assert_eq!(
+        model(&refused.shown),
+        [
+            (Placement::ToolResult, format!("PreToolUse:Bash hook error: [{deny}]: no rm\n")),
+            (Placement::System, "PreToolUse:Bash hook additional context: before".to_owned()),
+        ],
+        "a refused call has no result to wait for"
+    );
+
+    s.pre_tool_use(&bash("ls", "toolu_4"), None).await.unwrap();
+    let stop = s.stop(&Stop::default(), None).await.unwrap();
+    assert_eq!(
+        model(&stop.shown),
+        [(Placement::System, "PreToolUse:Bash hook additional context: before".to_owned())],
+        "a call without a PostToolUse gives its context back on the next step"
+    );
+}
+
 #[tokio::test]
 async fn an_async_post_tool_use_context_arrives_on_the_next_step() {
     let p = Project::new("session-async");
