@@ -36,6 +36,7 @@
 
 mod persist;
 mod render;
+pub(crate) mod stop_guard;
 pub mod templates;
 #[cfg(test)]
 mod tests;

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 pub use tokio_util::sync::CancellationToken;
 
-use crate::env_file::{self, EnvFiles};
 use crate::input::{ClaudeInput, payload};
+use crate::run::env_file::{self, EnvFiles};
 use crate::{Engine, EventName, FromRun, GuardOverride, RawRun, StopDecision, StopGuard};
 pub use order::{Phase, SessionError, check_order};
 pub use step::{GuardState, Late, Step};

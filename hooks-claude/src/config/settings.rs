@@ -8,7 +8,7 @@ use hook_protocol::Matcher;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::diagnostic::Pos;
+use crate::config::diagnostic::Pos;
 use crate::{Diagnostic, EventName, HandlerType, PermissionRule};
 
 /// Which settings level a file is

@@ -11,15 +11,17 @@ use hook_protocol::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::background::{AsyncResult, Background, BackgroundLimits};
-use crate::decode::{ClaudeMeta, ClaudeStatus};
 use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
-use crate::env::HostEnv;
-use crate::hook::{ClaudeHook, DedupKey, Delegates, NotRun, SessionEndDeadline, Shared, Twin};
-use crate::http::HttpPolicy;
+use crate::hooks::hook::{
+    ClaudeHook, DedupKey, Delegates, NotRun, SessionEndDeadline, Shared, Twin,
+};
 use crate::input::{ClaudeInput, Stop, SubagentStop, payload};
 use crate::present::{Presenter, Shown};
-use crate::seams::{ClaudePayload, event_from_payload};
+use crate::run::background::{AsyncResult, Background, BackgroundLimits};
+use crate::run::env::HostEnv;
+use crate::run::http::HttpPolicy;
+use crate::wire::decode::{ClaudeMeta, ClaudeStatus};
+use crate::wire::seams::{ClaudePayload, event_from_payload};
 use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
 
 /// A decision and the dispatch report it was read from.
@@ -151,7 +153,7 @@ impl RawRun {
     /// JSON answer; for an ask, the first). Every hook's reason is in
     /// [`hook_protocol::Merged::reasons`].
     pub fn reason(&self) -> Option<String> {
-        crate::decision::shown_reason(&self.report)
+        crate::wire::decision::shown_reason(&self.report)
     }
 
     /// What Claude Code shows after this event ([`Fired::shown`]).
@@ -438,7 +440,7 @@ impl EngineBuilder {
             settings_env: self.config.env.clone(),
             background: Background::new(self.background),
             #[cfg(feature = "http")]
-            http: crate::http::Client::default(),
+            http: crate::run::http::Client::default(),
             http_policy,
             delegates: self.delegates,
             skills: std::sync::RwLock::default(),
@@ -778,7 +780,7 @@ impl Engine {
         name: &str,
         mut event: Event,
         cancel: Option<&tokio_util::sync::CancellationToken>,
-    ) -> (Report, ClaudePayload, Option<crate::env_file::EnvFiles>) {
+    ) -> (Report, ClaudePayload, Option<crate::run::env_file::EnvFiles>) {
         self.prepare(name, &mut event);
         let report = match cancel {
             Some(token) => self.dispatcher.dispatch_until(&event, token.cancelled()).await,
@@ -788,7 +790,7 @@ impl Engine {
             Some(p) => p.clone(),
             None => ClaudePayload::new(name, Map::new()),
         };
-        let files = event.extensions.get::<crate::env_file::EnvFiles>().cloned();
+        let files = event.extensions.get::<crate::run::env_file::EnvFiles>().cloned();
         (report, payload, files)
     }
 
@@ -837,7 +839,7 @@ impl Engine {
 
     /// The `CLAUDE_ENV_FILE`s of a `SessionStart` or `CwdChanged` firing, created: one per
     /// command hook that runs, numbered in configuration order.
-    fn env_files(&self, name: &str, event: &Event) -> Option<crate::env_file::EnvFiles> {
+    fn env_files(&self, name: &str, event: &Event) -> Option<crate::run::env_file::EnvFiles> {
         let event_name = EventName::parse(name).filter(|e| e.gets_env_file())?;
         let object = event.extensions.get::<ClaudePayload>()?.object();
         let session_id = object.get("session_id").and_then(Value::as_str).unwrap_or_default();
@@ -854,9 +856,9 @@ impl Engine {
             })
             .map(|c| c.info().id.clone())
             .collect();
-        let dir = crate::env_file::session_env_dir(self.presenter.claude_home(), session_id);
-        let empty = crate::env_file::starts_empty(event_name, source);
-        Some(crate::env_file::create(&dir, event_name, empty, &ids))
+        let dir = crate::run::env_file::session_env_dir(self.presenter.claude_home(), session_id);
+        let empty = crate::run::env_file::starts_empty(event_name, source);
+        Some(crate::run::env_file::create(&dir, event_name, empty, &ids))
     }
 
     /// The shared budget of one `SessionEnd` firing.

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::Loader;
-use crate::diagnostic::Pos;
-use crate::settings::{Origin, SourceFile};
+use crate::config::diagnostic::Pos;
+use crate::config::settings::{Origin, SourceFile};
 use crate::{Diagnostic, DiagnosticSeverity};
 
 /// Which kind of definition a frontmatter belongs to.

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use hook_protocol::exec::{CommandSpec, Env, Scrub};
 use serde_json::{Map, Value};
 
-use crate::direct::Direct;
-use crate::{Entry, Plugin, plain};
+use crate::run::direct::Direct;
+use crate::run::plain;
+use crate::{Entry, Plugin};
 
 /// What the harness tells the hooks about itself, exported as environment variables.
 #[derive(Debug, Clone)]
@@ -148,7 +149,7 @@ pub(crate) fn substitute_user_config(text: &str, plugin: &Plugin) -> Result<Stri
     Ok(out)
 }
 
-/// The words of a shell-form command that runs without the shell ([`crate::direct`]), when the
+/// The words of a shell-form command that runs without the shell ([`crate::run::direct`]), when the
 /// fast path is on and the command (and any shell prefix) is plain words; `None` otherwise.
 /// The known variables are those the hook's environment gets from the harness whatever the
 /// settings say: `CLAUDE_PROJECT_DIR`, and a plugin's `CLAUDE_PLUGIN_ROOT` and

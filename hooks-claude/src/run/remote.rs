@@ -1,4 +1,4 @@
-//! The handlers that are not processes: `http` (through [`crate::http`]), and `prompt`,
+//! The handlers that are not processes: `http` (through [`crate::run::http`]), and `prompt`,
 //! `agent` and `mcp_tool` (through the harness's implementations, [`crate::delegate`]). Each
 //! run is bounded by the hook's timeout on the wall clock and decoded by the rules of
 //! [Exit codes and output](crate::compatibility#exit-codes-and-output).
@@ -9,20 +9,20 @@ use serde_json::{Map, Value};
 
 use crate::HandlerType;
 #[cfg(feature = "http")]
-use crate::decode::decode_http;
-use crate::decode::{Decoded, decode, decode_failure, decode_timeout, decode_verdict};
+use crate::config::settings::HttpSpec;
+use crate::config::settings::{McpToolSpec, PromptSpec};
 use crate::delegate::{AgentRequest, DelegateError, McpToolRequest, PromptRequest};
-use crate::hook::ClaudeHook;
+use crate::hooks::hook::ClaudeHook;
 #[cfg(feature = "http")]
-use crate::http::{Failure, Post, interpolate};
-use crate::mcp::substitute_input;
-use crate::prompt::{
+use crate::run::http::{Failure, Post, interpolate};
+use crate::run::mcp::substitute_input;
+use crate::run::prompt::{
     AGENT_MAX_TURNS, answer_schema, answer_verdict, parse_answer, substitute_arguments,
 };
-use crate::seams::ClaudePayload;
 #[cfg(feature = "http")]
-use crate::settings::HttpSpec;
-use crate::settings::{McpToolSpec, PromptSpec};
+use crate::wire::decode::decode_http;
+use crate::wire::decode::{Decoded, decode, decode_failure, decode_timeout, decode_verdict};
+use crate::wire::seams::ClaudePayload;
 use hook_protocol::Hook;
 
 impl ClaudeHook {

@@ -9,9 +9,9 @@ use jsonc_parser::ast::{Object, Value as Ast};
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
 
-use crate::diagnostic::{LineIndex, Pos, Sink};
+use crate::config::diagnostic::{LineIndex, Pos, Sink};
+use crate::config::settings::{Origin, Plugin, Scope, SourceFile};
 use crate::matcher::{compile, mcp_server_warning};
-use crate::settings::{Origin, Plugin, Scope, SourceFile};
 use crate::{Config, Diagnostic, Entry, EventName};
 
 mod frontmatter;

@@ -17,13 +17,13 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use crate::OnFailure;
-use crate::background::{AsyncResult, Refused};
-use crate::decode::{ClaudeStatus, decode, decode_spawn_error};
-use crate::direct::{self, Direct};
-use crate::env::hook_env;
-use crate::hook::ClaudeHook;
+use crate::hooks::hook::ClaudeHook;
 use crate::output::Fields;
-use crate::seams::ClaudePayload;
+use crate::run::background::{AsyncResult, Refused};
+use crate::run::direct::{self, Direct};
+use crate::run::env::hook_env;
+use crate::wire::decode::{ClaudeStatus, decode, decode_spawn_error};
+use crate::wire::seams::ClaudePayload;
 use hook_protocol::Hook;
 
 /// The longest first line that is read as a possible `{"async":true}` marker.
@@ -42,7 +42,7 @@ pub(crate) async fn run(
         Ok(spec) => spec.clone(),
         Err(why) => {
             let ctx = hook.decode_ctx(timeout);
-            let d = crate::decode::decode_failure(&ctx, why.clone());
+            let d = crate::wire::decode::decode_failure(&ctx, why.clone());
             return hook.finish(d, None);
         }
     };
@@ -96,7 +96,7 @@ pub(crate) async fn run(
 }
 
 /// Runs a shell-form invocation, without the shell when its command is plain words and the
-/// fast path applies here ([`crate::direct`]): then with the outcome `sh -c` would give, and
+/// fast path applies here ([`crate::run::direct`]): then with the outcome `sh -c` would give, and
 /// through `sh -c` after all when the program cannot be started (the shell says why, with its
 /// exit status). The environment set for the direct run gives the shell the same result.
 async fn launch(
@@ -263,7 +263,7 @@ impl JobHook {
             message: None,
             warnings: Vec::new(),
         };
-        let ctx = crate::decode::DecodeCtx {
+        let ctx = crate::wire::decode::DecodeCtx {
             event: Some(h.event),
             name: h.event.as_str(),
             on_failure: OnFailure::Continue,

@@ -20,9 +20,9 @@ use hook_protocol::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::decode::{ClaudeMeta, worktree_path};
 use crate::output::{ElicitationAction, HookOutput, PermissionBehavior, Specific};
-use crate::stop_guard::GuardOverride;
+use crate::present::stop_guard::GuardOverride;
+use crate::wire::decode::{ClaudeMeta, worktree_path};
 
 /// A decision type built from a dispatch report.
 pub trait FromRun: Sized {

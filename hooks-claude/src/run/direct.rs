@@ -1,4 +1,4 @@
-//! The no-shell fast path: a shell-form command made of plain words ([`crate::plain`]) runs by
+//! The no-shell fast path: a shell-form command made of plain words ([`crate::run::plain`]) runs by
 //! `exec` of its program, with the outcome `/bin/sh -c` would have given.
 //!
 //! What `sh -c 'prog args'` does, and so what a direct run does in its place:

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::{BackgroundTask, Base, BatchCall, ClaudeInput, McpServer, SessionCron};
 use crate::EventName;
-use crate::decision::{
+use crate::wire::decision::{
     ElicitationDecision, MessageDisplayDecision, ModelSwitchDecision, ObserveDecision,
     PermissionRequestDecision, RetryDecision, SessionStartDecision, StopDecision, ToolCallDecision,
     ToolResultDecision, UserPromptDecision, WatchDecision, WorktreeCreateDecision,

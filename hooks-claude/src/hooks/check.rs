@@ -4,7 +4,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::env::{HostEnv, command_spec, substitute};
+use crate::run::env::{HostEnv, command_spec, substitute};
 use crate::{Config, Diagnostic, DiagnosticSeverity, HandlerSpec, HandlerType, HttpPolicy};
 
 /// Interpreters whose first argument is the script to check.
@@ -30,7 +30,7 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
                 DiagnosticSeverity::Warning,
                 format!(
                     "URL `{}` is not allowed by `allowedHttpHookUrls`; this hook never runs",
-                    crate::http::shown_url(&spec.url)
+                    crate::run::http::shown_url(&spec.url)
                 ),
             ));
         }

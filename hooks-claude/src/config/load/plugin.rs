@@ -10,8 +10,8 @@ use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, parse_to_ast};
 
 use super::{Loader, strict};
-use crate::diagnostic::{LineIndex, Pos};
-use crate::settings::{Origin, Plugin, SourceFile};
+use crate::config::diagnostic::{LineIndex, Pos};
+use crate::config::settings::{Origin, Plugin, SourceFile};
 use crate::{Diagnostic, DiagnosticSeverity};
 
 /// The manifest's path under a plugin root.

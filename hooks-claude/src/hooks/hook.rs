@@ -16,14 +16,14 @@ use hook_protocol::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::background::Background;
-use crate::decode::{ClaudeMeta, ClaudeStatus, DecodeCtx, Decoded};
+use crate::config::settings::Origin;
 use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
-use crate::engine::WorkspaceTrust;
-use crate::env::{HostEnv, command_spec, direct_spec};
-use crate::http::HttpPolicy;
-use crate::seams::{ClaudePayload, payload_for};
-use crate::settings::Origin;
+use crate::hooks::engine::WorkspaceTrust;
+use crate::run::background::Background;
+use crate::run::env::{HostEnv, command_spec, direct_spec};
+use crate::run::http::HttpPolicy;
+use crate::wire::decode::{ClaudeMeta, ClaudeStatus, DecodeCtx, Decoded};
+use crate::wire::seams::{ClaudePayload, payload_for};
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
 };
@@ -43,7 +43,7 @@ pub(crate) struct Shared {
     pub(crate) settings_env: Vec<(String, String)>,
     pub(crate) background: Background,
     #[cfg(feature = "http")]
-    pub(crate) http: crate::http::Client,
+    pub(crate) http: crate::run::http::Client,
     pub(crate) http_policy: HttpPolicy,
     pub(crate) delegates: Delegates,
     /// The skills invoked in this session, whose frontmatter hooks are registered.
@@ -87,7 +87,7 @@ pub struct ClaudeHook {
     /// The command, or why the handler cannot run one.
     pub(crate) spec: Result<CommandSpec, String>,
     /// The same command run without the shell, when it is plain words (the fast path).
-    pub(crate) direct: Option<Arc<crate::direct::Direct>>,
+    pub(crate) direct: Option<Arc<crate::run::direct::Direct>>,
     pub(crate) timeout: Duration,
     pub(crate) twins: Vec<Twin>,
     pub(crate) shared: Arc<Shared>,
@@ -163,7 +163,7 @@ impl fmt::Display for NotRun {
             NotRun::NoMcpAtLaunch => f.write_str(
                 "`mcp_tool` hooks are not available for `SessionStart` at launch (no MCP client yet)",
             ),
-            NotRun::HttpNotBuilt => write!(f, "{}; this hook is skipped", crate::http::NOT_BUILT),
+            NotRun::HttpNotBuilt => write!(f, "{}; this hook is skipped", crate::run::http::NOT_BUILT),
             NotRun::HttpOnSessionStart => {
                 f.write_str("HTTP hooks are not supported for SessionStart; this hook is skipped")
             }
@@ -312,12 +312,12 @@ impl ClaudeHook {
         let delegates = &self.shared.delegates;
         match &h.spec {
             HandlerSpec::Command => None,
-            HandlerSpec::Http(_) if !crate::http::BUILT => Some(NotRun::HttpNotBuilt),
+            HandlerSpec::Http(_) if !crate::run::http::BUILT => Some(NotRun::HttpNotBuilt),
             HandlerSpec::Http(_) if name == EventName::SessionStart => {
                 Some(NotRun::HttpOnSessionStart)
             }
             HandlerSpec::Http(s) => (!self.shared.http_policy.url_allowed(&s.url))
-                .then(|| NotRun::UrlNotAllowed { url: crate::http::shown_url(&s.url) }),
+                .then(|| NotRun::UrlNotAllowed { url: crate::run::http::shown_url(&s.url) }),
             HandlerSpec::Prompt(_) => {
                 delegates.model.is_none().then_some(NotRun::NoImplementation { kind: h.kind })
             }
@@ -418,7 +418,7 @@ fn label(entry: &Entry) -> String {
             format!("{c} {}", args.join(" "))
         }
         (HandlerSpec::Command, Some(c), _) => c.clone(),
-        (HandlerSpec::Http(s), _, _) => crate::http::shown_url(&s.url),
+        (HandlerSpec::Http(s), _, _) => crate::run::http::shown_url(&s.url),
         (HandlerSpec::Prompt(s) | HandlerSpec::Agent(s), _, _) => s.prompt.clone(),
         (HandlerSpec::McpTool(s), _, _) => format!("{}/{}", s.server, s.tool),
         _ => h.kind.as_str().to_owned(),
@@ -477,16 +477,16 @@ impl ClaudeHook {
         }
         let Some(timeout) = self.run_timeout(event) else {
             let ctx = self.decode_ctx(self.timeout);
-            let mut d = crate::decode::decode_timeout(&ctx);
+            let mut d = crate::wire::decode::decode_timeout(&ctx);
             d.warnings
                 .push("the shared `SessionEnd` budget was spent before it started".to_owned());
             return self.finish(d, None);
         };
         match &self.entry.handler.spec {
             HandlerSpec::Command => {
-                let files = event.extensions.get::<crate::env_file::EnvFiles>();
+                let files = event.extensions.get::<crate::run::env_file::EnvFiles>();
                 let file = files.and_then(|f| f.of(&self.info.id));
-                let mut outcome = crate::command::run(self, &payload, timeout, file).await;
+                let mut outcome = crate::run::command::run(self, &payload, timeout, file).await;
                 if let Some(warning) = files.and_then(|f| f.warnings.get(&self.info.id)) {
                     outcome.warnings.push(warning.clone());
                 }

@@ -13,9 +13,9 @@ use hook_protocol::{
 use serde_json::{Value, json};
 
 use super::*;
-use crate::decode::{DecodeCtx, decode};
 use crate::samples::payload_of;
-use crate::seams::event_from_payload;
+use crate::wire::decode::{DecodeCtx, decode};
+use crate::wire::seams::event_from_payload;
 use crate::{EventName, OnFailure};
 
 #[derive(Debug)]
