@@ -206,12 +206,11 @@ pub use config::settings::{
     Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, ManagedPolicy, McpToolSpec,
     OnFailure, Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,
 };
+pub use hooks::active::WorkspaceTrust;
 pub use hooks::check::check;
-pub use hooks::engine::{
-    ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun, WorkspaceTrust,
-};
+pub use hooks::engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
 pub use hooks::hook::{ClaudeHook, NotRun};
-pub use present::stop_guard::{GuardOverride, StopGuard};
+pub use present::stop_guard::StopGuard;
 pub use present::{ModelText, Placement, Presenter, Shown};
 pub use run::background::{AsyncResult, BackgroundLimits, Refused};
 pub use run::delegate;

@@ -30,7 +30,7 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
                 DiagnosticSeverity::Warning,
                 format!(
                     "URL `{}` is not allowed by `allowedHttpHookUrls`; this hook never runs",
-                    crate::run::http::shown_url(&spec.url)
+                    crate::config::url::shown_url(&spec.url)
                 ),
             ));
         }

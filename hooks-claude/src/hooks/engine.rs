@@ -12,14 +12,14 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
-use crate::hooks::hook::{
-    ClaudeHook, DedupKey, Delegates, NotRun, SessionEndDeadline, Shared, Twin,
-};
+use crate::hooks::active::{Activation, WorkspaceTrust};
+use crate::hooks::hook::{ClaudeHook, DedupKey, NotRun, SessionEndDeadline, Twin};
 use crate::input::{ClaudeInput, Stop, SubagentStop, payload};
 use crate::present::{Presenter, Shown};
 use crate::run::background::{AsyncResult, Background, BackgroundLimits};
 use crate::run::env::HostEnv;
 use crate::run::http::HttpPolicy;
+use crate::run::runner::{Delegates, Shared};
 use crate::wire::decode::{ClaudeMeta, ClaudeStatus};
 use crate::wire::seams::{ClaudePayload, event_from_payload};
 use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
@@ -178,22 +178,6 @@ pub struct Listed {
     pub not_run: Option<NotRun>,
 }
 
-/// Whether the user trusted the project folder
-/// ([Workspace trust](crate::compatibility#workspace-trust)). Claude Code holds hooks back in a
-/// folder the user has not trusted yet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[repr(u8)]
-pub enum WorkspaceTrust {
-    /// Trusted without asking, as `-p` and SDK sessions do: every hook runs but a project
-    /// sub-agent's frontmatter hooks, which need the folder really trusted.
-    #[default]
-    Implicit,
-    /// The user trusted the folder: every hook runs.
-    Trusted,
-    /// An interactive session whose folder the user has not trusted (yet): no hook runs.
-    Untrusted,
-}
-
 /// Runs a configuration's Claude Code hooks (and any other hooks given) on typed events.
 ///
 /// # Examples
@@ -239,6 +223,7 @@ pub struct Engine {
     dispatcher: Dispatcher,
     claude: Vec<Arc<ClaudeHook>>,
     shared: Arc<Shared>,
+    activation: Arc<Activation>,
     config: Arc<Config>,
     session_end: SessionEndBudget,
     presenter: Arc<Presenter>,
@@ -443,16 +428,16 @@ impl EngineBuilder {
             http: crate::run::http::Client::default(),
             http_policy,
             delegates: self.delegates,
-            skills: std::sync::RwLock::default(),
-            trust: std::sync::atomic::AtomicU8::new(self.trust as u8),
         });
+        let activation = Arc::new(Activation::new(self.trust));
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);
-        let claude = claude_hooks(&self.config.entries, 0, &shared, session_end);
+        let claude = claude_hooks(&self.config.entries, 0, &shared, &activation, session_end);
         let dispatcher = dispatcher(&claude, &self.extra, self.mode, self.observer.as_ref())?;
         Ok(Engine {
             dispatcher,
             claude,
             shared,
+            activation,
             config: Arc::new(self.config),
             session_end,
             presenter,
@@ -527,6 +512,7 @@ fn claude_hooks(
     entries: &[crate::Entry],
     first: usize,
     shared: &Arc<Shared>,
+    activation: &Arc<Activation>,
     session_end: SessionEndBudget,
 ) -> Vec<Arc<ClaudeHook>> {
     let mut hooks: Vec<ClaudeHook> = Vec::new();
@@ -536,9 +522,10 @@ fn claude_hooks(
             continue;
         }
         let id = format!("claude:{}:{}", entry.event, first + i);
-        let mut hook = ClaudeHook::new(id, entry.clone(), Arc::clone(shared));
+        let mut hook =
+            ClaudeHook::new(id, entry.clone(), Arc::clone(shared), Arc::clone(activation));
         if entry.event == EventName::SessionEnd && !entry.handler.runs_async() {
-            hook.timeout = session_end.timeout(entry.handler.timeout);
+            hook.runner.timeout = session_end.timeout(entry.handler.timeout);
         }
         if let Some(key) = hook.dedup_key() {
             let twins = seen.entry((entry.event, key)).or_default();
@@ -712,21 +699,21 @@ impl Engine {
     /// The user trusted the project folder (the trust dialog was accepted): every hook runs
     /// from now on, a project sub-agent's included.
     pub fn trust_workspace(&self) {
-        self.shared
+        self.activation
             .trust
             .store(WorkspaceTrust::Trusted as u8, std::sync::atomic::Ordering::Release);
     }
 
     /// Whether the project folder is trusted.
     pub fn workspace_trust(&self) -> WorkspaceTrust {
-        self.shared.workspace_trust()
+        self.activation.workspace_trust()
     }
 
     /// Registers the frontmatter hooks of skill `name` (loaded with
     /// [`crate::Loader::skill`]) for the rest of the session, as Claude Code does when the
     /// skill is invoked. Returns whether it was not registered yet.
     pub fn activate_skill(&self, name: &str) -> bool {
-        let mut skills = self.shared.skills.write().unwrap_or_else(|e| e.into_inner());
+        let mut skills = self.activation.skills.write().unwrap_or_else(|e| e.into_inner());
         skills.insert(name.to_owned())
     }
 
@@ -747,7 +734,8 @@ impl Engine {
             _ => None,
         });
         let first = self.config.entries.len();
-        let hooks = claude_hooks(&loaded.entries, first, &self.shared, self.session_end);
+        let hooks =
+            claude_hooks(&loaded.entries, first, &self.shared, &self.activation, self.session_end);
         let mut claude = self.claude.clone();
         claude.extend(hooks);
         match dispatcher(&claude, &self.extra, self.mode, self.observer.as_ref()) {
@@ -802,7 +790,7 @@ impl Engine {
 
     /// Whether skill `name` was invoked ([`Engine::activate_skill`]).
     pub fn skill_active(&self, name: &str) -> bool {
-        let skills = self.shared.skills.read().unwrap_or_else(|e| e.into_inner());
+        let skills = self.activation.skills.read().unwrap_or_else(|e| e.into_inner());
         skills.contains(name)
     }
 

@@ -1,67 +1,27 @@
 //! One configured handler as a [`Hook`] on the core's seams: registration, the filters that
 //! decide whether it runs on an event (`if`, duplicates, the URL allowlist, a harness
-//! implementation for its type), and the run of each handler type.
+//! implementation for its type), and the hand-over of a run to its handler type.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use hook_protocol::exec::CommandSpec;
-use hook_protocol::{
-    Event, FailurePolicy, Hook, HookInfo, HookOutcome, Matcher, On, ProcessFacts, Source,
-};
+use hook_protocol::{Event, FailurePolicy, Hook, HookInfo, HookOutcome, Matcher, On, Source};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::config::settings::Origin;
-use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
-use crate::hooks::engine::WorkspaceTrust;
-use crate::run::background::Background;
-use crate::run::env::{HostEnv, command_spec, direct_spec};
-use crate::run::http::HttpPolicy;
-use crate::wire::decode::{ClaudeMeta, ClaudeStatus, DecodeCtx, Decoded};
+use crate::hooks::active::{Activation, WorkspaceTrust};
+use crate::run::env::{command_spec, direct_spec};
+use crate::run::runner::{Runner, Shared};
+use crate::wire::decode::ClaudeStatus;
 use crate::wire::seams::{ClaudePayload, payload_for};
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
 };
-
-/// The implementations a harness registers for the handler types it runs.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Delegates {
-    pub(crate) model: Option<Arc<dyn ModelEvaluator>>,
-    pub(crate) agent: Option<Arc<dyn AgentRunner>>,
-    pub(crate) mcp: Option<Arc<dyn McpToolCaller>>,
-}
-
-/// What every hook of an engine shares.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    pub(crate) host: HostEnv,
-    pub(crate) settings_env: Vec<(String, String)>,
-    pub(crate) background: Background,
-    #[cfg(feature = "http")]
-    pub(crate) http: crate::run::http::Client,
-    pub(crate) http_policy: HttpPolicy,
-    pub(crate) delegates: Delegates,
-    /// The skills invoked in this session, whose frontmatter hooks are registered.
-    pub(crate) skills: std::sync::RwLock<std::collections::HashSet<String>>,
-    /// The [`WorkspaceTrust`], as its discriminant.
-    pub(crate) trust: std::sync::atomic::AtomicU8,
-}
-
-impl Shared {
-    /// The workspace trust now.
-    pub(crate) fn workspace_trust(&self) -> WorkspaceTrust {
-        match self.trust.load(Ordering::Acquire) {
-            x if x == WorkspaceTrust::Trusted as u8 => WorkspaceTrust::Trusted,
-            x if x == WorkspaceTrust::Implicit as u8 => WorkspaceTrust::Implicit,
-            _ => WorkspaceTrust::Untrusted,
-        }
-    }
-}
 
 /// The deadline every `SessionEnd` hook of one firing shares
 /// ([SessionEnd budget](crate::compatibility#sessionend-budget)), carried in [`Event::extensions`].
@@ -82,15 +42,11 @@ pub(crate) struct Twin {
 
 /// A configured Claude Code handler on the core's seams.
 pub struct ClaudeHook {
-    pub(crate) info: HookInfo,
-    pub(crate) entry: Entry,
-    /// The command, or why the handler cannot run one.
-    pub(crate) spec: Result<CommandSpec, String>,
-    /// The same command run without the shell, when it is plain words (the fast path).
-    pub(crate) direct: Option<Arc<crate::run::direct::Direct>>,
-    pub(crate) timeout: Duration,
+    /// What runs, and how.
+    pub(crate) runner: Runner,
     pub(crate) twins: Vec<Twin>,
-    pub(crate) shared: Arc<Shared>,
+    /// Whether it is active this session: the workspace trust and the invoked skills.
+    activation: Arc<Activation>,
     warned: AtomicBool,
     /// A skill's `once` hook after its first successful run: no longer registered.
     spent: AtomicBool,
@@ -98,7 +54,8 @@ pub struct ClaudeHook {
 
 impl fmt::Debug for ClaudeHook {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClaudeHook").field("id", &self.info.id).field("entry", &self.entry).finish()
+        let r = &self.runner;
+        f.debug_struct("ClaudeHook").field("id", &r.info.id).field("entry", &r.entry).finish()
     }
 }
 
@@ -163,7 +120,7 @@ impl fmt::Display for NotRun {
             NotRun::NoMcpAtLaunch => f.write_str(
                 "`mcp_tool` hooks are not available for `SessionStart` at launch (no MCP client yet)",
             ),
-            NotRun::HttpNotBuilt => write!(f, "{}; this hook is skipped", crate::run::http::NOT_BUILT),
+            NotRun::HttpNotBuilt => write!(f, "{}; this hook is skipped", crate::config::url::NOT_BUILT),
             NotRun::HttpOnSessionStart => {
                 f.write_str("HTTP hooks are not supported for SessionStart; this hook is skipped")
             }
@@ -172,7 +129,12 @@ impl fmt::Display for NotRun {
 }
 
 impl ClaudeHook {
-    pub(crate) fn new(id: String, entry: Entry, shared: Arc<Shared>) -> Self {
+    pub(crate) fn new(
+        id: String,
+        entry: Entry,
+        shared: Arc<Shared>,
+        activation: Arc<Activation>,
+    ) -> Self {
         let event = entry.event;
         let h = &entry.handler;
         let mut timeout = h
@@ -214,13 +176,9 @@ impl ClaudeHook {
         let direct =
             spec.as_ref().ok().and_then(|_| direct_spec(&entry, &shared.host)).map(Arc::new);
         Self {
-            info,
-            entry,
-            spec,
-            direct,
-            timeout,
+            runner: Runner { info, entry, spec, direct, timeout, shared },
             twins: Vec::new(),
-            shared,
+            activation,
             warned: AtomicBool::new(false),
             spent: AtomicBool::new(false),
         }
@@ -228,12 +186,12 @@ impl ClaudeHook {
 
     /// The configured handler.
     pub fn entry(&self) -> &Entry {
-        &self.entry
+        &self.runner.entry
     }
 
     /// The timeout it runs with.
     pub fn timeout(&self) -> Duration {
-        self.timeout
+        self.runner.timeout
     }
 
     /// The key under which identical handlers run once per event: what the handler does
@@ -241,7 +199,7 @@ impl ClaudeHook {
     /// [Configuration files](crate::compatibility#configuration-files)), and for plugin hooks the
     /// plugin, so that a plugin's copy stays separate. Background hooks are never merged.
     pub(crate) fn dedup_key(&self) -> Option<DedupKey> {
-        let h = &self.entry.handler;
+        let h = &self.runner.entry.handler;
         if h.runs_async() {
             return None;
         }
@@ -263,7 +221,7 @@ impl ClaudeHook {
                 )
             }
         };
-        Some((self.entry.source.dedup_scope(), what))
+        Some((self.runner.entry.source.dedup_scope(), what))
     }
 
     fn rule_passes(
@@ -283,15 +241,15 @@ impl ClaudeHook {
 
     /// Why the hook would not run on `event`, or `None` when it would.
     pub fn not_run(&self, event: &Event) -> Option<NotRun> {
-        self.not_run_for(event, &payload_for(event, self.entry.event.as_str()))
+        self.not_run_for(event, &payload_for(event, self.runner.entry.event.as_str()))
     }
 
     /// [`ClaudeHook::not_run`] with the event's Claude payload already built.
     fn not_run_for(&self, event: &Event, payload: &ClaudePayload) -> Option<NotRun> {
-        let h = &self.entry.handler;
-        let name = self.entry.event;
+        let h = &self.runner.entry.handler;
+        let name = self.runner.entry.event;
         let cwd = payload.object().get("cwd").and_then(Value::as_str).map(Path::new);
-        let host = &self.shared.host;
+        let host = &self.runner.shared.host;
         let rctx =
             RuleContext { cwd, project_dir: Some(&host.project_dir), home: host.home.as_deref() };
         if let Some(rule) = h.rule() {
@@ -309,15 +267,15 @@ impl ClaudeHook {
                 return Some(NotRun::Duplicate { of: twin.id.clone() });
             }
         }
-        let delegates = &self.shared.delegates;
+        let delegates = &self.runner.shared.delegates;
         match &h.spec {
             HandlerSpec::Command => None,
-            HandlerSpec::Http(_) if !crate::run::http::BUILT => Some(NotRun::HttpNotBuilt),
+            HandlerSpec::Http(_) if !crate::config::url::BUILT => Some(NotRun::HttpNotBuilt),
             HandlerSpec::Http(_) if name == EventName::SessionStart => {
                 Some(NotRun::HttpOnSessionStart)
             }
-            HandlerSpec::Http(s) => (!self.shared.http_policy.url_allowed(&s.url))
-                .then(|| NotRun::UrlNotAllowed { url: crate::run::http::shown_url(&s.url) }),
+            HandlerSpec::Http(s) => (!self.runner.shared.http_policy.url_allowed(&s.url))
+                .then(|| NotRun::UrlNotAllowed { url: crate::config::url::shown_url(&s.url) }),
             HandlerSpec::Prompt(_) => {
                 delegates.model.is_none().then_some(NotRun::NoImplementation { kind: h.kind })
             }
@@ -345,68 +303,27 @@ impl ClaudeHook {
                 | NotRun::HttpNotBuilt
         ) && !self.warned.swap(true, Ordering::Relaxed)
         {
-            tracing::warn!(target: "hooks", hook = %self.info.id, handler = %self.info.label, "{why}");
+            tracing::warn!(target: "hooks", hook = %self.runner.info.id, handler = %self.runner.info.label, "{why}");
         }
         let mut outcome = HookOutcome::skipped(why.to_string());
-        let mut meta = self.meta(ClaudeStatus::Skipped);
+        let mut meta = self.runner.meta(ClaudeStatus::Skipped);
         meta.message = Some(why.to_string());
         outcome.metadata = Some(meta.into_metadata());
         outcome
-    }
-
-    /// An empty record of this hook's run with a status.
-    pub(crate) fn meta(&self, status: ClaudeStatus) -> ClaudeMeta {
-        ClaudeMeta::new(self.entry.event.as_str(), status)
-    }
-
-    pub(crate) fn decode_ctx<'a>(&'a self, timeout: Duration) -> DecodeCtx<'a> {
-        DecodeCtx {
-            event: Some(self.entry.event),
-            name: self.entry.event.as_str(),
-            on_failure: self.entry.handler.on_failure,
-            from_plugin: self.entry.source.plugin().is_some(),
-            timeout,
-        }
     }
 
     /// The timeout of this run: its own, and on `SessionEnd` no later than the firing's
     /// shared deadline (`None`: the deadline has passed).
     fn run_timeout(&self, event: &Event) -> Option<Duration> {
         match event.extensions.get::<SessionEndDeadline>() {
-            Some(SessionEndDeadline(deadline)) if self.entry.event == EventName::SessionEnd => {
+            Some(SessionEndDeadline(deadline))
+                if self.runner.entry.event == EventName::SessionEnd =>
+            {
                 let left = deadline.saturating_duration_since(Instant::now());
-                (!left.is_zero()).then(|| self.timeout.min(left))
+                (!left.is_zero()).then(|| self.runner.timeout.min(left))
             }
-            _ => Some(self.timeout),
+            _ => Some(self.runner.timeout),
         }
-    }
-
-    /// The outcome of a decoded run, with its Claude record. Texts stay whole: the
-    /// 10,000-character cap is presentation ([`crate::present`]).
-    pub(crate) fn finish(&self, decoded: Decoded, process: Option<ProcessFacts>) -> HookOutcome {
-        let mut status = decoded.meta.status.core();
-        if decoded.meta.blocked_on_failure {
-            status = hook_protocol::HookStatus::Blocked;
-        }
-        let mut outcome = HookOutcome::with_status(status, decoded.verdict);
-        outcome.failure = decoded.failure;
-        outcome.warnings = decoded.warnings;
-        outcome.process = process;
-        outcome.metadata = Some(decoded.meta.into_metadata());
-        outcome
-    }
-
-    /// The working directory a command hook is started in: the event's `cwd` (the project
-    /// directory when it has none). When that directory cannot be entered, the run is repeated
-    /// in the project directory (see `command::run`), so that a `cwd` that exists costs no
-    /// `stat` of its own.
-    pub(crate) fn start_dir(&self, payload: &ClaudePayload) -> PathBuf {
-        payload
-            .object()
-            .get("cwd")
-            .and_then(Value::as_str)
-            .filter(|p| !p.is_empty())
-            .map_or_else(|| self.shared.host.project_dir.clone(), PathBuf::from)
     }
 }
 
@@ -418,7 +335,7 @@ fn label(entry: &Entry) -> String {
             format!("{c} {}", args.join(" "))
         }
         (HandlerSpec::Command, Some(c), _) => c.clone(),
-        (HandlerSpec::Http(s), _, _) => crate::run::http::shown_url(&s.url),
+        (HandlerSpec::Http(s), _, _) => crate::config::url::shown_url(&s.url),
         (HandlerSpec::Prompt(s) | HandlerSpec::Agent(s), _, _) => s.prompt.clone(),
         (HandlerSpec::McpTool(s), _, _) => format!("{}/{}", s.server, s.tool),
         _ => h.kind.as_str().to_owned(),
@@ -428,18 +345,18 @@ fn label(entry: &Entry) -> String {
 #[async_trait]
 impl Hook for ClaudeHook {
     fn info(&self) -> &HookInfo {
-        &self.info
+        &self.runner.info
     }
 
     /// A skill's hooks are registered once the skill was invoked, until a `once` hook's first
     /// success; a sub-agent's run on the events of that sub-agent only (its `agent_type`).
     fn active(&self, event: &Event) -> bool {
-        let source = &self.entry.source;
-        match self.shared.workspace_trust() {
+        let source = &self.runner.entry.source;
+        match self.activation.workspace_trust() {
             WorkspaceTrust::Trusted => {}
             WorkspaceTrust::Untrusted => return false,
             WorkspaceTrust::Implicit => {
-                let project = &self.shared.host.project_dir;
+                let project = &self.runner.shared.host.project_dir;
                 if matches!(source.origin, Origin::Agent { .. }) && source.path.starts_with(project)
                 {
                     return false;
@@ -448,7 +365,7 @@ impl Hook for ClaudeHook {
         }
         match &source.origin {
             Origin::Skill { name } => {
-                let invoked = self.shared.skills.read().unwrap_or_else(|e| e.into_inner());
+                let invoked = self.activation.skills.read().unwrap_or_else(|e| e.into_inner());
                 invoked.contains(name) && !self.spent.load(Ordering::Acquire)
             }
             Origin::Agent { name } => event.common.agent_type.as_deref() == Some(name.as_str()),
@@ -458,8 +375,8 @@ impl Hook for ClaudeHook {
 
     async fn run(&self, event: &Event) -> HookOutcome {
         let outcome = self.run_once(event).await;
-        if self.entry.handler.once
-            && matches!(self.entry.source.origin, Origin::Skill { .. })
+        if self.runner.entry.handler.once
+            && matches!(self.runner.entry.source.origin, Origin::Skill { .. })
             && outcome.status == hook_protocol::HookStatus::Success
         {
             self.spent.store(true, Ordering::Release);
@@ -471,42 +388,43 @@ impl Hook for ClaudeHook {
 impl ClaudeHook {
     /// One run, whatever its registration.
     async fn run_once(&self, event: &Event) -> HookOutcome {
-        let payload = payload_for(event, self.entry.event.as_str());
+        let payload = payload_for(event, self.runner.entry.event.as_str());
         if let Some(why) = self.not_run_for(event, &payload) {
             return self.skipped(&why);
         }
         let Some(timeout) = self.run_timeout(event) else {
-            let ctx = self.decode_ctx(self.timeout);
+            let ctx = self.runner.decode_ctx(self.runner.timeout);
             let mut d = crate::wire::decode::decode_timeout(&ctx);
             d.warnings
                 .push("the shared `SessionEnd` budget was spent before it started".to_owned());
-            return self.finish(d, None);
+            return self.runner.finish(d, None);
         };
-        match &self.entry.handler.spec {
+        match &self.runner.entry.handler.spec {
             HandlerSpec::Command => {
                 let files = event.extensions.get::<crate::run::env_file::EnvFiles>();
-                let file = files.and_then(|f| f.of(&self.info.id));
-                let mut outcome = crate::run::command::run(self, &payload, timeout, file).await;
-                if let Some(warning) = files.and_then(|f| f.warnings.get(&self.info.id)) {
+                let file = files.and_then(|f| f.of(&self.runner.info.id));
+                let mut outcome =
+                    crate::run::command::run(&self.runner, &payload, timeout, file).await;
+                if let Some(warning) = files.and_then(|f| f.warnings.get(&self.runner.info.id)) {
                     outcome.warnings.push(warning.clone());
                 }
                 outcome
             }
             #[cfg(feature = "http")]
             HandlerSpec::Http(spec) => {
-                let d = self.run_http(spec, &payload, timeout).await;
-                self.finish(d, None)
+                let d = self.runner.run_http(spec, &payload, timeout).await;
+                self.runner.finish(d, None)
             }
             // `not_run_for` skipped it already.
             #[cfg(not(feature = "http"))]
             HandlerSpec::Http(_) => self.skipped(&NotRun::HttpNotBuilt),
             HandlerSpec::Prompt(spec) | HandlerSpec::Agent(spec) => {
-                let d = self.run_prompt(spec, &payload, timeout).await;
-                self.finish(d, None)
+                let d = self.runner.run_prompt(spec, &payload, timeout).await;
+                self.runner.finish(d, None)
             }
             HandlerSpec::McpTool(spec) => {
-                let d = self.run_mcp(spec, &payload, timeout).await;
-                self.finish(d, None)
+                let d = self.runner.run_mcp(spec, &payload, timeout).await;
+                self.runner.finish(d, None)
             }
         }
     }

@@ -6,23 +6,8 @@
 //! (a block, exit 2, or context), the next block is overridden: the turn ends, and the
 //! override is reported. A cap of 0 disables the guard.
 
-use serde::Serialize;
-
-use crate::StopDecision;
+use crate::wire::decision::{GuardOverride, StopDecision};
 use hook_protocol::Continuation;
-
-/// A block the guard overrode.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct GuardOverride {
-    /// How many consecutive continuations came before it.
-    pub consecutive: u32,
-    /// The reason the overridden block gave.
-    pub reason: Option<String>,
-    /// The notice Claude Code shows the user, word for word; it is also the user text of
-    /// [`crate::Fired::shown`] (not one of the decision's messages, which are the hooks').
-    pub message: String,
-}
 
 /// Per-agent state of the Stop loop guard.
 #[derive(Debug, Clone, PartialEq, Eq)]

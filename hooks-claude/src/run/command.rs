@@ -17,14 +17,13 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use crate::OnFailure;
-use crate::hooks::hook::ClaudeHook;
 use crate::output::Fields;
 use crate::run::background::{AsyncResult, Refused};
 use crate::run::direct::{self, Direct};
 use crate::run::env::hook_env;
+use crate::run::runner::Runner;
 use crate::wire::decode::{ClaudeStatus, decode, decode_spawn_error};
 use crate::wire::seams::ClaudePayload;
-use hook_protocol::Hook;
 
 /// The longest first line that is read as a possible `{"async":true}` marker.
 const MARKER_MAX: usize = 256;
@@ -33,7 +32,7 @@ type Running = Pin<Box<dyn Future<Output = Result<RawOutcome, ExecError>> + Send
 
 /// Runs a command hook on an event.
 pub(crate) async fn run(
-    hook: &ClaudeHook,
+    hook: &Runner,
     payload: &ClaudePayload,
     timeout: Duration,
     env_file: Option<&std::path::Path>,
@@ -158,7 +157,7 @@ fn first_line_is_marker(stdout: &[u8]) -> bool {
 
 /// Hands a running (or not yet started) hook to the background; the event goes on.
 fn start_background(
-    hook: &ClaudeHook,
+    hook: &Runner,
     running: Running,
     rewake: bool,
     went_async: bool,
@@ -176,7 +175,7 @@ fn start_background(
 }
 
 /// The foreground outcome of a hook that went to the background (or was refused).
-fn background_outcome(hook: &ClaudeHook, refused: Option<Refused>) -> HookOutcome {
+fn background_outcome(hook: &Runner, refused: Option<Refused>) -> HookOutcome {
     let mut meta = hook.meta(ClaudeStatus::Success);
     meta.background = true;
     let mut outcome = match &refused {
@@ -185,7 +184,7 @@ fn background_outcome(hook: &ClaudeHook, refused: Option<Refused>) -> HookOutcom
             HookOutcome::success(Verdict::none())
         }
         Some(r) => {
-            tracing::warn!(target: "hooks", hook = %hook.info().id, "{r}");
+            tracing::warn!(target: "hooks", hook = %hook.info.id, "{r}");
             meta.status = ClaudeStatus::NonBlockingError;
             meta.message = Some(r.to_string());
             let mut o = HookOutcome::failure(HookStatus::Failed, r.to_string());
@@ -210,14 +209,14 @@ struct JobHook {
 }
 
 impl JobHook {
-    fn of(hook: &ClaudeHook, payload: &ClaudePayload) -> Self {
+    fn of(hook: &Runner, payload: &ClaudePayload) -> Self {
         let text = |key: &str| {
             payload.object().get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
         };
         Self {
-            id: hook.info().id.clone(),
-            label: hook.info().label.clone(),
-            source: hook.info().source.clone(),
+            id: hook.info.id.clone(),
+            label: hook.info.label.clone(),
+            source: hook.info.source.clone(),
             event: hook.entry.event,
             from_plugin: hook.entry.source.plugin().is_some(),
             timeout: hook.timeout,
@@ -228,7 +227,7 @@ impl JobHook {
 }
 
 fn async_result(
-    hook: &ClaudeHook,
+    hook: &Runner,
     result: Result<RawOutcome, ExecError>,
     rewake: bool,
     went_async: bool,

@@ -12,20 +12,19 @@ use crate::HandlerType;
 use crate::config::settings::HttpSpec;
 use crate::config::settings::{McpToolSpec, PromptSpec};
 use crate::delegate::{AgentRequest, DelegateError, McpToolRequest, PromptRequest};
-use crate::hooks::hook::ClaudeHook;
 #[cfg(feature = "http")]
 use crate::run::http::{Failure, Post, interpolate};
 use crate::run::mcp::substitute_input;
 use crate::run::prompt::{
     AGENT_MAX_TURNS, answer_schema, answer_verdict, parse_answer, substitute_arguments,
 };
+use crate::run::runner::Runner;
 #[cfg(feature = "http")]
 use crate::wire::decode::decode_http;
 use crate::wire::decode::{Decoded, decode, decode_failure, decode_timeout, decode_verdict};
 use crate::wire::seams::ClaudePayload;
-use hook_protocol::Hook;
 
-impl ClaudeHook {
+impl Runner {
     /// Posts the event's JSON and reads the answer ([HTTP hooks](crate::compatibility#http-hooks)).
     #[cfg(feature = "http")]
     pub(crate) async fn run_http(
@@ -91,7 +90,7 @@ impl ClaudeHook {
         let agent = self.entry.handler.kind == HandlerType::Agent;
         let json = String::from_utf8_lossy(payload.bytes()).trim_end().to_owned();
         let prompt = substitute_arguments(&spec.prompt, &json);
-        let hook_id = self.info().id.clone();
+        let hook_id = self.info.id.clone();
         let delegates = &self.shared.delegates;
         let asked = async {
             if agent {
@@ -156,7 +155,7 @@ impl ClaudeHook {
         };
         let input: Map<String, Value> = substitute_input(&spec.input, payload.object());
         let request = McpToolRequest {
-            hook_id: self.info().id.clone(),
+            hook_id: self.info.id.clone(),
             event: self.entry.event,
             server: spec.server.clone(),
             tool: spec.tool.clone(),

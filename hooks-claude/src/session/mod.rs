@@ -1,5 +1,7 @@
 //! A Claude Code session: one object that fires each lifecycle step's hooks and does, between
-//! the steps, what Claude Code does (see [`Session`]).
+//! the steps, what Claude Code does (see [`Session`]). In come an [`Engine`](crate::Engine) and
+//! the harness's steps, in order; out go [`Step`]s (the decision, what is shown, late results,
+//! the guard's state, exports). It is the top stage: it may use every other, and none uses it.
 
 mod order;
 mod skills;

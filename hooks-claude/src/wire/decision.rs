@@ -21,7 +21,6 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::output::{ElicitationAction, HookOutput, PermissionBehavior, Specific};
-use crate::present::stop_guard::GuardOverride;
 use crate::wire::decode::{ClaudeMeta, worktree_path};
 
 /// A decision type built from a dispatch report.
@@ -344,6 +343,19 @@ impl FromRun for SessionStartDecision {
         }
         out
     }
+}
+
+/// A block the guard overrode.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct GuardOverride {
+    /// How many consecutive continuations came before it.
+    pub consecutive: u32,
+    /// The reason the overridden block gave.
+    pub reason: Option<String>,
+    /// The notice Claude Code shows the user, word for word; it is also the user text of
+    /// [`crate::Fired::shown`] (not one of the decision's messages, which are the hooks').
+    pub message: String,
 }
 
 /// Stop's and SubagentStop's decision: end the turn, or keep going.

@@ -22,8 +22,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::output::{HookOutput, Specific, to_verdict};
-use crate::present::templates::NO_STDERR;
 use crate::{EventName, Exit2, OnFailure};
+
+/// What stands for the stderr of an exit-2 hook that wrote none. It is also the reason the
+/// decision carries, since Claude Code gives the hook no other words.
+pub const NO_STDERR: &str = "No stderr output";
 
 /// How one hook's run went, in Claude Code's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,8 @@
-//! Stage 2, Claude Code's formats: typed inputs and neutral events come in and leave as stdin
-//! payloads; a hook's exit, stdout and stderr come in and leave as verdicts with their Claude
-//! record; the core's fold comes in and leaves as the event's typed decision. It reads the
-//! configuration only; it never starts a run and never renders.
+//! Claude Code's formats, above the configuration: a typed input or a neutral event comes in
+//! and leaves as the stdin payload; a hook's exit, stdout and stderr come in and leave as a
+//! verdict with its Claude record; the core's fold comes in and leaves as the event's typed
+//! decision. It reads only the configuration: it never starts a run, fires an event or
+//! renders a text.
 
 pub(crate) mod decision;
 pub(crate) mod decode;

@@ -339,12 +339,12 @@ fn on_failure(f: &mut Fields<'_, '_, '_>, kind: HandlerType) -> OnFailure {
 }
 
 fn http(f: &mut Fields<'_, '_, '_>, at: Pos) -> Option<HandlerSpec> {
-    if !crate::run::http::BUILT {
-        f.w.sink.warning(at, format!("{}; this hook never runs", crate::run::http::NOT_BUILT));
+    if !crate::config::url::BUILT {
+        f.w.sink.warning(at, format!("{}; this hook never runs", crate::config::url::NOT_BUILT));
     }
     let url = f.required("url", HandlerType::Http, at);
     if let Some((u, p)) = &url
-        && let Err(e) = crate::run::http::check_url(u)
+        && let Err(e) = crate::config::url::check_url(u)
     {
         f.w.sink.error(*p, format!("{e}; this handler is skipped"));
         f.ok = false;
@@ -355,7 +355,7 @@ fn http(f: &mut Fields<'_, '_, '_>, at: Pos) -> Option<HandlerSpec> {
         Some(Ast::Object(o)) => {
             for p in &o.properties {
                 let name = p.name.as_str();
-                if let Err(e) = crate::run::http::check_header_name(name) {
+                if let Err(e) = crate::config::url::check_header_name(name) {
                     let at = f.w.pos(&p.name);
                     f.w.sink.error(at, format!("{e}; this handler is skipped"));
                     f.ok = false;
