@@ -1,12 +1,14 @@
 //! Our side of `cargo xtask bench peers`: the same workload as the peers' drivers, through
 //! `hooks_claude::Engine` in one process.
 //!
-//! Usage: `peer_engine WORKLOAD.json EVENTS WARMUP [--always-shell]`, where WORKLOAD.json is
-//! `{"commands": [shell-form lines], "payload": {a PreToolUse input}}`. Registers each command
+//! Usage: `peer_engine WORKLOAD.json EVENTS WARMUP [--always-shell] [--no-cgroup]`, where
+//! WORKLOAD.json is `{"commands": [shell-form lines], "payload": {a PreToolUse input}}`.
+//! Registers each command
 //! as a PreToolUse hook, fires the payload WARMUP times and then EVENTS times on a multi-thread
 //! runtime, checks that every hook allowed each event, and prints one JSON line:
 //! `{"median_us": ..., "first_us": ...}` (the median event, and the time from the start of
-//! `main` to the end of the first event). `--always-shell` turns the no-shell fast path off.
+//! `main` to the end of the first event). `--always-shell` turns the no-shell fast path off,
+//! `--no-cgroup` the cgroup containment.
 
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a command-line driver")]
 
@@ -35,13 +37,19 @@ fn main() -> ExitCode {
 fn run(started: Instant) -> Result<String, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [file, events, warmup, rest @ ..] = &args[..] else {
-        return Err("usage: peer_engine WORKLOAD.json EVENTS WARMUP [--always-shell]".into());
+        return Err(
+            "usage: peer_engine WORKLOAD.json EVENTS WARMUP [--always-shell] [--no-cgroup]".into(),
+        );
     };
     let events: usize =
         events.parse().map_err(|_| format!("EVENTS is a number, got `{events}`"))?;
     let warmup: usize =
         warmup.parse().map_err(|_| format!("WARMUP is a number, got `{warmup}`"))?;
     let always_shell = rest.iter().any(|a| a == "--always-shell");
+    if rest.iter().any(|a| a == "--no-cgroup") {
+        hook_protocol::exec::contain(hook_protocol::exec::Containment::off())
+            .map_err(|e| format!("cannot turn cgroup containment off: {e}"))?;
+    }
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read `{file}`: {e}"))?;
     let work: Value = serde_json::from_str(&text).map_err(|e| format!("`{file}`: {e}"))?;
     let commands: Vec<&str> = work["commands"]

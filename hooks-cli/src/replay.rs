@@ -116,8 +116,7 @@ pub(crate) fn run(
     }
     if args.format == Format::Text {
         print!("{}", table(&rows));
-        let docs: Vec<RunDocument> = rows.into_iter().map(|r| r.doc).collect();
-        println!("{}", summary(&docs, started.elapsed().as_millis()));
+        println!("{}", summary(&rows, started.elapsed().as_millis()));
     }
     Ok(0)
 }
@@ -267,15 +266,19 @@ fn decision_cell(row: &Row) -> String {
     cell
 }
 
-/// The summary line under the table.
-pub(crate) fn summary(rows: &[RunDocument], total_ms: u128) -> String {
-    let count = |w: DecisionWord| rows.iter().filter(|d| d.decision == w).count();
+/// The summary line under the table. A Stop block that the loop guard overrode did not keep
+/// the turn going: it is counted apart from the blocks.
+pub(crate) fn summary(rows: &[Row], total_ms: u128) -> String {
+    let overridden = |r: &Row| r.guard.is_some_and(|g| g.overridden);
+    let count =
+        |w: DecisionWord| rows.iter().filter(|r| r.doc.decision == w && !overridden(r)).count();
     let blocked = count(DecisionWord::Deny) + count(DecisionWord::Block);
+    let overrides = rows.iter().filter(|r| overridden(r)).count();
     let asked = count(DecisionWord::Ask) + count(DecisionWord::Defer);
     let allowed = count(DecisionWord::Allow);
     let none = count(DecisionWord::None);
-    let hooks: usize = rows.iter().map(|d| d.hooks.len()).sum();
-    let runs = || rows.iter().flat_map(|d| &d.hooks);
+    let hooks: usize = rows.iter().map(|r| r.doc.hooks.len()).sum();
+    let runs = || rows.iter().flat_map(|r| &r.doc.hooks);
     let blocking = runs().filter(|h| h.status == HookStatusWord::BlockingError).count();
     let failed = runs()
         .filter(|h| {
@@ -287,9 +290,13 @@ pub(crate) fn summary(rows: &[RunDocument], total_ms: u128) -> String {
             )
         })
         .count();
+    let overrides = match overrides {
+        0 => String::new(),
+        n => format!(", {} by the loop guard", counted(n, "block overridden", "blocks overridden")),
+    };
     format!(
-        "{}, {}: {blocked} blocked or denied, {asked} {} a person, {allowed} allowed, {none} \
-         without a decision; {} (exit 2), {} (the action went on); {total_ms} ms",
+        "{}, {}: {blocked} blocked or denied{overrides}, {asked} {} a person, {allowed} allowed, \
+         {none} without a decision; {} (exit 2), {} (the action went on); {total_ms} ms",
         counted(rows.len(), "event", "events"),
         counted(hooks, "hook run", "hook runs"),
         if asked == 1 { "needs" } else { "need" },

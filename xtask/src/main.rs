@@ -13,6 +13,7 @@ mod bench;
 mod ci;
 mod conformance;
 mod fuzz;
+mod package;
 mod soak;
 #[cfg(test)]
 mod tidy;
@@ -28,6 +29,10 @@ fn main() -> ExitCode {
         Some("conformance") => conformance::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("soak") => soak::run(&args[1..]),
+        Some("package") => match args.get(1) {
+            None => package::check(),
+            Some(extra) => Err(format!("`package` takes no arguments, got `{extra}`").into()),
+        },
         Some("help" | "--help" | "-h") | None => {
             print_help();
             Ok(())
@@ -49,7 +54,8 @@ fn print_help() {
 
 tasks:
   ci                 format check, clippy -D warnings, every test, conformance, a brief run of
-                     every fuzz target, docs with warnings denied
+                     every fuzz target, docs with warnings denied, the packages
+  package            the published crates packaged, then checked from their packages alone
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
   bench [NAME...]    benchmarks (exec, native, engine, session); all when none is named;
                      `peers`, only when named, compares other agents' hook runners (installs

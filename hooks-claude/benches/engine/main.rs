@@ -23,7 +23,8 @@
 //! - `ENGINE_BENCH_ONLY=engine,fast,scale`: the tables to run (default all).
 //! - `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours>:<events>`: one side alone,
 //!   for `perf`, `strace -c` or `valgrind --tool=callgrind`; prints µs and CPU µs per event.
-//!   `ENGINE_BENCH_PROFILE=load:<rounds>`: loading 1,000 hooks and building the engine alone.
+//!   `ENGINE_BENCH_PROFILE=load:<rounds>`: loading 1,000 hooks and building the engine alone;
+//!   `ENGINE_BENCH_PROFILE=unmatched:<hooks>:<events>`: events none of `hooks` matches.
 //!
 //! Every run is bounded: hooks have a 10 s timeout and a watchdog ends the bench, naming the
 //! cell, when one cell runs past 5 minutes.
@@ -463,6 +464,17 @@ fn profile(ctx: &Arc<Ctx>, spec: &str) {
         };
         let (load, build) = scale::load_and_build(ctx, rounds);
         println!("{spec}: loading {load:.2} ms, building the engine {build:.2} ms (medians)");
+        return;
+    }
+    if let ["unmatched", hooks, events] = parts[..] {
+        let (Ok(hooks), Ok(events)) = (hooks.parse::<usize>(), events.parse::<usize>()) else {
+            fail(&format!("{usage}: unmatched:<hooks>:<events> takes two numbers, got `{spec}`"))
+        };
+        if !(0..=10_000).contains(&hooks) || !(1..=10_000_000).contains(&events) {
+            fail(&format!("{usage}: unmatched takes 0 to 10000 hooks and 1 to 10000000 events"));
+        }
+        let us = scale::unmatched_events(ctx, hooks, events);
+        println!("{spec}: {us:.2} µs per event");
         return;
     }
     let [form, hooks, side, events] = parts[..] else { fail(&format!("{usage}, got `{spec}`")) };

@@ -171,6 +171,19 @@ pub(crate) fn run(ctx: &Arc<Ctx>) -> bool {
     met
 }
 
+/// µs per event of `events` events that none of `hooks` configured hooks matches.
+pub(crate) fn unmatched_events(ctx: &Arc<Ctx>, hooks: usize, events: usize) -> f64 {
+    let engine = Arc::new(setup::engine(&ctx.dir, &unmatched(ctx, hooks), Form::Direct));
+    let c = Arc::clone(ctx);
+    ctx.block(async move {
+        let t = Instant::now();
+        for _ in 0..events {
+            fire(&engine, &c.input, 0).await;
+        }
+        micros(t.elapsed()) / events as f64
+    })
+}
+
 /// Medians over `rounds` of loading a settings file of 1,000 hooks and of building an engine
 /// over it, in ms.
 pub(crate) fn load_and_build(ctx: &Ctx, rounds: usize) -> (f64, f64) {

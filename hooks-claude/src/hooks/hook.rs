@@ -175,6 +175,9 @@ impl ClaudeHook {
         let spec = command_spec(&entry, &shared.host);
         let direct =
             spec.as_ref().ok().and_then(|_| direct_spec(&entry, &shared.host)).map(Arc::new);
+        if direct.is_some() {
+            crate::direct::start_probe();
+        }
         Self {
             runner: Runner { info, entry, spec, direct, timeout, shared },
             twins: Vec::new(),

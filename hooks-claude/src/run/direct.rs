@@ -62,9 +62,26 @@ pub(crate) enum Shell {
 }
 
 /// The shell's behaviour, probed once per process; `None`: no fast path here.
+static SHELL: OnceCell<Option<Shell>> = OnceCell::const_new();
+
+/// The shell's behaviour, probed once per process (awaiting the probe started by
+/// [`start_probe`], or running it); `None`: no fast path here.
 pub(crate) async fn shell() -> Option<Shell> {
-    static SHELL: OnceCell<Option<Shell>> = OnceCell::const_new();
     *SHELL.get_or_init(probe).await
+}
+
+/// Starts the probe on a thread of its own, once per process, so that it is done by the time
+/// the first hook needs it (an engine is built before its first event): it runs two shells,
+/// a few milliseconds. A probe that cannot start here runs on first use instead.
+pub(crate) fn start_probe() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let _ = std::thread::Builder::new().name("hooks-sh-probe".into()).spawn(|| {
+            if let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                rt.block_on(shell());
+            }
+        });
+    });
 }
 
 /// Whether `/bin/sh` is dash, and how it ends a command killed by SIGTERM: a shell run as

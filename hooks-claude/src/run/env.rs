@@ -40,8 +40,10 @@ pub struct HostEnv {
     /// `$CLAUDE_PLUGIN_DATA` as the only expansions) runs without `/bin/sh`, by `exec` of its
     /// program, with the result `sh -c` would give: arguments, `PATH` search, environment,
     /// working directory, exit statuses and signals, the errors of a program that cannot
-    /// start. Taken only where `/bin/sh` is dash; the program's parent is then the harness,
-    /// not a shell. On by default; `false` runs every shell-form command through `sh -c`.
+    /// start. Taken only where `/bin/sh` is dash, which the first engine holding such a
+    /// command checks once per process, on a thread of its own (two shells, a few
+    /// milliseconds); the program's parent is then the harness, not a shell. On by default;
+    /// `false` runs every shell-form command through `sh -c`.
     pub shell_fast_path: bool,
 }
 

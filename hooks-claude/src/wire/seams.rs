@@ -6,7 +6,7 @@
 //! built from the neutral fields ([`payload_from_event`]).
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use hook_protocol::{
     Common, Custom, Event, InputRewritten, Notification, Payload, PreCompact, PromptSubmit,
@@ -20,18 +20,24 @@ use crate::input::stdin_bytes;
 use crate::matcher::{canonical_model, file_basename};
 
 /// The exact stdin object of one Claude event, carried in [`Event::extensions`].
+///
+/// Its bytes are printed once, when a hook first needs them, and shared by every hook of the
+/// event (and the clones of the payload): an event no command hook runs on prints nothing.
 #[derive(Debug, Clone)]
 pub struct ClaudePayload {
     name: Arc<str>,
     object: Arc<Map<String, Value>>,
-    bytes: Arc<[u8]>,
+    bytes: Arc<OnceLock<Arc<[u8]>>>,
 }
 
 impl ClaudePayload {
     /// A payload for the event `name` (its `hook_event_name`).
     pub fn new(name: impl Into<String>, object: Map<String, Value>) -> Self {
-        let bytes: Arc<[u8]> = stdin_bytes(&object).into();
-        Self { name: Arc::from(name.into()), object: Arc::new(object), bytes }
+        Self {
+            name: Arc::from(name.into()),
+            object: Arc::new(object),
+            bytes: Arc::new(OnceLock::new()),
+        }
     }
 
     /// The event's name.
@@ -46,7 +52,7 @@ impl ClaudePayload {
 
     /// The bytes written to stdin: the compact object and `\n`.
     pub fn bytes(&self) -> &Arc<[u8]> {
-        &self.bytes
+        self.bytes.get_or_init(|| stdin_bytes(&self.object).into())
     }
 }
 
