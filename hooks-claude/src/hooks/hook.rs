@@ -176,7 +176,7 @@ impl ClaudeHook {
         let direct =
             spec.as_ref().ok().and_then(|_| direct_spec(&entry, &shared.host)).map(Arc::new);
         if direct.is_some() {
-            crate::direct::start_probe();
+            crate::run::direct::start_probe();
         }
         Self {
             runner: Runner { info, entry, spec, direct, timeout, shared },
