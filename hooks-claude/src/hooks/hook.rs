@@ -120,7 +120,9 @@ impl fmt::Display for NotRun {
             NotRun::NoMcpAtLaunch => f.write_str(
                 "`mcp_tool` hooks are not available for `SessionStart` at launch (no MCP client yet)",
             ),
-            NotRun::HttpNotBuilt => write!(f, "{}; this hook is skipped", crate::config::url::NOT_BUILT),
+            NotRun::HttpNotBuilt => {
+                write!(f, "{}; this hook is skipped", crate::config::url::NOT_BUILT)
+            }
             NotRun::HttpOnSessionStart => {
                 f.write_str("HTTP hooks are not supported for SessionStart; this hook is skipped")
             }
@@ -306,7 +308,8 @@ impl ClaudeHook {
                 | NotRun::HttpNotBuilt
         ) && !self.warned.swap(true, Ordering::Relaxed)
         {
-            tracing::warn!(target: "hooks", hook = %self.runner.info.id, handler = %self.runner.info.label, "{why}");
+            let info = &self.runner.info;
+            tracing::warn!(target: "hooks", hook = %info.id, handler = %info.label, "{why}");
         }
         let mut outcome = HookOutcome::skipped(why.to_string());
         let mut meta = self.runner.meta(ClaudeStatus::Skipped);
