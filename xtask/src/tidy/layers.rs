@@ -243,8 +243,11 @@ fn test_files(source: &Source) -> Vec<Vec<String>> {
     out
 }
 
-/// Parses a path or `use` tree from `i`: its leaves (segments and `as` alias) and where it ends.
-fn tree(toks: &[(Token, usize)], mut i: usize) -> (Vec<(Vec<String>, Option<String>)>, usize) {
+/// One leaf of a path or `use` tree: its segments and its `as` alias.
+type Leaf = (Vec<String>, Option<String>);
+
+/// Parses a path or `use` tree from `i`: its leaves and where it ends.
+fn tree(toks: &[(Token, usize)], mut i: usize) -> (Vec<Leaf>, usize) {
     let mut segments = Vec::new();
     loop {
         match toks.get(i).map(|t| &t.0) {
