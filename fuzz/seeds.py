@@ -17,7 +17,7 @@ PLAIN = re.compile(r'(?<![#\w])"((?:[^"\\\n]|\\.)*)"')
 # Claude Code event names, in `EventName::ALL` order (the claude_output and matcher selectors).
 EVENTS = re.findall(
     r"\w+",
-    re.search(r"^events! \{(.*?)\}", (ROOT / "hooks-claude/src/event_name.rs").read_text(), re.S | re.M).group(1),
+    re.search(r"^events! \{(.*?)\}", (ROOT / "hooks-claude/src/config/event_name.rs").read_text(), re.S | re.M).group(1),
 )
 
 
@@ -51,9 +51,9 @@ def is_object(text):
 
 
 def main():
-    outputs = [s for s in raw_strings("hooks-claude/src/decode/tests.rs", "hooks-claude/tests/it/e2e.rs")
+    outputs = [s for s in raw_strings("hooks-claude/src/wire/decode/tests.rs", "hooks-claude/tests/it/e2e.rs")
                if s.lstrip().startswith("{")]
-    outputs += [s for s in plain_strings("hooks-claude/src/decode/tests.rs") if s.lstrip().startswith("{")]
+    outputs += [s for s in plain_strings("hooks-claude/src/wire/decode/tests.rs") if s.lstrip().startswith("{")]
     responses = [s for s in raw_strings("hooks-tnsai/tests/it/response.rs", "hooks-tnsai/tests/it/parts.rs")]
     responses += [m.group(0) for s in raw_strings("hooks-tnsai/tests/it/run.rs")
                   for m in re.finditer(r"\{\"hook_protocol_version.*?\}(?=')", s)]
@@ -123,9 +123,9 @@ def main():
 
     # matcher: the matcher tests' patterns with their subjects, on PreToolUse and FileChanged.
     pairs = re.findall(r'hits\("((?:[^"\\]|\\.)*)", \w+, "((?:[^"\\]|\\.)*)"\)',
-                       (ROOT / "hooks-claude/src/matcher.rs").read_text())
+                       (ROOT / "hooks-claude/src/config/matcher.rs").read_text())
     pairs += [(p, "Bash") for p in re.findall(r'classify\(Some\("((?:[^"\\]|\\.)*)"\)',
-                                              (ROOT / "hooks-claude/src/matcher.rs").read_text())]
+                                              (ROOT / "hooks-claude/src/config/matcher.rs").read_text())]
     for pattern, subject in pairs:
         for event in ["PreToolUse", "FileChanged"]:
             write("matcher", bytes([EVENTS.index(event)]) + f"{pattern}\n{subject}".encode())

@@ -190,58 +190,43 @@
 #[doc = include_str!("../docs/claude-code.md")]
 pub mod compatibility {}
 
-mod background;
-mod check;
-mod command;
-mod decision;
-mod decode;
-pub mod delegate;
-mod diagnostic;
-mod direct;
-mod engine;
-mod env;
-mod env_file;
-mod event_name;
-mod hook;
-mod http;
-pub mod input;
-mod load;
-pub mod matcher;
-mod mcp;
-pub mod output;
-mod permission_rule;
-mod plain;
+mod config;
+mod hooks;
 pub mod present;
-mod prompt;
-mod remote;
-pub mod samples;
-mod seams;
+mod run;
 mod session;
-mod settings;
-mod stop_guard;
+mod wire;
 
-pub use background::{AsyncResult, BackgroundLimits, Refused};
-pub use check::check;
-pub use decision::*;
-pub use decode::{ClaudeMeta, ClaudeStatus, decode_http_outcome, decode_outcome};
-pub use diagnostic::{Diagnostic, DiagnosticSeverity, Pos};
-pub use engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun, WorkspaceTrust};
-pub use env::HostEnv;
-pub use env_file::{ExportsError, exports as env_file_exports, session_env_dir};
-pub use event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
-pub use hook::{ClaudeHook, NotRun};
-pub use http::HttpPolicy;
-#[doc(hidden)]
-pub use http::keep_chunk;
-pub use load::{LoadErrors, Loader};
-pub use permission_rule::{PermissionRule, RuleContext, RuleError};
-pub use present::{ModelText, Placement, Presenter, Shown};
-pub use seams::{ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of};
-pub use session::{
-    CancellationToken, GuardState, Late, Phase, Session, SessionError, Step, check_order,
-};
-pub use settings::{
+pub use config::diagnostic::{Diagnostic, DiagnosticSeverity, Pos};
+pub use config::event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
+pub use config::load::{LoadErrors, Loader};
+pub use config::matcher;
+pub use config::permission_rule::{PermissionRule, RuleContext, RuleError};
+pub use config::settings::{
     Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, ManagedPolicy, McpToolSpec,
     OnFailure, Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,
 };
-pub use stop_guard::{GuardOverride, StopGuard};
+pub use hooks::active::WorkspaceTrust;
+pub use hooks::check::check;
+pub use hooks::engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
+pub use hooks::hook::{ClaudeHook, NotRun};
+pub use present::stop_guard::StopGuard;
+pub use present::{ModelText, Placement, Presenter, Shown};
+pub use run::background::{AsyncResult, BackgroundLimits, Refused};
+pub use run::delegate;
+pub use run::env::HostEnv;
+pub use run::env_file::{ExportsError, exports as env_file_exports, session_env_dir};
+pub use run::http::HttpPolicy;
+#[doc(hidden)]
+pub use run::http::keep_chunk;
+pub use session::{
+    CancellationToken, GuardState, Late, Phase, Session, SessionError, Step, check_order,
+};
+pub use wire::decision::*;
+pub use wire::decode::{ClaudeMeta, ClaudeStatus, decode_http_outcome, decode_outcome};
+pub use wire::input;
+pub use wire::output;
+pub use wire::samples;
+pub use wire::seams::{
+    ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of,
+};

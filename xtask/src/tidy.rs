@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use crate::util::root;
 
+mod layers;
+
 const CRATES: &[&str] =
     &["hook-protocol", "hooks-claude", "hooks-tnsai", "hooks-native", "hooks-cli", "xtask"];
 

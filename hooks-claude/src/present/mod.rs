@@ -1,5 +1,8 @@
 //! What Claude Code shows the model and the user after an event: its own texts around what
-//! the hooks said, word for word, where it puts them.
+//! the hooks said, word for word, where it puts them; and the Stop loop guard, whose override
+//! ends a turn with Claude Code's notice. In come a dispatch report, the event's stdin object
+//! and a Stop decision; out go the [`Shown`] texts. It reads what the hooks answered and never
+//! runs, registers or fires a hook: the engine and the session, above it, do.
 //!
 //! A decision ([`crate::ToolCallDecision`], ...) carries the hooks' own words. The texts a
 //! model sees under Claude Code are different: a deny's reason is the tool result
@@ -36,6 +39,7 @@
 
 mod persist;
 mod render;
+pub(crate) mod stop_guard;
 pub mod templates;
 #[cfg(test)]
 mod tests;

@@ -7,9 +7,9 @@ use serde_json::{Map, Value};
 use super::persist::Saver;
 use super::templates as t;
 use super::{ModelText, Placement, Presenter, Shown};
-use crate::decision::shown_reason_record;
-use crate::decode::{ClaudeMeta, ClaudeStatus};
 use crate::output::Specific;
+use crate::wire::decision::shown_reason_record;
+use crate::wire::decode::{ClaudeMeta, ClaudeStatus};
 use crate::{AsyncResult, EventName, Exit2, GuardOverride};
 
 /// How a hook's decision came about, which decides the words around its reason.
@@ -331,7 +331,7 @@ pub(super) fn render(
     let event = text(input, "hook_event_name").unwrap_or_default();
     let name = EventName::parse(event);
     let tool_event = name.is_some_and(EventName::is_tool_event);
-    let subject = crate::seams::subject_of(name, input);
+    let subject = crate::wire::seams::subject_of(name, input);
     let cwd = text(input, "cwd").unwrap_or_default();
     let session_id = text(input, "session_id").unwrap_or_default();
     let mut warnings = Vec::new();

@@ -3,7 +3,9 @@
 //! rules of long texts and the names of the files they are saved to.
 //!
 //! This is the one file to change when a Claude Code release changes its wording: which text
-//! applies to which answer is decided in `render.rs`, which calls only these functions.
+//! applies to which answer is decided in `render.rs`, which calls only these functions. One
+//! text is only listed here: [`NO_STDERR`], also the reason a decision carries, is defined
+//! with the outcome rules that give it, in the lower stage that reads hooks' output.
 //!
 //! Sizes count characters as Claude Code (a JavaScript program) counts them: UTF-16 code
 //! units, so a character outside the Basic Multilingual Plane counts two. A cut never splits
@@ -32,9 +34,9 @@ pub const BLOCKING_KEEP: usize = 25_000;
 /// The reason of a PreToolUse deny that gives none.
 pub const BLOCKED_BY_HOOK: &str = "Blocked by hook";
 
-/// What stands for the stderr of an exit-2 hook that wrote none. It is also the reason the
-/// decision carries, since Claude Code gives the hook no other words.
-pub const NO_STDERR: &str = "No stderr output";
+// Defined with the outcome rules, which give it as the reason of an exit-2 hook that wrote no
+// stderr; listed here with every other text.
+pub use crate::wire::decode::NO_STDERR;
 
 /// The separator of paragraphs: contexts of several hooks, a block and a context.
 pub const PARAGRAPH: &str = "\n\n";

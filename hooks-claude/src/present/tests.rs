@@ -13,9 +13,9 @@ use serde_json::{Map, Value, json};
 
 use super::templates::{self as t, PERMISSION_RETRY, STOP_WRAPPER};
 use super::*;
-use crate::decode::{DecodeCtx, decode};
 use crate::samples::payload_of;
-use crate::seams::event_from_payload;
+use crate::wire::decode::{DecodeCtx, decode};
+use crate::wire::seams::event_from_payload;
 use crate::{EventName, FromRun, OnFailure, StopDecision, StopGuard};
 
 #[derive(Debug)]

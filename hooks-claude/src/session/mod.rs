@@ -1,5 +1,7 @@
 //! A Claude Code session: one object that fires each lifecycle step's hooks and does, between
-//! the steps, what Claude Code does (see [`Session`]).
+//! the steps, what Claude Code does (see [`Session`]). In come an [`Engine`](crate::Engine) and
+//! the harness's steps, in order; out go [`Step`]s (the decision, what is shown, late results,
+//! the guard's state, exports). It is the top stage: it may use every other, and none uses it.
 
 mod held;
 mod order;
@@ -13,8 +15,8 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 pub use tokio_util::sync::CancellationToken;
 
-use crate::env_file::{self, EnvFiles};
 use crate::input::{ClaudeInput, payload};
+use crate::run::env_file::{self, EnvFiles};
 use crate::{Engine, EventName, FromRun, GuardOverride, RawRun, StopDecision, StopGuard};
 pub use order::{Phase, SessionError, check_order};
 pub use step::{GuardState, Late, Step};

@@ -1,0 +1,437 @@
+//! One configured handler as a [`Hook`] on the core's seams: registration, the filters that
+//! decide whether it runs on an event (`if`, duplicates, the URL allowlist, a harness
+//! implementation for its type), and the hand-over of a run to its handler type.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use hook_protocol::{Event, FailurePolicy, Hook, HookInfo, HookOutcome, Matcher, On, Source};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::config::settings::Origin;
+use crate::hooks::active::{Activation, WorkspaceTrust};
+use crate::run::env::{command_spec, direct_spec};
+use crate::run::runner::{Runner, Shared};
+use crate::wire::decode::ClaudeStatus;
+use crate::wire::seams::{ClaudePayload, payload_for};
+use crate::{
+    Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
+};
+
+/// The deadline every `SessionEnd` hook of one firing shares
+/// ([SessionEnd budget](crate::compatibility#sessionend-budget)), carried in [`Event::extensions`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SessionEndDeadline(pub(crate) Instant);
+
+/// What makes two handlers identical: the plugin (none for settings files) and what the
+/// handler does (command and args, URL, prompt, tool call).
+pub(crate) type DedupKey = (Option<String>, String);
+
+/// An earlier hook with the same key: when it runs on an event, this one does not.
+#[derive(Debug, Clone)]
+pub(crate) struct Twin {
+    pub(crate) id: String,
+    pub(crate) matcher: Matcher,
+    pub(crate) rule: Option<PermissionRule>,
+}
+
+/// A configured Claude Code handler on the core's seams.
+pub struct ClaudeHook {
+    /// What runs, and how.
+    pub(crate) runner: Runner,
+    pub(crate) twins: Vec<Twin>,
+    /// Whether it is active this session: the workspace trust and the invoked skills.
+    activation: Arc<Activation>,
+    warned: AtomicBool,
+    /// A skill's `once` hook after its first successful run: no longer registered.
+    spent: AtomicBool,
+}
+
+impl fmt::Debug for ClaudeHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.runner;
+        f.debug_struct("ClaudeHook").field("id", &r.info.id).field("entry", &r.entry).finish()
+    }
+}
+
+/// Why a registered hook does not run on an event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum NotRun {
+    /// Its `if` rule does not match the tool call.
+    IfMismatch {
+        /// The rule.
+        rule: String,
+    },
+    /// It has `if` on an event that is not about a tool call.
+    IfOnNonToolEvent,
+    /// An identical handler earlier in configuration order runs instead.
+    Duplicate {
+        /// That hook.
+        of: String,
+    },
+    /// The harness registered no implementation for its type (a model evaluator, an agent
+    /// runner, an MCP tool caller).
+    NoImplementation {
+        /// The type.
+        kind: HandlerType,
+    },
+    /// Its URL is not in `allowedHttpHookUrls`.
+    UrlNotAllowed {
+        /// The URL.
+        url: String,
+    },
+    /// An `mcp_tool` hook on `SessionStart` at launch, when no MCP client is connected yet.
+    NoMcpAtLaunch,
+    /// An `http` hook in a program built without `hooks-claude`'s `http` feature.
+    HttpNotBuilt,
+    /// An `http` hook on `SessionStart`, which Claude Code skips.
+    HttpOnSessionStart,
+}
+
+impl fmt::Display for NotRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotRun::IfMismatch { rule } => {
+                write!(f, "`if` rule `{rule}` does not match the tool call")
+            }
+            NotRun::IfOnNonToolEvent => f.write_str(
+                "`if` is only evaluated on tool events; a handler with `if` never runs here",
+            ),
+            NotRun::Duplicate { of } => write!(f, "identical to hook `{of}`, which runs instead"),
+            NotRun::NoImplementation { kind } => {
+                let what = match kind {
+                    HandlerType::Prompt => "model evaluator",
+                    HandlerType::Agent => "agent runner",
+                    HandlerType::McpTool => "MCP tool caller",
+                    _ => "implementation",
+                };
+                write!(f, "no {what} is registered for `{kind}` handlers; this hook is skipped")
+            }
+            NotRun::UrlNotAllowed { url } => {
+                write!(f, "URL `{url}` is not allowed by `allowedHttpHookUrls`")
+            }
+            NotRun::NoMcpAtLaunch => f.write_str(
+                "`mcp_tool` hooks are not available for `SessionStart` at launch (no MCP client yet)",
+            ),
+            NotRun::HttpNotBuilt => {
+                write!(f, "{}; this hook is skipped", crate::config::url::NOT_BUILT)
+            }
+            NotRun::HttpOnSessionStart => {
+                f.write_str("HTTP hooks are not supported for SessionStart; this hook is skipped")
+            }
+        }
+    }
+}
+
+impl ClaudeHook {
+    pub(crate) fn new(
+        id: String,
+        entry: Entry,
+        shared: Arc<Shared>,
+        activation: Arc<Activation>,
+    ) -> Self {
+        let event = entry.event;
+        let h = &entry.handler;
+        let mut timeout = h
+            .timeout
+            .and_then(|s| hook_protocol::exec::timeout_from_secs(s).ok())
+            .unwrap_or_else(|| event.default_timeout(h.kind));
+        if let Some(max) = event.max_timeout() {
+            timeout = timeout.min(max);
+        }
+        if h.runs_async() && !h.async_rewake {
+            // Claude Code enforces no timeout on `async` hooks (docs/claude-code.md#timeouts); a
+            // backstop only.
+            timeout = shared.background.limits().async_timeout;
+        }
+        let blocks = matches!(event.exit2(), Exit2::Block | Exit2::Feedback)
+            || event == EventName::PermissionRequest;
+        let failure_policy = if h.on_failure == OnFailure::Block
+            && event.on_failure_applies()
+            && blocks
+            && !h.runs_async()
+        {
+            FailurePolicy::FailClosed
+        } else {
+            FailurePolicy::FailOpen
+        };
+        let origin = match entry.source.plugin() {
+            Some(p) => p.name.clone(),
+            None => entry.source.path.display().to_string(),
+        };
+        let mut info = HookInfo::new(id, Source::new("claude", Some(origin)));
+        info.label = label(&entry);
+        info.failure_policy = failure_policy;
+        info.on = match event.seam() {
+            Some(seam) => On::seam(seam),
+            None => On::Custom(event.as_str().to_owned()),
+        };
+        info.matcher = entry.matcher.clone();
+        let spec = command_spec(&entry, &shared.host);
+        let direct =
+            spec.as_ref().ok().and_then(|_| direct_spec(&entry, &shared.host)).map(Arc::new);
+        if direct.is_some() {
+            crate::run::direct::start_probe();
+        }
+        Self {
+            runner: Runner { info, entry, spec, direct, timeout, shared },
+            twins: Vec::new(),
+            activation,
+            warned: AtomicBool::new(false),
+            spent: AtomicBool::new(false),
+        }
+    }
+
+    /// The configured handler.
+    pub fn entry(&self) -> &Entry {
+        &self.runner.entry
+    }
+
+    /// The timeout it runs with.
+    pub fn timeout(&self) -> Duration {
+        self.runner.timeout
+    }
+
+    /// The key under which identical handlers run once per event: what the handler does
+    /// (command and args; URL; prompt and model; tool call:
+    /// [Configuration files](crate::compatibility#configuration-files)), and for plugin hooks the
+    /// plugin, so that a plugin's copy stays separate. Background hooks are never merged.
+    pub(crate) fn dedup_key(&self) -> Option<DedupKey> {
+        let h = &self.runner.entry.handler;
+        if h.runs_async() {
+            return None;
+        }
+        let what = match &h.spec {
+            HandlerSpec::Command => {
+                let args = h.args.as_ref().map(|a| a.join("\u{0}"));
+                format!("command\u{0}{}\u{0}{args:?}", h.command.as_deref()?)
+            }
+            HandlerSpec::Http(s) => format!("http\u{0}{}", s.url),
+            HandlerSpec::Prompt(s) | HandlerSpec::Agent(s) => {
+                format!("{}\u{0}{}\u{0}{:?}", h.kind, s.prompt, s.model)
+            }
+            HandlerSpec::McpTool(s) => {
+                format!(
+                    "mcp_tool\u{0}{}\u{0}{}\u{0}{}",
+                    s.server,
+                    s.tool,
+                    Value::Object(s.input.clone())
+                )
+            }
+        };
+        Some((self.runner.entry.source.dedup_scope(), what))
+    }
+
+    fn rule_passes(
+        rule: Option<&PermissionRule>,
+        event: EventName,
+        payload: &Map<String, Value>,
+        rctx: RuleContext<'_>,
+    ) -> bool {
+        let Some(rule) = rule else { return true };
+        if !event.is_tool_event() {
+            return false;
+        }
+        let tool = payload.get("tool_name").and_then(Value::as_str).unwrap_or_default();
+        let input = payload.get("tool_input").unwrap_or(&Value::Null);
+        rule.matches(tool, input, rctx)
+    }
+
+    /// Why the hook would not run on `event`, or `None` when it would.
+    pub fn not_run(&self, event: &Event) -> Option<NotRun> {
+        self.not_run_for(event, &payload_for(event, self.runner.entry.event.as_str()))
+    }
+
+    /// [`ClaudeHook::not_run`] with the event's Claude payload already built.
+    fn not_run_for(&self, event: &Event, payload: &ClaudePayload) -> Option<NotRun> {
+        let h = &self.runner.entry.handler;
+        let name = self.runner.entry.event;
+        let cwd = payload.object().get("cwd").and_then(Value::as_str).map(Path::new);
+        let host = &self.runner.shared.host;
+        let rctx =
+            RuleContext { cwd, project_dir: Some(&host.project_dir), home: host.home.as_deref() };
+        if let Some(rule) = h.rule() {
+            if !name.is_tool_event() {
+                return Some(NotRun::IfOnNonToolEvent);
+            }
+            if !Self::rule_passes(Some(rule), name, payload.object(), rctx) {
+                return Some(NotRun::IfMismatch { rule: h.if_rule.clone().unwrap_or_default() });
+            }
+        }
+        let subject = event.subject();
+        for twin in &self.twins {
+            let matches = subject.is_none_or(|s| twin.matcher.is_match(s));
+            if matches && Self::rule_passes(twin.rule.as_ref(), name, payload.object(), rctx) {
+                return Some(NotRun::Duplicate { of: twin.id.clone() });
+            }
+        }
+        let delegates = &self.runner.shared.delegates;
+        match &h.spec {
+            HandlerSpec::Command => None,
+            HandlerSpec::Http(_) if !crate::config::url::BUILT => Some(NotRun::HttpNotBuilt),
+            HandlerSpec::Http(_) if name == EventName::SessionStart => {
+                Some(NotRun::HttpOnSessionStart)
+            }
+            HandlerSpec::Http(s) => (!self.runner.shared.http_policy.url_allowed(&s.url))
+                .then(|| NotRun::UrlNotAllowed { url: crate::config::url::shown_url(&s.url) }),
+            HandlerSpec::Prompt(_) => {
+                delegates.model.is_none().then_some(NotRun::NoImplementation { kind: h.kind })
+            }
+            HandlerSpec::Agent(_) => {
+                delegates.agent.is_none().then_some(NotRun::NoImplementation { kind: h.kind })
+            }
+            HandlerSpec::McpTool(_) => {
+                let launch = name == EventName::SessionStart
+                    && payload.object().get("source").and_then(Value::as_str) == Some("startup");
+                if launch {
+                    Some(NotRun::NoMcpAtLaunch)
+                } else {
+                    delegates.mcp.is_none().then_some(NotRun::NoImplementation { kind: h.kind })
+                }
+            }
+        }
+    }
+
+    fn skipped(&self, why: &NotRun) -> HookOutcome {
+        if matches!(
+            why,
+            NotRun::NoImplementation { .. }
+                | NotRun::UrlNotAllowed { .. }
+                | NotRun::HttpOnSessionStart
+                | NotRun::HttpNotBuilt
+        ) && !self.warned.swap(true, Ordering::Relaxed)
+        {
+            let info = &self.runner.info;
+            tracing::warn!(target: "hooks", hook = %info.id, handler = %info.label, "{why}");
+        }
+        let mut outcome = HookOutcome::skipped(why.to_string());
+        let mut meta = self.runner.meta(ClaudeStatus::Skipped);
+        meta.message = Some(why.to_string());
+        outcome.metadata = Some(meta.into_metadata());
+        outcome
+    }
+
+    /// The timeout of this run: its own, and on `SessionEnd` no later than the firing's
+    /// shared deadline (`None`: the deadline has passed).
+    fn run_timeout(&self, event: &Event) -> Option<Duration> {
+        match event.extensions.get::<SessionEndDeadline>() {
+            Some(SessionEndDeadline(deadline))
+                if self.runner.entry.event == EventName::SessionEnd =>
+            {
+                let left = deadline.saturating_duration_since(Instant::now());
+                (!left.is_zero()).then(|| self.runner.timeout.min(left))
+            }
+            _ => Some(self.runner.timeout),
+        }
+    }
+}
+
+/// What the handler runs, for records: the command line, the URL, the prompt, the tool.
+fn label(entry: &Entry) -> String {
+    let h = &entry.handler;
+    match (&h.spec, &h.command, &h.args) {
+        (HandlerSpec::Command, Some(c), Some(args)) if !args.is_empty() => {
+            format!("{c} {}", args.join(" "))
+        }
+        (HandlerSpec::Command, Some(c), _) => c.clone(),
+        (HandlerSpec::Http(s), _, _) => crate::config::url::shown_url(&s.url),
+        (HandlerSpec::Prompt(s) | HandlerSpec::Agent(s), _, _) => s.prompt.clone(),
+        (HandlerSpec::McpTool(s), _, _) => format!("{}/{}", s.server, s.tool),
+        _ => h.kind.as_str().to_owned(),
+    }
+}
+
+#[async_trait]
+impl Hook for ClaudeHook {
+    fn info(&self) -> &HookInfo {
+        &self.runner.info
+    }
+
+    /// A skill's hooks are registered once the skill was invoked, until a `once` hook's first
+    /// success; a sub-agent's run on the events of that sub-agent only (its `agent_type`).
+    fn active(&self, event: &Event) -> bool {
+        let source = &self.runner.entry.source;
+        match self.activation.workspace_trust() {
+            WorkspaceTrust::Trusted => {}
+            WorkspaceTrust::Untrusted => return false,
+            WorkspaceTrust::Implicit => {
+                let project = &self.runner.shared.host.project_dir;
+                if matches!(source.origin, Origin::Agent { .. }) && source.path.starts_with(project)
+                {
+                    return false;
+                }
+            }
+        }
+        match &source.origin {
+            Origin::Skill { name } => {
+                let invoked = self.activation.skills.read().unwrap_or_else(|e| e.into_inner());
+                invoked.contains(name) && !self.spent.load(Ordering::Acquire)
+            }
+            Origin::Agent { name } => event.common.agent_type.as_deref() == Some(name.as_str()),
+            _ => true,
+        }
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        let outcome = self.run_once(event).await;
+        if self.runner.entry.handler.once
+            && matches!(self.runner.entry.source.origin, Origin::Skill { .. })
+            && outcome.status == hook_protocol::HookStatus::Success
+        {
+            self.spent.store(true, Ordering::Release);
+        }
+        outcome
+    }
+}
+
+impl ClaudeHook {
+    /// One run, whatever its registration.
+    async fn run_once(&self, event: &Event) -> HookOutcome {
+        let payload = payload_for(event, self.runner.entry.event.as_str());
+        if let Some(why) = self.not_run_for(event, &payload) {
+            return self.skipped(&why);
+        }
+        let Some(timeout) = self.run_timeout(event) else {
+            let ctx = self.runner.decode_ctx(self.runner.timeout);
+            let mut d = crate::wire::decode::decode_timeout(&ctx);
+            d.warnings
+                .push("the shared `SessionEnd` budget was spent before it started".to_owned());
+            return self.runner.finish(d, None);
+        };
+        match &self.runner.entry.handler.spec {
+            HandlerSpec::Command => {
+                let files = event.extensions.get::<crate::run::env_file::EnvFiles>();
+                let file = files.and_then(|f| f.of(&self.runner.info.id));
+                let mut outcome =
+                    crate::run::command::run(&self.runner, &payload, timeout, file).await;
+                if let Some(warning) = files.and_then(|f| f.warnings.get(&self.runner.info.id)) {
+                    outcome.warnings.push(warning.clone());
+                }
+                outcome
+            }
+            #[cfg(feature = "http")]
+            HandlerSpec::Http(spec) => {
+                let d = self.runner.run_http(spec, &payload, timeout).await;
+                self.runner.finish(d, None)
+            }
+            // `not_run_for` skipped it already.
+            #[cfg(not(feature = "http"))]
+            HandlerSpec::Http(_) => self.skipped(&NotRun::HttpNotBuilt),
+            HandlerSpec::Prompt(spec) | HandlerSpec::Agent(spec) => {
+                let d = self.runner.run_prompt(spec, &payload, timeout).await;
+                self.runner.finish(d, None)
+            }
+            HandlerSpec::McpTool(spec) => {
+                let d = self.runner.run_mcp(spec, &payload, timeout).await;
+                self.runner.finish(d, None)
+            }
+        }
+    }
+}
