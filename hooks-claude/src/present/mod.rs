@@ -40,7 +40,7 @@
 mod persist;
 mod render;
 pub(crate) mod stop_guard;
-pub mod templates;
+pub use crate::wire::templates;
 #[cfg(test)]
 mod tests;
 

@@ -24,9 +24,7 @@ use serde_json::{Map, Value};
 use crate::output::{HookOutput, Specific, to_verdict};
 use crate::{EventName, Exit2, OnFailure};
 
-/// What stands for the stderr of an exit-2 hook that wrote none. It is also the reason the
-/// decision carries, since Claude Code gives the hook no other words.
-pub const NO_STDERR: &str = "No stderr output";
+use super::templates::{self as t, NO_STDERR};
 
 /// How one hook's run went, in Claude Code's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -293,7 +291,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
                 ) || (event == Some(EventName::UserPromptSubmit) && ctx.from_plugin));
             if missing_file {
                 d.meta.status = ClaudeStatus::NonBlockingError;
-                let msg = format!("Failed with non-blocking status code: {}", first_line(&stderr));
+                let msg = t::non_blocking_status(first_line(&stderr));
                 d.meta.message = Some(msg.clone());
                 d.failure = Some(msg);
                 return d;
@@ -359,7 +357,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     let stderr = lossy(&raw.stderr, "stderr", &mut d.warnings);
     let error = match raw.exit {
         Exit::Signal { .. } => format!("Failed: {}", raw.exit),
-        _ => format!("Failed with non-blocking status code: {}", first_line(&stderr)),
+        _ => t::non_blocking_status(first_line(&stderr)),
     };
     let blocking = match raw.exit {
         Exit::Code { .. } => {
@@ -382,7 +380,7 @@ pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
         warnings: Vec::new(),
     };
     let secs = (ctx.timeout.as_secs_f64() * 1000.0).round() / 1000.0;
-    let error = format!("{} hook timed out after {secs}s", ctx.name);
+    let error = t::timed_out(ctx.name, secs);
     let worktree = matches!(ctx.event, Some(EventName::WorktreeCreate | EventName::WorktreeRemove));
     if ctx.event == Some(EventName::PreModelSwitch) || worktree {
         d.verdict = Verdict::deny(error.clone());

@@ -2,10 +2,12 @@
 //! word, as release [`CLAUDE_CODE_VERSION`] writes it: prefixes, wrappers, notices, the size
 //! rules of long texts and the names of the files they are saved to.
 //!
-//! This is the one file to change when a Claude Code release changes its wording: which text
-//! applies to which answer is decided in `render.rs`, which calls only these functions. One
-//! text is only listed here: [`NO_STDERR`], also the reason a decision carries, is defined
-//! with the outcome rules that give it, in the lower stage that reads hooks' output.
+//! This is the one file to change when a Claude Code release changes its wording. Which text
+//! applies to which answer is decided elsewhere, with calls to these functions only: where a
+//! text goes in the conversation by the presentation (`present/render.rs`), and the notices a
+//! hook's record carries (a failure, a timeout) by the outcome rules (`decode.rs`). It sits
+//! with those rules, in the lower stage, so that both can use it, and is public as
+//! `present::templates`.
 //!
 //! Sizes count characters as Claude Code (a JavaScript program) counts them: UTF-16 code
 //! units, so a character outside the Basic Multilingual Plane counts two. A cut never splits
@@ -34,9 +36,9 @@ pub const BLOCKING_KEEP: usize = 25_000;
 /// The reason of a PreToolUse deny that gives none.
 pub const BLOCKED_BY_HOOK: &str = "Blocked by hook";
 
-// Defined with the outcome rules, which give it as the reason of an exit-2 hook that wrote no
-// stderr; listed here with every other text.
-pub use crate::wire::decode::NO_STDERR;
+/// What stands for the stderr of an exit-2 hook that wrote none. It is also the reason the
+/// decision carries, since Claude Code gives the hook no other words.
+pub const NO_STDERR: &str = "No stderr output";
 
 /// The separator of paragraphs: contexts of several hooks, a block and a context.
 pub const PARAGRAPH: &str = "\n\n";
@@ -168,6 +170,18 @@ pub fn compaction_blocked(blocking: &str) -> String {
 /// SessionEnd, where it goes to Claude Code's stderr).
 pub fn hook_failed_notice(event: &str, cmd: &str, stderr: &str) -> String {
     format!("{event} hook [{cmd}] failed: {stderr}")
+}
+
+/// The notice of a hook that failed without blocking (an exit code other than 0 and 2, or
+/// exit 2 where a missing file makes it non-blocking): the first line of its stderr.
+pub fn non_blocking_status(first_stderr_line: &str) -> String {
+    format!("Failed with non-blocking status code: {first_stderr_line}")
+}
+
+/// The notice of a hook cancelled at its timeout: `{Event} hook timed out after {secs}s`,
+/// the seconds as configured (`0.5`, `5`).
+pub fn timed_out(event: &str, secs: f64) -> String {
+    format!("{event} hook timed out after {secs}s")
 }
 
 /// The size figure of a saved text: characters / 1024 with one decimal, a tie rounded up as
