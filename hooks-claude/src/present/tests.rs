@@ -3,37 +3,15 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
-use async_trait::async_trait;
-use hook_protocol::{
-    Dispatcher, Event, Exit, Hook, HookInfo, HookOutcome, On, RawOutcome, Report, Source,
-};
+use hook_protocol::{Dispatcher, Exit, Hook, RawOutcome, Report, Source};
 use serde_json::{Map, Value, json};
 
 use super::templates::{self as t, PERMISSION_RETRY, STOP_WRAPPER};
 use super::*;
 use crate::samples::payload_of;
-use crate::wire::decode::{DecodeCtx, decode};
 use crate::wire::seams::event_from_payload;
 use crate::{EventName, FromRun, OnFailure, StopDecision, StopGuard};
-
-#[derive(Debug)]
-struct Canned {
-    info: HookInfo,
-    outcome: HookOutcome,
-}
-
-#[async_trait]
-impl Hook for Canned {
-    fn info(&self) -> &HookInfo {
-        &self.info
-    }
-
-    async fn run(&self, _event: &Event) -> HookOutcome {
-        self.outcome.clone()
-    }
-}
 
 /// One hook's run: its command, exit code, stdout, stderr and `onFailure`.
 #[derive(Clone)]
@@ -74,33 +52,12 @@ fn specific(event: EventName, fields: Value) -> String {
 }
 
 fn canned(event: EventName, i: usize, run: &Run) -> Arc<dyn Hook> {
-    let ctx = DecodeCtx {
-        event: Some(event),
-        name: event.as_str(),
-        on_failure: run.on_failure,
-        from_plugin: false,
-        timeout: Duration::from_secs(60),
-    };
     let raw = RawOutcome::new(
         Exit::Code { code: run.code },
         run.stdout.as_bytes(),
         run.stderr.as_bytes(),
     );
-    let d = decode(&ctx, &raw);
-    let mut info = HookInfo::new(format!("hook-{i}"), Source::new("claude", None));
-    info.label = run.cmd.to_owned();
-    info.on = match event.seam() {
-        Some(seam) => On::seam(seam),
-        None => On::Custom(event.as_str().to_owned()),
-    };
-    let status = if d.meta.blocked_on_failure {
-        hook_protocol::HookStatus::Blocked
-    } else {
-        d.meta.status.core()
-    };
-    let mut outcome = HookOutcome::with_status(status, d.verdict);
-    outcome.metadata = Some(d.meta.to_metadata());
-    Arc::new(Canned { info, outcome })
+    crate::wire::canned::canned(event, i, run.cmd, None, &raw, run.on_failure)
 }
 
 fn home(name: &str) -> PathBuf {

@@ -5,6 +5,8 @@
 //! here and the presentation above both use. It reads only the configuration: it never starts
 //! a run, fires an event or decides where a text goes.
 
+#[cfg(test)]
+pub(crate) mod canned;
 pub(crate) mod decision;
 pub(crate) mod decode;
 pub mod input;

@@ -3,66 +3,30 @@
 //! shows for each ([`crate::Presenter::shown`]).
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use async_trait::async_trait;
-use hook_protocol::{
-    BlockDecision, ContextDecision, Dispatcher, Event, Exit, Hook, HookInfo, HookOutcome, On,
-    RawOutcome, Report, Source,
-};
+use hook_protocol::{BlockDecision, ContextDecision, Dispatcher, Exit, Hook, RawOutcome, Report};
 use serde_json::{Value, json};
 
 use super::*;
 use crate::samples::payload_of;
-use crate::wire::decode::{DecodeCtx, decode};
 use crate::wire::seams::event_from_payload;
 use crate::{EventName, OnFailure};
-
-#[derive(Debug)]
-struct Canned {
-    info: HookInfo,
-    outcome: HookOutcome,
-}
-
-#[async_trait]
-impl Hook for Canned {
-    fn info(&self) -> &HookInfo {
-        &self.info
-    }
-
-    async fn run(&self, _event: &Event) -> HookOutcome {
-        self.outcome.clone()
-    }
-}
 
 fn canned(
     event: EventName,
     i: usize,
     (code, stdout, stderr): &(i32, String, String),
 ) -> Arc<dyn Hook> {
-    let ctx = DecodeCtx {
-        event: Some(event),
-        name: event.as_str(),
-        on_failure: OnFailure::Continue,
-        from_plugin: false,
-        timeout: Duration::from_secs(600),
-    };
-    let d = decode(
-        &ctx,
-        &RawOutcome::new(Exit::Code { code: *code }, stdout.as_bytes(), stderr.as_bytes()),
-    );
-    let mut info = HookInfo::new(
-        format!("hook-{i}"),
-        Source::new("claude", Some(".claude/settings.json".into())),
-    );
-    info.label = format!("./hook-{i}.sh");
-    info.on = match event.seam() {
-        Some(seam) => On::seam(seam),
-        None => On::Custom(event.as_str().to_owned()),
-    };
-    let mut outcome = HookOutcome::with_status(d.meta.status.core(), d.verdict);
-    outcome.metadata = Some(d.meta.to_metadata());
-    Arc::new(Canned { info, outcome })
+    let raw = RawOutcome::new(Exit::Code { code: *code }, stdout.as_bytes(), stderr.as_bytes());
+    let label = format!("./hook-{i}.sh");
+    crate::wire::canned::canned(
+        event,
+        i,
+        &label,
+        Some(".claude/settings.json"),
+        &raw,
+        OnFailure::Continue,
+    )
 }
 
 fn decide<D: FromRun + serde::Serialize>(report: &Report) -> Value {
