@@ -4,9 +4,11 @@
 //! system message (`PreToolUse:Bash hook additional context: …\n\nPostToolUse:Bash hook
 //! additional context: …`). A session renders each event when it fires, so it keeps the
 //! `PreToolUse` message of a call that runs until that call's `PostToolUse` or
-//! `PostToolUseFailure`, and joins it there. A call that ends otherwise (`PermissionDenied`,
-//! a turn that goes on without its result) gets the message, alone, at the start of the next
-//! step that is not about another tool call.
+//! `PostToolUseFailure`, and joins it there. A call refused at its permission prompt gets the
+//! message right after the refusal's tool result (a `PermissionRequest` input has no
+//! `tool_use_id`: the call is the latest held one with the same tool and input, else with the
+//! same tool); one that ends otherwise (`PermissionDenied`, a turn that goes on without its
+//! result) gets it, alone, at the start of the next step that is not about another tool call.
 
 use serde_json::{Map, Value};
 
@@ -15,11 +17,20 @@ use crate::{EventName, ModelText, Placement, Shown};
 /// The paragraph break between the two events' texts in the one system message.
 const JOIN: &str = "\n\n";
 
-/// `PreToolUse` system messages of calls whose `PostToolUse` has not come yet, by
-/// `tool_use_id`, in the order the calls were made.
+/// A running call's held message.
+#[derive(Debug)]
+struct Call {
+    id: String,
+    tool: Option<Value>,
+    input: Option<Value>,
+    text: ModelText,
+}
+
+/// `PreToolUse` system messages of calls whose `PostToolUse` has not come yet, in the order
+/// the calls were made.
 #[derive(Debug, Default)]
 pub(super) struct Held {
-    calls: Vec<(String, ModelText)>,
+    calls: Vec<Call>,
 }
 
 impl Held {
@@ -41,11 +52,37 @@ impl Held {
                 }
                 if let Some(at) = first_system(shown) {
                     let text = shown.model.remove(at);
-                    self.calls.retain(|(held, _)| held != id);
-                    self.calls.push((id.to_owned(), text));
+                    self.calls.retain(|call| call.id != id);
+                    self.calls.push(Call {
+                        id: id.to_owned(),
+                        tool: input.get("tool_name").cloned(),
+                        input: input.get("tool_input").cloned(),
+                        text,
+                    });
                 }
             }
-            (Some(EventName::PermissionRequest), _) => {}
+            (Some(EventName::PermissionRequest), id) => {
+                let Some(at) =
+                    shown.model.iter().position(|m| m.placement == Placement::ToolResult)
+                else {
+                    return;
+                };
+                let (tool, tool_input) = (input.get("tool_name"), input.get("tool_input"));
+                let found = match id {
+                    Some(id) => self.calls.iter().rposition(|call| call.id == id),
+                    // The same tool and input; else (the hooks rewrote the input) the tool.
+                    None => self
+                        .calls
+                        .iter()
+                        .rposition(|call| {
+                            call.tool.as_ref() == tool && call.input.as_ref() == tool_input
+                        })
+                        .or_else(|| self.calls.iter().rposition(|call| call.tool.as_ref() == tool)),
+                };
+                if let Some(found) = found {
+                    shown.model.insert(at + 1, self.calls.remove(found).text);
+                }
+            }
             (Some(EventName::PostToolUse | EventName::PostToolUseFailure), Some(id)) => {
                 let Some(pre) = self.take(id) else { return };
                 match first_system(shown) {
@@ -70,14 +107,14 @@ impl Held {
             ) => {}
             _ => {
                 let held = std::mem::take(&mut self.calls);
-                shown.model.splice(0..0, held.into_iter().map(|(_, text)| text));
+                shown.model.splice(0..0, held.into_iter().map(|call| call.text));
             }
         }
     }
 
     fn take(&mut self, id: &str) -> Option<ModelText> {
-        let at = self.calls.iter().position(|(held, _)| held == id)?;
-        Some(self.calls.remove(at).1)
+        let at = self.calls.iter().position(|call| call.id == id)?;
+        Some(self.calls.remove(at).text)
     }
 }
 
@@ -92,7 +129,18 @@ mod tests {
     use super::*;
 
     fn input(id: &str) -> Map<String, Value> {
-        let Value::Object(map) = json!({"tool_use_id": id}) else { return Map::new() };
+        let Value::Object(map) =
+            json!({"tool_use_id": id, "tool_name": "Bash", "tool_input": {"command": id}})
+        else {
+            return Map::new();
+        };
+        map
+    }
+
+    /// A permission prompt's input: no `tool_use_id`, the call's tool and input.
+    fn prompt(id: &str) -> Map<String, Value> {
+        let mut map = input(id);
+        map.remove("tool_use_id");
         map
     }
 
@@ -117,8 +165,8 @@ mod tests {
         held.apply(Some(EventName::PreToolUse), &input("t1"), &mut pre);
         assert!(pre.model.is_empty());
         let mut ask = shown(&[]);
-        held.apply(Some(EventName::PermissionRequest), &input("t1"), &mut ask);
-        assert!(ask.model.is_empty());
+        held.apply(Some(EventName::PermissionRequest), &prompt("t1"), &mut ask);
+        assert!(ask.model.is_empty(), "an allowed prompt keeps it held");
         let mut post = shown(&[(Placement::System, POST)]);
         held.apply(Some(EventName::PostToolUse), &input("t1"), &mut post);
         assert_eq!(texts(&post), [(Placement::System, &*format!("{PRE}\n\n{POST}"))]);
@@ -181,5 +229,26 @@ mod tests {
         let mut next = shown(&[]);
         held.apply(Some(EventName::Stop), &Map::new(), &mut next);
         assert!(next.model.is_empty());
+    }
+
+    #[test]
+    fn a_call_refused_at_its_permission_prompt_gets_it_after_the_refusal() {
+        let mut held = Held::default();
+        held.apply(
+            Some(EventName::PreToolUse),
+            &input("t1"),
+            &mut shown(&[(Placement::System, PRE)]),
+        );
+        held.apply(
+            Some(EventName::PreToolUse),
+            &input("t2"),
+            &mut shown(&[(Placement::System, "B")]),
+        );
+        let mut denied = shown(&[(Placement::ToolResult, "not now")]);
+        held.apply(Some(EventName::PermissionRequest), &prompt("t1"), &mut denied);
+        assert_eq!(texts(&denied), [(Placement::ToolResult, "not now"), (Placement::System, PRE)]);
+        let mut stop = shown(&[]);
+        held.apply(Some(EventName::Stop), &Map::new(), &mut stop);
+        assert_eq!(texts(&stop), [(Placement::System, "B")], "t1's given once, t2's still held");
     }
 }

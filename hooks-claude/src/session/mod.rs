@@ -54,9 +54,10 @@ pub use step::{GuardState, Late, Step};
 ///   not get them;
 /// - puts the context of a tool call's `PreToolUse` in the step of the call's `PostToolUse`
 ///   (or `PostToolUseFailure`), in one system message with that event's texts, as Claude Code
-///   does: both come after the tool result. A refused call keeps its texts on its
-///   `PreToolUse` step; a call that runs but gets no `PostToolUse` gives them back on the next
-///   step that is not about another tool call;
+///   does: both come after the tool result. A call the hooks refuse keeps its texts on its
+///   `PreToolUse` step, one refused at its permission prompt gets them after the refusal on
+///   its `PermissionRequest` step, and one that otherwise gets no `PostToolUse` gives them
+///   back on the next step that is not about another tool call;
 /// - applies the `SessionEnd` budget.
 ///
 /// Every step takes an optional [`CancellationToken`]: cancelling it (Ctrl-C) kills every

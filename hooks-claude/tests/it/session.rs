@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use hook_protocol::Continuation;
 use hooks_claude::input::{
-    Base, CwdChanged, PostToolUse, PreToolUse, SessionEnd, SessionStart, Stop, UserPromptSubmit,
+    Base, CwdChanged, PermissionRequest, PostToolUse, PreToolUse, SessionEnd, SessionStart, Stop,
+    UserPromptSubmit,
 };
 use hooks_claude::{
     CancellationToken, ClaudeStatus, Engine, HostEnv, Placement, Session, SessionError,
@@ -221,8 +222,8 @@ async fn a_skills_hooks_start_after_its_skill_call_and_once_retires() {
 
 /// A skill's `PreToolUse` and `PostToolUse` contexts of one call reach the model in one system
 /// message, after the tool result: the `PreToolUse` step holds it back for the call's
-/// `PostToolUse`; a refused call keeps its own; one without a `PostToolUse` gets it on the
-/// next step.
+/// `PostToolUse`; a call the hooks refuse keeps its own; one refused at its permission prompt
+/// gets it after the refusal; one without a `PostToolUse` gets it on the next step.
 #[tokio::test]
 async fn a_calls_pre_and_post_contexts_come_in_one_system_message() {
     let p = Project::new("session-one-message");
@@ -243,7 +244,14 @@ async fn a_calls_pre_and_post_contexts_come_in_one_system_message() {
     )
     .unwrap();
     let deny = p.script("deny.sh", "if grep -q 'rm -rf'; then echo 'no rm' >&2; exit 2; fi");
-    let mut s = p.session(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [command(&deny)]}]}));
+    let no = p.script(
+        "no.sh",
+        "cat > /dev/null\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"deny\", \"message\": \"not now\"}}}'",
+    );
+    let mut s = p.session(json!({
+        "PreToolUse": [{"matcher": "Bash", "hooks": [command(&deny)]}],
+        "PermissionRequest": [{"matcher": "Bash", "hooks": [command(&no)]}]
+    }));
     s.session_start(&start("one-message"), None).await.unwrap();
     let skill = PostToolUse {
         tool_name: "Skill".into(),
@@ -285,6 +293,22 @@ async fn a_calls_pre_and_post_contexts_come_in_one_system_message() {
             (Placement::System, "PreToolUse:Bash hook additional context: before".to_owned()),
         ],
         "a refused call has no result to wait for"
+    );
+
+    s.pre_tool_use(&bash("make", "toolu_5"), None).await.unwrap();
+    let prompt = PermissionRequest {
+        tool_name: "Bash".into(),
+        tool_input: json!({"command": "make"}),
+        ..PermissionRequest::default()
+    };
+    let asked = s.permission_request(&prompt, None).await.unwrap();
+    assert_eq!(
+        model(&asked.shown),
+        [
+            (Placement::ToolResult, "not now".to_owned()),
+            (Placement::System, "PreToolUse:Bash hook additional context: before".to_owned()),
+        ],
+        "refused at its prompt: the context follows the refusal"
     );
 
     s.pre_tool_use(&bash("ls", "toolu_4"), None).await.unwrap();
