@@ -29,36 +29,31 @@ const READS_PER_PUMP: usize = 32;
 /// What one output pipe produced.
 #[derive(Debug)]
 pub(super) struct Capture {
-    /// Bytes kept; `kept[..filled]` is output, the rest initialised room.
+    /// Bytes kept (its spare capacity is the room the next read fills).
     kept: Vec<u8>,
-    filled: usize,
     max: usize,
     total: u64,
 }
 
 impl Capture {
     fn new(max: usize) -> Self {
-        Self { kept: Vec::new(), filled: 0, max, total: 0 }
+        Self { kept: Vec::new(), max, total: 0 }
     }
 
     /// Reads once from `file` into the capture, or into `scratch` past the cap.
     fn read_from(&mut self, file: &File, scratch: &mut Vec<u8>) -> io::Result<usize> {
-        let room = self.max - self.filled;
+        let filled = self.kept.len();
+        let room = self.max - filled;
         let n = if room == 0 {
             if scratch.is_empty() {
                 scratch.resize(CHUNK, 0);
             }
             (&*file).read(scratch)?
         } else {
-            if self.kept.len() == self.filled {
-                let grow = self.filled.max(FIRST_ROOM).min(room);
-                self.kept.reserve_exact(grow);
-                self.kept.resize(self.filled + grow, 0);
+            if self.kept.capacity() == filled {
+                self.kept.reserve_exact(filled.max(FIRST_ROOM).min(room));
             }
-            let end = self.kept.len().min(self.filled + CHUNK);
-            let n = (&*file).read(&mut self.kept[self.filled..end])?;
-            self.filled += n;
-            n
+            sys::read_spare(file.as_fd(), &mut self.kept, room.min(CHUNK))?
         };
         self.total += n as u64;
         Ok(n)
@@ -67,21 +62,21 @@ impl Capture {
     /// Looks for the first newline in the kept bytes from `from` on: `Ok(end)` when found,
     /// `Err(next_from)` otherwise.
     fn newline_from(&self, from: usize) -> Result<usize, usize> {
-        match self.kept[from.min(self.filled)..self.filled].iter().position(|&b| b == b'\n') {
+        let filled = self.kept.len();
+        match self.kept[from.min(filled)..].iter().position(|&b| b == b'\n') {
             Some(i) => Ok(from + i),
-            None => Err(self.filled),
+            None => Err(filled),
         }
     }
 
     /// Whether nothing more will be kept.
     fn full(&self) -> bool {
-        self.filled == self.max
+        self.kept.len() == self.max
     }
 
     /// The kept bytes, the total read and whether the total went past the cap.
-    pub(super) fn finish(mut self) -> (Vec<u8>, u64, bool) {
-        self.kept.truncate(self.filled);
-        let truncated = self.total > self.filled as u64;
+    pub(super) fn finish(self) -> (Vec<u8>, u64, bool) {
+        let truncated = self.total > self.kept.len() as u64;
         (self.kept, self.total, truncated)
     }
 }

@@ -8,7 +8,7 @@
 #![expect(
     unsafe_code,
     reason = "thin wrappers over pidfd_open, pidfd_send_signal, kill, waitid, waitpid, ioctl, \
-              send and geteuid, which std does not offer, over the reactor registration of a \
+              send, geteuid and read into a vector's spare capacity, which std does not offer, over the reactor registration of a \
               descriptor we own, and over reading `environ` in place"
 )]
 
@@ -207,6 +207,22 @@ pub(super) fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
     // SAFETY: FIONBIO reads one int through the pointer, which is valid for the call.
     let ret = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONBIO, &raw const on) };
     if ret < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+}
+
+/// Reads once from `fd` into the spare capacity of `buf`, at most `max` bytes, and appends what
+/// was read (`read(2)`, one system call): the room is not zero-filled first, as a read into a
+/// `&mut [u8]` needs it to be. Returns how many bytes were appended; an interrupted or
+/// would-block read is an error, as with [`std::io::Read::read`].
+pub(super) fn read_spare(fd: BorrowedFd<'_>, buf: &mut Vec<u8>, max: usize) -> io::Result<usize> {
+    let spare = buf.spare_capacity_mut();
+    let len = max.min(spare.len());
+    // SAFETY: `spare` is memory `buf` owns, writable and at least `len` bytes long; read(2)
+    // writes at most `len` bytes into it and reads none of it.
+    let ret = unsafe { libc::read(fd.as_raw_fd(), spare.as_mut_ptr().cast(), len) };
+    let Ok(n) = usize::try_from(ret) else { return Err(io::Error::last_os_error()) };
+    // SAFETY: the kernel initialised the first `n <= len` bytes of the spare capacity.
+    unsafe { buf.set_len(buf.len() + n) };
+    Ok(n)
 }
 
 /// Calls `f` with each entry of the process's environment (`NAME=value`, without its NUL), read

@@ -180,10 +180,18 @@ pub fn payload<I: ClaudeInput>(input: &I) -> Map<String, Value> {
 /// ([Process execution](crate::compatibility#process-execution),
 /// [JSON detection](crate::compatibility#json-detection)).
 pub fn stdin_bytes(payload: &Map<String, Value>) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec(payload).unwrap_or_else(|_| b"{}".to_vec());
+    // Room for a typical payload at once, instead of doubling from 128 bytes.
+    let mut bytes = Vec::with_capacity(STDIN_ROOM);
+    if serde_json::to_writer(&mut bytes, payload).is_err() {
+        bytes.clear();
+        bytes.extend_from_slice(b"{}");
+    }
     bytes.push(b'\n');
     bytes
 }
+
+/// The first room of a payload's bytes: a tool call's payload with a few kilobytes of input.
+const STDIN_ROOM: usize = 4096;
 
 #[cfg(test)]
 mod tests {
