@@ -147,16 +147,7 @@ fn start(
                     && matches!(inv.command, CommandSpec::Exec { .. }) =>
             {
                 let argv = script_argv(inv, program)?;
-                let request = super::sys::SpawnRequest {
-                    path: c"/bin/sh",
-                    argv: &argv,
-                    envp,
-                    cwd: &cwd,
-                    stdio,
-                    cgroup: place.cgroup,
-                    join: place.join,
-                    session: false,
-                };
+                let request = super::sys::SpawnRequest { path: c"/bin/sh", argv: &argv, ..request };
                 super::sys::spawn(&request).map_err(|e| spawn_error(inv, e))
             }
             other => other.map_err(|e| spawn_error(inv, e)),

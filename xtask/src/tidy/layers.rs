@@ -298,6 +298,23 @@ fn tree(toks: &[(Token, usize)], mut i: usize) -> (Vec<Leaf>, usize) {
     }
 }
 
+/// Records each leaf of one use tree (or path) written at `line` in `module`.
+fn push_leaves(
+    out: &mut Vec<Written>,
+    leaves: Vec<Leaf>,
+    module: &[String],
+    line: usize,
+    test: bool,
+) {
+    out.extend(leaves.into_iter().map(|(segments, alias)| Written {
+        module: module.to_vec(),
+        segments,
+        alias,
+        line,
+        test,
+    }));
+}
+
 /// Every `crate::` and `super::` path of a file, and (`uses` set) every `use` tree with a
 /// relative path, each with the module it is written in.
 fn written(source: &Source, relative_uses: bool) -> Vec<Written> {
@@ -336,15 +353,7 @@ fn written(source: &Source, relative_uses: bool) -> Vec<Written> {
             }
             Token::Ident(kw) if kw == "use" && relative_uses => {
                 let (leaves, end) = tree(&toks, i + 1);
-                for (segments, alias) in leaves {
-                    out.push(Written {
-                        module: module(),
-                        segments,
-                        alias,
-                        line: line(toks[i].1),
-                        test,
-                    });
-                }
+                push_leaves(&mut out, leaves, &module(), line(toks[i].1), test);
                 i = end;
                 continue;
             }
@@ -354,15 +363,7 @@ fn written(source: &Source, relative_uses: bool) -> Vec<Written> {
                 if !after_path && !in_macro && toks.get(i + 1).map(|t| &t.0) == Some(&Token::Colons)
                 {
                     let (leaves, end) = tree(&toks, i);
-                    for (segments, alias) in leaves {
-                        out.push(Written {
-                            module: module(),
-                            segments,
-                            alias,
-                            line: line(toks[i].1),
-                            test,
-                        });
-                    }
+                    push_leaves(&mut out, leaves, &module(), line(toks[i].1), test);
                     i = end;
                     continue;
                 }
