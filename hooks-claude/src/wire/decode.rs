@@ -127,7 +127,7 @@ impl ClaudeMeta {
 
     /// Reads the record kept in a hook's metadata.
     pub fn from_metadata(metadata: Option<&Value>) -> Option<Self> {
-        metadata.and_then(|m| m.get("claude")).and_then(|v| serde_json::from_value(v.clone()).ok())
+        metadata.and_then(|m| m.get("claude")).and_then(|v| Self::deserialize(v).ok())
     }
 
     /// The metadata value holding this record.
