@@ -419,8 +419,7 @@ async fn cancelling_a_pipeline_keeps_a_report() {
 async fn cancelling_a_lone_hook_keeps_a_report() {
     let dropped = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let d = Dispatcher::builder().hook(endless("slow", &dropped)).build().unwrap();
-    let report =
-        d.dispatch_until(&bash("ls"), tokio::time::sleep(Duration::from_millis(50))).await;
+    let report = d.dispatch_until(&bash("ls"), tokio::time::sleep(Duration::from_millis(50))).await;
     assert!(report.cancelled());
     let statuses: Vec<_> =
         report.records.iter().map(|r| (r.id.as_str(), r.status, r.warnings.clone())).collect();

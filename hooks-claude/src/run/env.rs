@@ -86,7 +86,9 @@ pub(crate) fn hook_env(
     if let Some(id) = crate::wire::seams::field(payload, "session_id").and_then(Value::as_str) {
         env.set("CLAUDE_CODE_SESSION_ID", id);
     }
-    if let Some(level) = crate::wire::seams::field(payload, "effort").and_then(|e| e.get("level")).and_then(Value::as_str)
+    if let Some(level) = crate::wire::seams::field(payload, "effort")
+        .and_then(|e| e.get("level"))
+        .and_then(Value::as_str)
     {
         env.set("CLAUDE_EFFORT", level);
     }

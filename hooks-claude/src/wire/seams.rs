@@ -119,8 +119,10 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
         Some(EventName::PreToolUse) => Payload::PreTool(call()),
         Some(EventName::PermissionRequest) => Payload::PermissionRequest(call()),
         Some(EventName::PostToolUse) => {
-            let mut r =
-                ToolResult::new(call(), field(&map, "tool_response").cloned().unwrap_or(Value::Null));
+            let mut r = ToolResult::new(
+                call(),
+                field(&map, "tool_response").cloned().unwrap_or(Value::Null),
+            );
             r.duration_ms = duration;
             r.into()
         }
@@ -132,7 +134,8 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
         }
         Some(EventName::Stop) => {
             let mut t = TurnEnd::new();
-            t.continuing = field(&map, "stop_hook_active").and_then(Value::as_bool).unwrap_or(false);
+            t.continuing =
+                field(&map, "stop_hook_active").and_then(Value::as_bool).unwrap_or(false);
             t.last_message = opt(&map, "last_assistant_message");
             t.into()
         }
@@ -141,7 +144,8 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
         }
         Some(EventName::SubagentStop) => {
             let mut e = SubagentEnd::new(s(&map, "agent_id"), s(&map, "agent_type"));
-            e.continuing = field(&map, "stop_hook_active").and_then(Value::as_bool).unwrap_or(false);
+            e.continuing =
+                field(&map, "stop_hook_active").and_then(Value::as_bool).unwrap_or(false);
             e.transcript_path = opt(&map, "agent_transcript_path").map(PathBuf::from);
             e.last_message = opt(&map, "last_assistant_message");
             e.into()
