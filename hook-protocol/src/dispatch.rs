@@ -386,7 +386,8 @@ fn record(position: usize, info: &HookInfo, outcome: HookOutcome, started: Insta
 
 async fn run_one(position: usize, hook: &Arc<dyn Hook>, event: &Event) -> HookRecord {
     let started = Instant::now();
-    let outcome = hook.run(event).await;
+    // The hook itself, not `Arc`'s forwarding impl: one boxed future per run instead of two.
+    let outcome = (**hook).run(event).await;
     record(position, hook.info(), outcome, started)
 }
 
@@ -421,6 +422,9 @@ async fn run_parallel<C: Future<Output = ()>>(
     emitter: &mut Emitter<'_>,
     mut cancel: Cancel<'_, C>,
 ) -> Vec<HookRecord> {
+    if let [hook] = selected {
+        return run_alone(hook, event, emitter, cancel).await;
+    }
     if selected.len() > 1 && spreads_over_workers() {
         return run_spread(selected, event, limit, emitter, cancel).await;
     }
@@ -459,6 +463,27 @@ async fn run_parallel<C: Future<Output = ()>>(
         fill_cancelled(selected, &starts, &mut done);
         emitter.ready(&done);
     }
+    done.into_iter().flatten().collect()
+}
+
+/// [`run_parallel`] of one hook: run in place, without a set of futures to poll.
+async fn run_alone<C: Future<Output = ()>>(
+    hook: &Arc<dyn Hook>,
+    event: &Event,
+    emitter: &mut Emitter<'_>,
+    mut cancel: Cancel<'_, C>,
+) -> Vec<HookRecord> {
+    let started = emitter.started(0, hook);
+    let mut done = vec![tokio::select! {
+        biased;
+        rec = run_one(0, hook, event) => Some(rec),
+        () = &mut cancel => None,
+    }];
+    if done[0].is_none() {
+        // Dropping the run killed what it started.
+        fill_cancelled(&[hook], &[Some(started)], &mut done);
+    }
+    emitter.ready(&done);
     done.into_iter().flatten().collect()
 }
 

@@ -413,6 +413,22 @@ async fn cancelling_a_pipeline_keeps_a_report() {
     cancelling_keeps_a_report(Mode::Pipeline).await;
 }
 
+/// One matching hook runs in place (no set of futures): cancelling it still drops the run and
+/// reports it cancelled.
+#[tokio::test]
+async fn cancelling_a_lone_hook_keeps_a_report() {
+    let dropped = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let d = Dispatcher::builder().hook(endless("slow", &dropped)).build().unwrap();
+    let report = d.dispatch_until(&bash("ls"), tokio::time::sleep(Duration::from_millis(50))).await;
+    assert!(report.cancelled());
+    let statuses: Vec<_> =
+        report.records.iter().map(|r| (r.id.as_str(), r.status, r.warnings.clone())).collect();
+    let ran = "cancelled while it ran; its process tree was killed".to_owned();
+    assert_eq!(statuses, [("slow", HookStatus::Cancelled, vec![ran])]);
+    assert_eq!(report.merged.decision, None);
+    assert_eq!(dropped.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
+
 #[tokio::test]
 async fn a_cancellation_that_never_comes_changes_nothing() {
     let d = Dispatcher::builder().hook(fake("a", 0, ok(Verdict::deny("no")))).build().unwrap();

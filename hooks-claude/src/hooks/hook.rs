@@ -18,7 +18,7 @@ use crate::hooks::active::{Activation, WorkspaceTrust};
 use crate::run::env::{command_spec, direct_spec};
 use crate::run::runner::{Runner, Shared};
 use crate::wire::decode::ClaudeStatus;
-use crate::wire::seams::{ClaudePayload, payload_for};
+use crate::wire::seams::{ClaudePayload, field, payload_for};
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
 };
@@ -239,8 +239,8 @@ impl ClaudeHook {
         if !event.is_tool_event() {
             return false;
         }
-        let tool = payload.get("tool_name").and_then(Value::as_str).unwrap_or_default();
-        let input = payload.get("tool_input").unwrap_or(&Value::Null);
+        let tool = field(payload, "tool_name").and_then(Value::as_str).unwrap_or_default();
+        let input = field(payload, "tool_input").unwrap_or(&Value::Null);
         rule.matches(tool, input, rctx)
     }
 
@@ -253,7 +253,7 @@ impl ClaudeHook {
     fn not_run_for(&self, event: &Event, payload: &ClaudePayload) -> Option<NotRun> {
         let h = &self.runner.entry.handler;
         let name = self.runner.entry.event;
-        let cwd = payload.object().get("cwd").and_then(Value::as_str).map(Path::new);
+        let cwd = field(payload.object(), "cwd").and_then(Value::as_str).map(Path::new);
         let host = &self.runner.shared.host;
         let rctx =
             RuleContext { cwd, project_dir: Some(&host.project_dir), home: host.home.as_deref() };

@@ -146,8 +146,14 @@ async fn run_in(inv: Invocation, project: PathBuf) -> Result<RawOutcome, ExecErr
 /// Whether a line is the runtime marker: a JSON object with `"async": true`. A line that
 /// names no `async` (not even through a `\u` escape) is not parsed.
 fn is_async_marker(line: &[u8]) -> bool {
-    let names_async = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
-    (names_async(b"async") || names_async(b"\\u"))
+    // The standard library's searches are vectorized: `async` in text (a line that is not
+    // UTF-8 is searched window by window), a backslash before any `\u`.
+    let names_async = match std::str::from_utf8(line) {
+        Ok(text) => text.contains("async"),
+        Err(_) => line.windows(5).any(|w| w == b"async"),
+    };
+    let escapes = || line.contains(&b'\\') && line.windows(2).any(|w| w == b"\\u");
+    (names_async || escapes())
         && parse_object(trim(line)).is_ok_and(|o| o.get("async") == Some(&Value::Bool(true)))
 }
 

@@ -83,10 +83,12 @@ pub(crate) fn hook_env(
     env.set("CLAUDECODE", "1");
     env.set("CLAUDE_CODE_CHILD_SESSION", "1");
     env.set("CLAUDE_PID", host.pid.to_string());
-    if let Some(id) = payload.get("session_id").and_then(Value::as_str) {
+    if let Some(id) = crate::wire::seams::field(payload, "session_id").and_then(Value::as_str) {
         env.set("CLAUDE_CODE_SESSION_ID", id);
     }
-    if let Some(level) = payload.get("effort").and_then(|e| e.get("level")).and_then(Value::as_str)
+    if let Some(level) = crate::wire::seams::field(payload, "effort")
+        .and_then(|e| e.get("level"))
+        .and_then(Value::as_str)
     {
         env.set("CLAUDE_EFFORT", level);
     }

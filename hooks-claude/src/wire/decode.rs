@@ -127,7 +127,7 @@ impl ClaudeMeta {
 
     /// Reads the record kept in a hook's metadata.
     pub fn from_metadata(metadata: Option<&Value>) -> Option<Self> {
-        metadata.and_then(|m| m.get("claude")).and_then(|v| serde_json::from_value(v.clone()).ok())
+        metadata.and_then(|m| m.get("claude")).and_then(|v| Self::deserialize(v).ok())
     }
 
     /// The metadata value holding this record.
@@ -136,7 +136,7 @@ impl ClaudeMeta {
     }
 
     /// The metadata value holding this record, built from it without a copy: the same value
-    /// as its serialization (a test checks it), without serde's round trip through a copy of
+    /// as its serialization, key order included (a test checks it), without serde's round trip through a copy of
     /// the output.
     pub fn into_metadata(self) -> Value {
         let text = |s: Option<String>| s.map_or(Value::Null, Value::String);

@@ -56,12 +56,27 @@ impl ClaudePayload {
     }
 }
 
+/// The size up to which [`field`] scans an object instead of hashing the key: an event's
+/// payload has a dozen fields or so.
+const SCAN_MAX: usize = 24;
+
+/// A field of a payload object. A payload's few fields are scanned, comparing lengths first,
+/// which costs less than hashing the key (`serde_json`'s maps hash with SipHash); a large
+/// object is looked up.
+pub(crate) fn field<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if map.len() <= SCAN_MAX {
+        map.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        map.get(key)
+    }
+}
+
 fn s<'a>(map: &'a Map<String, Value>, key: &str) -> &'a str {
-    map.get(key).and_then(Value::as_str).unwrap_or_default()
+    field(map, key).and_then(Value::as_str).unwrap_or_default()
 }
 
 fn opt(map: &Map<String, Value>, key: &str) -> Option<String> {
-    map.get(key).and_then(Value::as_str).map(str::to_owned)
+    field(map, key).and_then(Value::as_str).map(str::to_owned)
 }
 
 /// The matcher subject of an event's payload ([Matchers](crate::compatibility#matchers)), `None`
@@ -88,12 +103,12 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
     let call = || {
         let mut c = ToolCall::new(
             s(&map, "tool_name"),
-            map.get("tool_input").cloned().unwrap_or(Value::Null),
+            field(&map, "tool_input").cloned().unwrap_or(Value::Null),
         );
         c.tool_use_id = opt(&map, "tool_use_id");
         c
     };
-    let duration = map.get("duration_ms").and_then(Value::as_u64);
+    let duration = field(&map, "duration_ms").and_then(Value::as_u64);
     let payload: Payload = match event {
         Some(EventName::SessionStart) => {
             let mut e = SessionStart::new(s(&map, "source"));
@@ -104,20 +119,23 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
         Some(EventName::PreToolUse) => Payload::PreTool(call()),
         Some(EventName::PermissionRequest) => Payload::PermissionRequest(call()),
         Some(EventName::PostToolUse) => {
-            let mut r =
-                ToolResult::new(call(), map.get("tool_response").cloned().unwrap_or(Value::Null));
+            let mut r = ToolResult::new(
+                call(),
+                field(&map, "tool_response").cloned().unwrap_or(Value::Null),
+            );
             r.duration_ms = duration;
             r.into()
         }
         Some(EventName::PostToolUseFailure) => {
             let mut f = ToolFailure::new(call(), s(&map, "error"));
-            f.is_interrupt = map.get("is_interrupt").and_then(Value::as_bool).unwrap_or(false);
+            f.is_interrupt = field(&map, "is_interrupt").and_then(Value::as_bool).unwrap_or(false);
             f.duration_ms = duration;
             f.into()
         }
         Some(EventName::Stop) => {
             let mut t = TurnEnd::new();
-            t.continuing = map.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false);
+            t.continuing =
+                field(&map, "stop_hook_active").and_then(Value::as_bool).unwrap_or(false);
             t.last_message = opt(&map, "last_assistant_message");
             t.into()
         }
@@ -126,7 +144,8 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
         }
         Some(EventName::SubagentStop) => {
             let mut e = SubagentEnd::new(s(&map, "agent_id"), s(&map, "agent_type"));
-            e.continuing = map.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false);
+            e.continuing =
+                field(&map, "stop_hook_active").and_then(Value::as_bool).unwrap_or(false);
             e.transcript_path = opt(&map, "agent_transcript_path").map(PathBuf::from);
             e.last_message = opt(&map, "last_assistant_message");
             e.into()

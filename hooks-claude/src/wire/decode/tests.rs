@@ -237,6 +237,8 @@ fn metadata_built_by_hand_is_the_serialized_record() {
     for meta in [ClaudeMeta::new("Stop", ClaudeStatus::Success), full] {
         let serialized = serde_json::json!({ "claude": serde_json::to_value(&meta).unwrap() });
         assert_eq!(meta.clone().into_metadata(), serialized);
+        // Key order too (maps compare equal in any order).
+        assert_eq!(meta.clone().into_metadata().to_string(), serialized.to_string());
         assert_eq!(ClaudeMeta::from_metadata(Some(&meta.clone().into_metadata())), Some(meta));
     }
 }

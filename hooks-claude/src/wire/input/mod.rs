@@ -5,6 +5,7 @@
 //! left out of the JSON when `None`, as Claude Code leaves them out; the few that Claude Code
 //! sends as `null` (`requested_model`) are always present.
 
+mod compact;
 mod events;
 mod validate;
 
@@ -182,10 +183,7 @@ pub fn payload<I: ClaudeInput>(input: &I) -> Map<String, Value> {
 pub fn stdin_bytes(payload: &Map<String, Value>) -> Vec<u8> {
     // Room for a typical payload at once, instead of doubling from 128 bytes.
     let mut bytes = Vec::with_capacity(STDIN_ROOM);
-    if serde_json::to_writer(&mut bytes, payload).is_err() {
-        bytes.clear();
-        bytes.extend_from_slice(b"{}");
-    }
+    compact::write_object(payload, &mut bytes);
     bytes.push(b'\n');
     bytes
 }

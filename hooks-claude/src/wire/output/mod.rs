@@ -142,7 +142,7 @@ impl Fields<'_> {
     ) -> Result<Option<T>, OutputError> {
         match self.0.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => serde_json::from_value(v.clone()).map(Some).map_err(|e| OutputError {
+            Some(v) => T::deserialize(v).map(Some).map_err(|e| OutputError {
                 message: format!("`{key}`: {} (got `{}`)", strip(&e.to_string()), short(v)),
             }),
         }
