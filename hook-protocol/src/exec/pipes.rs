@@ -20,7 +20,10 @@ use crate::StdinOutcome;
 
 /// The most bytes read or written per call.
 const CHUNK: usize = 64 * 1024;
-/// The first room reserved for a capture; it doubles as output arrives, up to the cap.
+/// The most bytes read into a buffer on the stack when a capture has no room left.
+const FIRST_READ: usize = 1024;
+/// The first room reserved for a capture past its first read; it doubles as output arrives,
+/// up to the cap.
 const FIRST_ROOM: usize = 4 * 1024;
 /// Reads per output pipe in one pump, after which the task yields so that a flood cannot
 /// starve the timer or the runtime.
@@ -49,10 +52,25 @@ impl Capture {
                 scratch.resize(CHUNK, 0);
             }
             (&*file).read(scratch)?
-        } else {
-            if self.kept.capacity() == filled {
-                self.kept.reserve_exact(filled.max(FIRST_ROOM).min(room));
+        } else if self.kept.capacity() == filled {
+            // No room left: read into a small buffer on the stack, and make room only for
+            // bytes that came. A read that finds nothing (end of file, nothing yet) allocates
+            // nothing, so most hooks' empty stderr costs no buffer, and a short first output
+            // is kept in a block of its length; past it the room doubles.
+            let mut first = [0_u8; FIRST_READ];
+            let len = room.min(FIRST_READ);
+            let n = (&*file).read(&mut first[..len])?;
+            if n > 0 {
+                let more = if filled == 0 && n < len {
+                    n
+                } else {
+                    filled.max(FIRST_ROOM).min(room).max(n)
+                };
+                self.kept.reserve_exact(more);
+                self.kept.extend_from_slice(&first[..n]);
             }
+            n
+        } else {
             sys::read_spare(file.as_fd(), &mut self.kept, room.min(CHUNK))?
         };
         self.total += n as u64;
@@ -368,6 +386,27 @@ mod tests {
         assert_eq!(capture.newline_from(0), Err(3));
         read_all(&mut capture, &pipe_with(b"d\nrest\n"));
         assert_eq!(capture.newline_from(3), Ok(4));
+    }
+
+    #[test]
+    fn an_empty_stream_allocates_nothing_and_a_short_one_its_length() {
+        let mut empty = Capture::new(1 << 20);
+        read_all(&mut empty, &pipe_with(b""));
+        assert_eq!(empty.kept.capacity(), 0);
+        let mut short = Capture::new(1 << 20);
+        read_all(&mut short, &pipe_with(b"{\"ok\":true}\n"));
+        assert_eq!(short.kept.capacity(), 12);
+        assert_eq!(short.finish(), (b"{\"ok\":true}\n".to_vec(), 12, false));
+    }
+
+    #[test]
+    fn output_longer_than_the_first_read_is_whole_across_reads() {
+        for len in [FIRST_READ - 1, FIRST_READ, FIRST_READ + 1, 3 * FIRST_READ + 7, 60_000] {
+            let data: Vec<u8> = (0..len).map(|i| (i % 253) as u8).collect();
+            let mut capture = Capture::new(1 << 20);
+            read_all(&mut capture, &pipe_with(&data));
+            assert_eq!(capture.finish(), (data, len as u64, false), "{len} bytes");
+        }
     }
 
     #[test]
