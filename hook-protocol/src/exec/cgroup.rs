@@ -18,10 +18,10 @@
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
-use std::fs::{self, OpenOptions};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write as _};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -188,11 +188,29 @@ pub(super) struct Setup {
 const IDLE_MAX: usize = 64;
 
 /// An empty cgroup kept for the next run: making and removing a cgroup costs more than the
-/// rest of the containment of a run (the kernel serialises both on one lock).
+/// rest of the containment of a run (the kernel serialises both on one lock). It keeps its
+/// descriptors, so that a run opens nothing: two per idle cgroup, at most `2 * IDLE_MAX`.
 #[derive(Debug)]
 struct Idle {
     name: u64,
     dir: PathBuf,
+    fds: Option<Fds>,
+}
+
+/// A cgroup's open descriptors: its directory (for `CLONE_INTO_CGROUP`) and its
+/// `cgroup.procs`, read again from the start whenever the members are wanted.
+#[derive(Debug)]
+struct Fds {
+    dir: OwnedFd,
+    procs: File,
+}
+
+impl Fds {
+    fn open(dir: &Path) -> io::Result<Self> {
+        let fd = open_dir(dir)?;
+        let procs = File::open(dir.join("cgroup.procs"))?;
+        Ok(Self { dir: fd, procs })
+    }
 }
 
 /// The directories of one run's cgroups (the v2 one first).
@@ -367,7 +385,7 @@ impl Setup {
         } else {
             None
         };
-        let Idle { name, dir } = match reused {
+        let Idle { name, dir, fds } = match reused {
             Some(idle) => idle,
             None => {
                 let dir = self.dir.join(id.to_string());
@@ -376,12 +394,11 @@ impl Setup {
                 {
                     return Err(e);
                 }
-                Idle { name: id, dir }
+                Idle { name: id, dir, fds: None }
             }
         };
-        // The descriptor is opened per run: idle cgroups hold none.
-        let dir_fd = match open_dir(&dir) {
-            Ok(fd) => fd,
+        let fds = match fds.map_or_else(|| Fds::open(&dir), Ok) {
+            Ok(fds) => fds,
             Err(e) => {
                 let _ = fs::remove_dir(&dir);
                 return Err(e);
@@ -389,7 +406,7 @@ impl Setup {
         };
         let mut cg = RunCgroup {
             id: name,
-            dir_fd,
+            fds,
             procs: Vec::new(),
             dir: dir.clone(),
             dirs: Dirs(vec![dir]),
@@ -420,8 +437,8 @@ impl Setup {
 #[derive(Debug)]
 pub(super) struct RunCgroup {
     id: u64,
-    /// The v2 cgroup's directory, which the child starts in.
-    dir_fd: OwnedFd,
+    /// The v2 cgroup's directory, which the child starts in, and its `cgroup.procs`.
+    fds: Fds,
     /// `cgroup.procs` of each v1 cgroup the child joins.
     procs: Vec<OwnedFd>,
     /// The v2 cgroup.
@@ -447,7 +464,7 @@ impl RunCgroup {
 
     /// The v2 cgroup's directory, for `CLONE_INTO_CGROUP`.
     pub(super) fn dir_fd(&self) -> BorrowedFd<'_> {
-        self.dir_fd.as_fd()
+        self.fds.dir.as_fd()
     }
 
     /// The `cgroup.procs` files of the v1 cgroups the child writes itself into.
@@ -548,9 +565,19 @@ impl RunCgroup {
 
     /// The pids of the processes in the cgroup now (zombies are not listed).
     pub(super) fn members(&self) -> Vec<i32> {
-        fs::read_to_string(self.dir().join("cgroup.procs"))
-            .map(|text| text.lines().filter_map(|l| l.trim().parse().ok()).collect())
-            .unwrap_or_default()
+        let mut text = Vec::with_capacity(64);
+        let mut chunk = [0_u8; 512];
+        loop {
+            match self.fds.procs.read_at(&mut chunk, text.len() as u64) {
+                Ok(0) => break,
+                Ok(n) => text.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return Vec::new(),
+            }
+        }
+        text.split(|&b| b == b'\n')
+            .filter_map(|l| std::str::from_utf8(l).ok()?.trim().parse().ok())
+            .collect()
     }
 
     /// Whether a live process is in the cgroup.
@@ -605,15 +632,15 @@ impl RunCgroup {
     /// empty: now, or later by the harness, or by the supervisor once the harness is gone.
     /// Returns the name of a cgroup left in place because processes are still in it.
     pub(super) fn retire(self, empty: bool) -> Option<u64> {
-        let RunCgroup { id, dir_fd, mut dirs, dir, reusable, setup, .. } = self;
-        drop(dir_fd);
+        let RunCgroup { id, fds, mut dirs, dir, reusable, setup, .. } = self;
         if empty && reusable {
             let mut idle = setup.idle.lock().unwrap_or_else(PoisonError::into_inner);
             if idle.len() < IDLE_MAX {
-                idle.push(Idle { name: id, dir });
+                idle.push(Idle { name: id, dir, fds: Some(fds) });
                 return None;
             }
         }
+        drop(fds);
         if dirs.remove() {
             return None;
         }

@@ -58,6 +58,13 @@ impl CStrings {
         self.bytes.push(0);
     }
 
+    /// Appends every entry of `other`.
+    pub(super) fn extend_from(&mut self, other: &CStrings) {
+        let base = self.bytes.len();
+        self.starts.extend(other.starts.iter().map(|&start| base + start));
+        self.bytes.extend_from_slice(&other.bytes);
+    }
+
     /// Appends the variable `name=value`.
     pub(super) fn push_var(&mut self, name: &[u8], value: &[u8]) -> Result<(), Unpassable> {
         if name.is_empty() || name.contains(&b'=') {

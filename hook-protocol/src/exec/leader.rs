@@ -51,6 +51,8 @@ pub(super) struct Leader {
     cgroup: Option<Arc<RunCgroup>>,
     watch: Watch,
     exited: bool,
+    /// Whether [`Leader::poll_exited_now`] asked the kernel already.
+    peeked: bool,
     reaped: bool,
     /// Known to have left nothing running in its cgroup (which can then serve another run).
     empty: bool,
@@ -83,7 +85,17 @@ impl Leader {
             containment::state().tell(&format!("+g{pid}"));
         }
         running::add(id, pid, Arc::clone(&marker), cgroup.clone());
-        Self { pid, id, marker, cgroup, watch, exited: false, reaped: false, empty: false }
+        Self {
+            pid,
+            id,
+            marker,
+            cgroup,
+            watch,
+            exited: false,
+            peeked: false,
+            reaped: false,
+            empty: false,
+        }
     }
 
     /// The run's cgroup, when it has one.
@@ -130,6 +142,23 @@ impl Leader {
             *every = (*every * 2).min(POLL_MAX);
             sleep.as_mut().reset(Instant::now() + *every);
         }
+    }
+
+    /// [`Leader::poll_exited`], asking the kernel at once (the first time only) when the
+    /// pidfd has not reported yet: called when the pipes have just ended, as they do when the
+    /// hook exits, a moment before its exit is reported; a yes spares that wake-up.
+    pub(super) fn poll_exited_now(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        if self.poll_exited(cx).is_ready() {
+            return Poll::Ready(());
+        }
+        if !self.peeked && matches!(self.watch, Watch::Pidfd(_)) {
+            self.peeked = true;
+            if sys::exited_unreaped(self.pid).unwrap_or(false) {
+                self.exited = true;
+                return Poll::Ready(());
+            }
+        }
+        Poll::Pending
     }
 
     /// Waits for the leader to exit.

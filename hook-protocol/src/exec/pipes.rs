@@ -180,22 +180,53 @@ impl Pipes {
             }
         }
         let mut yielded = false;
+        let mut closed_now = false;
         for (pipe, capture) in
             [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
         {
             if let Some(fd) = pipe {
                 match drain(fd, capture, &mut self.scratch, cx) {
-                    Drain::Closed => *pipe = None,
+                    Drain::Closed => {
+                        *pipe = None;
+                        closed_now = true;
+                    }
                     Drain::Pending => {}
                     Drain::Budget => yielded = true,
                 }
             }
+        }
+        if closed_now && !yielded {
+            self.peek_other();
         }
         if yielded {
             cx.waker().wake_by_ref();
         }
         self.tell_first_line();
         self.outputs_closed()
+    }
+
+    /// One pipe just ended: a hook that exits closes both at once, but the other one's end of
+    /// file usually arrives a moment later, as a wake-up of its own. Reading it now, without
+    /// waiting for its readiness, spares that wake-up; what it reads is kept as any read is,
+    /// and a pipe that has nothing yet stays registered (its waker is already set).
+    fn peek_other(&mut self) {
+        for (pipe, capture) in
+            [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
+        {
+            let Some(fd) = pipe else { continue };
+            for _ in 0..READS_PER_PUMP {
+                match capture.read_from(fd.get_ref(), &mut self.scratch) {
+                    Ok(0) => {
+                        *pipe = None;
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    // Nothing yet (WouldBlock) or an error the next readiness reports again.
+                    Err(_) => break,
+                }
+            }
+        }
     }
 
     /// Tells the tap the first line of stdout once it is complete; gives up when stdout ended

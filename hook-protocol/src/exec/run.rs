@@ -225,6 +225,7 @@ async fn wait(
     std::future::poll_fn(|cx| {
         let closed = pipes.pump(cx);
         let done = match until {
+            Until::Exit if closed => leader.poll_exited_now(cx).is_ready(),
             Until::Exit => leader.poll_exited(cx).is_ready(),
             Until::Closed => closed,
             Until::ExitAndClosed => leader.poll_exited(cx).is_ready() && closed,

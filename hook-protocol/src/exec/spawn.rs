@@ -267,19 +267,15 @@ fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), 
     let env = &inv.env;
     let shell_names = env.passes_shell_names_only();
     if env.inherits() {
-        let scrub = env.scrub();
-        // Most inherited names are not among the few the invocation changes: a one-word
-        // filter of the changed names spares the map lookup for them.
-        let changed = env.changes().fold(0u64, |bits, (name, _)| bits | name_bit(name.as_bytes()));
-        each_inherited(|name, value| {
-            let os_name = OsStr::from_bytes(name);
-            if name != RUN_MARKER.as_bytes()
-                && (changed & name_bit(name) == 0 || !env.changes_var(os_name))
-                && !scrub.is_some_and(|s| s.matches(os_name))
-                && (!shell_names || is_shell_name(name))
-            {
-                list.push_inherited(name, value);
+        thread_local! {
+            /// The inherited part of the last list built on this thread.
+            static INHERITED: std::cell::RefCell<Inherited> = std::cell::RefCell::default();
+        }
+        INHERITED.with_borrow_mut(|inherited| {
+            if !inherited.still_for(env) {
+                inherited.rebuild(env);
             }
+            list.extend_from(&inherited.passed);
         });
     }
     for (name, value) in env.changes() {
@@ -293,12 +289,97 @@ fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), 
         .map_err(|e| env_error(OsStr::new(RUN_MARKER), e))
 }
 
+/// The harness's variables that pass an invocation's filter, and what they were chosen from:
+/// built again only when the harness's environment or the filter (the scrub, shell names
+/// only, the names the invocation sets or removes) differs from the last run's, which spares
+/// the per-variable checks on nearly every run.
+#[derive(Debug, Default)]
+struct Inherited {
+    /// Every variable of the harness's environment then, as `name=value` and a NUL.
+    snapshot: Vec<u8>,
+    scrub: Option<super::Scrub>,
+    shell_names: bool,
+    /// The names the invocation set or removed, in its order.
+    changed: Vec<OsString>,
+    /// The variables that passed.
+    passed: CStrings,
+}
+
+impl Inherited {
+    /// Whether the variables that passed are still the ones `env` would pass.
+    fn still_for(&self, env: &super::Env) -> bool {
+        if self.shell_names != env.passes_shell_names_only()
+            || self.scrub.as_ref() != env.scrub()
+            || !self.changed.iter().map(OsString::as_os_str).eq(env.changes().map(|(n, _)| n))
+        {
+            return false;
+        }
+        let mut at = 0;
+        let mut same = true;
+        each_entry(|entry| {
+            if same {
+                let rest = self.snapshot.get(at..).unwrap_or_default();
+                same =
+                    rest.len() > entry.len() && rest.starts_with(entry) && rest[entry.len()] == 0;
+                at += entry.len() + 1;
+            }
+        });
+        same && at == self.snapshot.len()
+    }
+
+    /// Chooses again the harness's variables that `env` passes.
+    fn rebuild(&mut self, env: &super::Env) {
+        self.snapshot.clear();
+        self.passed.clear();
+        self.scrub = env.scrub().cloned();
+        self.shell_names = env.passes_shell_names_only();
+        self.changed.clear();
+        self.changed.extend(env.changes().map(|(name, _)| name.to_owned()));
+        let scrub = env.scrub();
+        // Most inherited names are not among the few the invocation changes: a one-word
+        // filter of the changed names spares the map lookup for them.
+        let changed = env.changes().fold(0u64, |bits, (name, _)| bits | name_bit(name.as_bytes()));
+        each_entry(|entry| {
+            self.snapshot.extend_from_slice(entry);
+            self.snapshot.push(0);
+        });
+        let passed = &mut self.passed;
+        each_inherited(|name, value| {
+            let os_name = OsStr::from_bytes(name);
+            if name != RUN_MARKER.as_bytes()
+                && (changed & name_bit(name) == 0 || !env.changes_var(os_name))
+                && !scrub.is_some_and(|s| s.matches(os_name))
+                && (!self.shell_names || is_shell_name(name))
+            {
+                passed.push_inherited(name, value);
+            }
+        });
+    }
+}
+
 /// One bit of 64 for a variable name (from its length and last byte), for a quick "surely not
 /// changed" before the lookup.
 fn name_bit(name: &[u8]) -> u64 {
     let mix =
         name.len().wrapping_mul(31).wrapping_add(usize::from(name.last().copied().unwrap_or(0)));
     1 << (mix % 64)
+}
+
+/// Calls `f` with each entry of the harness's environment as it is stored (`name=value`).
+fn each_entry(mut f: impl FnMut(&[u8])) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    super::sys::for_each_env_entry(&mut f);
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        let mut entry = Vec::new();
+        for (name, value) in std::env::vars_os() {
+            entry.clear();
+            entry.extend_from_slice(name.as_bytes());
+            entry.push(b'=');
+            entry.extend_from_slice(value.as_bytes());
+            f(&entry);
+        }
+    }
 }
 
 /// Calls `f` with the name and value of each variable of the harness's environment, split as

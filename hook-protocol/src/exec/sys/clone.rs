@@ -66,8 +66,6 @@ struct Ctx {
     cleared: bool,
     defaults: libc::sigset_t,
     empty: libc::sigset_t,
-    /// The descriptor count to close one by one where `close_range` is missing.
-    max_fd: c_int,
     /// Set by the child when it fails before `execve`: the errno.
     error: AtomicI32,
     /// Set by the child for each `cgroup.procs` write that failed: the errno.
@@ -155,7 +153,6 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         cleared: false,
         defaults,
         empty: sigset_empty()?,
-        max_fd: max_fd(),
         error: AtomicI32::new(0),
         join_errors: [const { AtomicI32::new(0) }; MAX_JOIN],
     };
@@ -388,7 +385,7 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
     if unsafe { libc::chdir(ctx.cwd) } < 0 {
         return fail(ctx);
     }
-    close_above_stdio(ctx.max_fd);
+    close_above_stdio();
     // SAFETY: `empty` is an initialised signal set.
     unsafe { libc::sigprocmask(libc::SIG_SETMASK, &raw const ctx.empty, std::ptr::null_mut()) };
     // SAFETY: `path` is a valid C string; `argv` and `envp` are null-terminated arrays of
@@ -437,15 +434,15 @@ fn reset_signals(ctx: &Ctx) {
     }
 }
 
-/// Closes every descriptor above 2: one `close_range` call, or one `close` per descriptor up to
-/// `max_fd` where the kernel is older than 5.9.
-fn close_above_stdio(max_fd: c_int) {
+/// Closes every descriptor above 2: one `close_range` call, or, where the kernel is older than
+/// 5.9, one `close` per descriptor up to the soft limit (at most 65536), read only then.
+fn close_above_stdio() {
     // SAFETY: close_range takes integers only.
     let ret = unsafe { libc::syscall(libc::SYS_close_range, 3_u32, u32::MAX, 0_u32) };
     if ret == 0 {
         return;
     }
-    for fd in 3..max_fd {
+    for fd in 3..max_fd() {
         // SAFETY: closing a descriptor number; EBADF for those not open.
         unsafe { libc::close(fd) };
     }
@@ -459,10 +456,14 @@ fn errno() -> c_int {
 }
 
 /// The soft limit on descriptors, for the fallback of [`close_above_stdio`]; at most 65536.
+/// `getrlimit` is a bare system call, safe in the child.
 fn max_fd() -> c_int {
-    // SAFETY: sysconf takes an integer.
-    let n = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) };
-    c_int::try_from(n.clamp(3, 65_536)).unwrap_or(65_536)
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: `limit` is a valid, writable rlimit.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &raw mut limit) } != 0 {
+        return 65_536;
+    }
+    c_int::try_from(limit.rlim_cur.clamp(3, 65_536)).unwrap_or(65_536)
 }
 
 /// An empty signal set.

@@ -2,7 +2,7 @@
 //! environment holds credentials (as a harness's would), and a hook prints what it sees.
 
 use hook_protocol::Exit;
-use hook_protocol::exec::{CommandSpec, Env, Scrub, run};
+use hook_protocol::exec::{CommandSpec, Env, RUN_MARKER, Scrub, run};
 
 use super::support::{run_alone_with, running_alone, shell};
 
@@ -76,4 +76,42 @@ fn only_shell_names_are_inherited_when_asked() {
     let shell = hook_environment(env);
     assert!(shell.contains("HOOK_IT_SHELL_NAME=2\n"), "{shell}");
     assert!(!shell.contains("hook-it.dotted") && !shell.contains("9HOOK_IT"), "{shell}");
+}
+
+/// What the harness changes in its own environment between two runs reaches the next hook: a
+/// variable set, one whose value changed, one removed (the runner reuses the last run's list
+/// of inherited variables only while the environment is the same).
+#[test]
+#[expect(unsafe_code, reason = "the harness's own environment is changed between two runs")]
+fn the_harness_changing_its_environment_is_seen_by_the_next_hook() {
+    let name = this("the_harness_changing_its_environment_is_seen_by_the_next_hook");
+    let vars = [("HOOK_IT_CHANGES", "before"), ("HOOK_IT_GOES", "here")];
+    if !running_alone(&name) {
+        run_alone_with(&name, &vars);
+        return;
+    }
+    let first = hook_environment(Env::inherit());
+    assert!(first.contains("HOOK_IT_CHANGES=before\n") && first.contains("HOOK_IT_GOES=here\n"));
+    let without_marker = |text: &str| {
+        text.lines().filter(|l| !l.starts_with(RUN_MARKER)).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(
+        without_marker(&hook_environment(Env::inherit())),
+        without_marker(&first),
+        "the same environment, the same list"
+    );
+    // SAFETY: this test runs alone in a fresh process (`--test-threads=1`), and nothing else
+    // in it reads the environment meanwhile.
+    unsafe {
+        std::env::set_var("HOOK_IT_CHANGES", "after");
+        std::env::remove_var("HOOK_IT_GOES");
+        std::env::set_var("HOOK_IT_NEW", "new");
+    }
+    let second = hook_environment(Env::inherit());
+    assert!(second.contains("HOOK_IT_CHANGES=after\n"), "{second}");
+    assert!(!second.contains("HOOK_IT_GOES") && !second.contains("before"), "{second}");
+    assert!(second.contains("HOOK_IT_NEW=new\n"), "{second}");
+    // SAFETY: as above.
+    unsafe { std::env::set_var("HOOK_IT_CHANGES", "after, again") };
+    assert!(hook_environment(Env::inherit()).contains("HOOK_IT_CHANGES=after, again\n"));
 }

@@ -124,9 +124,19 @@ pub(crate) fn zombie_children() -> Vec<u32> {
         .collect()
 }
 
-/// How many file descriptors this process has open.
-pub(crate) fn open_fds() -> usize {
-    std::fs::read_dir("/proc/self/fd").unwrap().count()
+/// The open descriptors of this process apart from those of the idle cgroups the runner keeps
+/// for its next runs (each one's directory and `cgroup.procs`, under `hooks-<pid>`), and how
+/// many of those there are.
+pub(crate) fn open_fds_and_idle_cgroup_fds() -> (usize, usize) {
+    let ours = format!("/hooks-{}/", std::process::id());
+    let (mut other, mut idle) = (0, 0);
+    for entry in std::fs::read_dir("/proc/self/fd").unwrap().flatten() {
+        match std::fs::read_link(entry.path()) {
+            Ok(target) if target.to_string_lossy().contains(&ours) => idle += 1,
+            _ => other += 1,
+        }
+    }
+    (other, idle)
 }
 
 /// The peak resident set of this process, in KiB.
