@@ -18,7 +18,8 @@ use crate::hooks::active::{Activation, WorkspaceTrust};
 use crate::run::env::{base_env, command_spec, direct_spec};
 use crate::run::runner::{Runner, Shared};
 use crate::wire::decode::ClaudeStatus;
-use crate::wire::seams::{ClaudePayload, field, payload_for};
+use crate::wire::lookup::field;
+use crate::wire::seams::{ClaudePayload, payload_for};
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
 };

@@ -98,10 +98,10 @@ pub(crate) fn base_env(entry: &Entry, host: &HostEnv, settings_env: &[(String, S
 /// variable of the base has their names otherwise).
 pub(crate) fn hook_env(base: &Env, payload: &Map<String, Value>, env_file: Option<&Path>) -> Env {
     let mut env = base.clone();
-    if let Some(id) = crate::wire::seams::field(payload, "session_id").and_then(Value::as_str) {
+    if let Some(id) = crate::wire::lookup::field(payload, "session_id").and_then(Value::as_str) {
         env.set("CLAUDE_CODE_SESSION_ID", id);
     }
-    if let Some(level) = crate::wire::seams::field(payload, "effort")
+    if let Some(level) = crate::wire::lookup::field(payload, "effort")
         .and_then(|e| e.get("level"))
         .and_then(Value::as_str)
     {

@@ -90,7 +90,7 @@ impl Runner {
     /// in the project directory (see `command::run`), so that a `cwd` that exists costs no
     /// `stat` of its own.
     pub(crate) fn start_dir(&self, payload: &ClaudePayload) -> PathBuf {
-        crate::wire::seams::field(payload.object(), "cwd")
+        crate::wire::lookup::field(payload.object(), "cwd")
             .and_then(Value::as_str)
             .filter(|p| !p.is_empty())
             .map_or_else(|| self.shared.host.project_dir.clone(), PathBuf::from)

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 use crate::EventName;
 use crate::input::stdin_bytes;
 use crate::matcher::{canonical_model, file_basename};
+use crate::wire::lookup::field;
 
 /// The exact stdin object of one Claude event, carried in [`Event::extensions`].
 ///
@@ -53,21 +54,6 @@ impl ClaudePayload {
     /// The bytes written to stdin: the compact object and `\n`.
     pub fn bytes(&self) -> &Arc<[u8]> {
         self.0.bytes.get_or_init(|| stdin_bytes(&self.0.object).into())
-    }
-}
-
-/// The size up to which [`field`] scans an object instead of hashing the key: an event's
-/// payload has a dozen fields or so.
-const SCAN_MAX: usize = 24;
-
-/// A field of a payload object. A payload's few fields are scanned, comparing lengths first,
-/// which costs less than hashing the key (`serde_json`'s maps hash with SipHash); a large
-/// object is looked up.
-pub(crate) fn field<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    if map.len() <= SCAN_MAX {
-        map.iter().find_map(|(k, v)| (k == key).then_some(v))
-    } else {
-        map.get(key)
     }
 }
 
