@@ -15,10 +15,11 @@ use serde_json::{Map, Value};
 
 use crate::config::settings::Origin;
 use crate::hooks::active::{Activation, WorkspaceTrust};
-use crate::run::env::{command_spec, direct_spec};
+use crate::run::env::{base_env, command_spec, direct_spec};
 use crate::run::runner::{Runner, Shared};
 use crate::wire::decode::ClaudeStatus;
-use crate::wire::seams::{ClaudePayload, field, payload_for};
+use crate::wire::lookup::field;
+use crate::wire::seams::{ClaudePayload, payload_for};
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
 };
@@ -175,13 +176,14 @@ impl ClaudeHook {
         };
         info.matcher = entry.matcher.clone();
         let spec = command_spec(&entry, &shared.host);
+        let env = base_env(&entry, &shared.host, &shared.settings_env);
         let direct =
             spec.as_ref().ok().and_then(|_| direct_spec(&entry, &shared.host)).map(Arc::new);
         if direct.is_some() {
             crate::run::direct::start_probe();
         }
         Self {
-            runner: Runner { info, entry, spec, direct, timeout, shared },
+            runner: Runner { info, entry, spec, direct, env, timeout, shared },
             twins: Vec::new(),
             activation,
             warned: AtomicBool::new(false),

@@ -47,7 +47,7 @@ pub(crate) async fn run(
     };
     let host = &hook.shared.host;
     let mut inv = Invocation::new(spec, hook.start_dir(payload), timeout);
-    inv.env = hook_env(&hook.entry, host, &hook.shared.settings_env, payload.object(), env_file);
+    inv.env = hook_env(&hook.env, payload.object(), env_file);
     inv.stdin = Arc::clone(payload.bytes());
     let project = host.project_dir.clone();
     let direct = hook.direct.clone();

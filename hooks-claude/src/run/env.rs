@@ -63,15 +63,10 @@ impl HostEnv {
     }
 }
 
-/// The environment of one hook run: the harness's, plus the settings `env` blocks, plus Claude
-/// Code's variables.
-pub(crate) fn hook_env(
-    entry: &Entry,
-    host: &HostEnv,
-    settings_env: &[(String, String)],
-    payload: &Map<String, Value>,
-    env_file: Option<&Path>,
-) -> Env {
+/// The part of a hook's environment that every event shares: the harness's, plus the
+/// settings `env` blocks, plus Claude Code's fixed variables and a plugin's. Built once per
+/// hook; [`hook_env`] adds an event's.
+pub(crate) fn base_env(entry: &Entry, host: &HostEnv, settings_env: &[(String, String)]) -> Env {
     let mut env = Env::inherit();
     if let Some(scrub) = &host.scrub {
         env.scrub_credentials(scrub.clone());
@@ -83,20 +78,8 @@ pub(crate) fn hook_env(
     env.set("CLAUDECODE", "1");
     env.set("CLAUDE_CODE_CHILD_SESSION", "1");
     env.set("CLAUDE_PID", host.pid.to_string());
-    if let Some(id) = crate::wire::seams::field(payload, "session_id").and_then(Value::as_str) {
-        env.set("CLAUDE_CODE_SESSION_ID", id);
-    }
-    if let Some(level) = crate::wire::seams::field(payload, "effort")
-        .and_then(|e| e.get("level"))
-        .and_then(Value::as_str)
-    {
-        env.set("CLAUDE_EFFORT", level);
-    }
     if host.remote {
         env.set("CLAUDE_CODE_REMOTE", "true");
-    }
-    if let Some(file) = env_file {
-        env.set("CLAUDE_ENV_FILE", file);
     }
     if let Some(plugin) = entry.source.plugin() {
         env.set("CLAUDE_PLUGIN_ROOT", &plugin.root);
@@ -106,6 +89,26 @@ pub(crate) fn hook_env(
         for (key, value) in &plugin.options {
             env.set(format!("CLAUDE_PLUGIN_OPTION_{}", key.to_ascii_uppercase()), value);
         }
+    }
+    env
+}
+
+/// The environment of one hook run: the hook's [`base_env`] plus the event's session, effort
+/// and `CLAUDE_ENV_FILE` (set last, over a settings `env` block's value of the same name; no
+/// variable of the base has their names otherwise).
+pub(crate) fn hook_env(base: &Env, payload: &Map<String, Value>, env_file: Option<&Path>) -> Env {
+    let mut env = base.clone();
+    if let Some(id) = crate::wire::lookup::field(payload, "session_id").and_then(Value::as_str) {
+        env.set("CLAUDE_CODE_SESSION_ID", id);
+    }
+    if let Some(level) = crate::wire::lookup::field(payload, "effort")
+        .and_then(|e| e.get("level"))
+        .and_then(Value::as_str)
+    {
+        env.set("CLAUDE_EFFORT", level);
+    }
+    if let Some(file) = env_file {
+        env.set("CLAUDE_ENV_FILE", file);
     }
     env
 }

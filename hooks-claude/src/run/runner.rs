@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::exec::CommandSpec;
+use hook_protocol::exec::{CommandSpec, Env};
 use hook_protocol::{HookInfo, HookOutcome, ProcessFacts};
 use serde_json::Value;
 
@@ -48,6 +48,8 @@ pub(crate) struct Runner {
     pub(crate) spec: Result<CommandSpec, String>,
     /// The same command run without the shell, when it is plain words (the fast path).
     pub(crate) direct: Option<Arc<Direct>>,
+    /// The environment of its process on every event ([`crate::run::env::base_env`]).
+    pub(crate) env: Env,
     pub(crate) timeout: Duration,
     pub(crate) shared: Arc<Shared>,
 }
@@ -88,7 +90,7 @@ impl Runner {
     /// in the project directory (see `command::run`), so that a `cwd` that exists costs no
     /// `stat` of its own.
     pub(crate) fn start_dir(&self, payload: &ClaudePayload) -> PathBuf {
-        crate::wire::seams::field(payload.object(), "cwd")
+        crate::wire::lookup::field(payload.object(), "cwd")
             .and_then(Value::as_str)
             .filter(|p| !p.is_empty())
             .map_or_else(|| self.shared.host.project_dir.clone(), PathBuf::from)

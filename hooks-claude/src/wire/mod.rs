@@ -10,6 +10,7 @@ pub(crate) mod canned;
 pub(crate) mod decision;
 pub(crate) mod decode;
 pub mod input;
+pub(crate) mod lookup;
 pub mod output;
 pub mod samples;
 pub(crate) mod seams;

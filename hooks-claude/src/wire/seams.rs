@@ -18,56 +18,42 @@ use serde_json::{Map, Value};
 use crate::EventName;
 use crate::input::stdin_bytes;
 use crate::matcher::{canonical_model, file_basename};
+use crate::wire::lookup::field;
 
 /// The exact stdin object of one Claude event, carried in [`Event::extensions`].
 ///
 /// Its bytes are printed once, when a hook first needs them, and shared by every hook of the
 /// event (and the clones of the payload): an event no command hook runs on prints nothing.
 #[derive(Debug, Clone)]
-pub struct ClaudePayload {
-    name: Arc<str>,
-    object: Arc<Map<String, Value>>,
-    bytes: Arc<OnceLock<Arc<[u8]>>>,
+pub struct ClaudePayload(Arc<Shared>);
+
+/// What the clones of one payload share, in one allocation.
+#[derive(Debug)]
+struct Shared {
+    name: String,
+    object: Map<String, Value>,
+    bytes: OnceLock<Arc<[u8]>>,
 }
 
 impl ClaudePayload {
     /// A payload for the event `name` (its `hook_event_name`).
     pub fn new(name: impl Into<String>, object: Map<String, Value>) -> Self {
-        Self {
-            name: Arc::from(name.into()),
-            object: Arc::new(object),
-            bytes: Arc::new(OnceLock::new()),
-        }
+        Self(Arc::new(Shared { name: name.into(), object, bytes: OnceLock::new() }))
     }
 
     /// The event's name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.0.name
     }
 
     /// The object.
     pub fn object(&self) -> &Map<String, Value> {
-        &self.object
+        &self.0.object
     }
 
     /// The bytes written to stdin: the compact object and `\n`.
     pub fn bytes(&self) -> &Arc<[u8]> {
-        self.bytes.get_or_init(|| stdin_bytes(&self.object).into())
-    }
-}
-
-/// The size up to which [`field`] scans an object instead of hashing the key: an event's
-/// payload has a dozen fields or so.
-const SCAN_MAX: usize = 24;
-
-/// A field of a payload object. A payload's few fields are scanned, comparing lengths first,
-/// which costs less than hashing the key (`serde_json`'s maps hash with SipHash); a large
-/// object is looked up.
-pub(crate) fn field<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    if map.len() <= SCAN_MAX {
-        map.iter().find_map(|(k, v)| (k == key).then_some(v))
-    } else {
-        map.get(key)
+        self.0.bytes.get_or_init(|| stdin_bytes(&self.0.object).into())
     }
 }
 
@@ -178,10 +164,10 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
 /// (in its place; every other field as it was).
 pub fn payload_for(event: &Event, name: &str) -> ClaudePayload {
     match event.extensions.get::<ClaudePayload>() {
-        Some(p) if &*p.name == name => {
+        Some(p) if p.name() == name => {
             match (event.extensions.get::<InputRewritten>(), event.payload.tool_call()) {
                 (Some(_), Some(call)) => {
-                    let mut object = Map::clone(&p.object);
+                    let mut object = p.object().clone();
                     object.insert("tool_input".to_owned(), call.tool_input.clone());
                     ClaudePayload::new(name, object)
                 }

@@ -90,7 +90,7 @@ impl HookOutput {
             decision: f.get("decision")?,
             reason: f.get("reason")?,
             terminal_sequence: f.get("terminalSequence")?,
-            specific: match map.get("hookSpecificOutput") {
+            specific: match crate::wire::lookup::field(map, "hookSpecificOutput") {
                 None => None,
                 Some(v) => Some(Specific::parse(event, name, v)?),
             },
@@ -140,7 +140,7 @@ impl Fields<'_> {
         &self,
         key: &str,
     ) -> Result<Option<T>, OutputError> {
-        match self.0.get(key) {
+        match crate::wire::lookup::field(self.0, key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => T::deserialize(v).map(Some).map_err(|e| OutputError {
                 message: format!("`{key}`: {} (got `{}`)", strip(&e.to_string()), short(v)),

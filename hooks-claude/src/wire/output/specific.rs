@@ -224,7 +224,7 @@ impl Specific {
                 short(value)
             )));
         };
-        match map.get("hookEventName") {
+        match crate::wire::lookup::field(map, "hookEventName") {
             None => {
                 return Err(err(format!("`hookSpecificOutput` needs `hookEventName`: \"{name}\"")));
             }
