@@ -313,6 +313,12 @@ pub(crate) fn run() -> Result {
     ];
     let env = |cmd: &mut Command| {
         cmd.env("PEERS_NODE_MODULES", &modules);
+        // Bash reads `~/.bashrc` even for `bash -c` when it guesses it was started by a remote
+        // shell daemon: stdin a socket (node's pipes to a child are socket pairs) and a shell
+        // level below 2. Started with `SHLVL` unset or 0 (as from a service, not a shell), the
+        // peers that run hooks through bash would time the user's startup files with every
+        // hook; a level of 1 keeps every runner to the hook itself, however the bench starts.
+        cmd.env("SHLVL", "1");
         if let Ok(q) = &qwen {
             cmd.env("PEERS_QWEN_RUNNER", q);
         }
