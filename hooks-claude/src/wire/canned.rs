@@ -37,13 +37,7 @@ pub(crate) fn canned(
     raw: &RawOutcome,
     on_failure: OnFailure,
 ) -> Arc<dyn Hook> {
-    let ctx = DecodeCtx {
-        event: Some(event),
-        name: event.as_str(),
-        on_failure,
-        from_plugin: false,
-        timeout: Duration::from_secs(600),
-    };
+    let ctx = DecodeCtx::of(event, on_failure, Duration::from_secs(600));
     let d = decode(&ctx, raw);
     let mut info = HookInfo::new(format!("hook-{i}"), Source::new("claude", file.map(Into::into)));
     info.label = label.to_owned();

@@ -177,6 +177,13 @@ pub(crate) struct DecodeCtx<'a> {
     pub(crate) timeout: Duration,
 }
 
+impl DecodeCtx<'static> {
+    /// The context of a known event's hook that is not a plugin's.
+    pub(crate) fn of(event: EventName, on_failure: OnFailure, timeout: Duration) -> Self {
+        Self { event: Some(event), name: event.as_str(), on_failure, from_plugin: false, timeout }
+    }
+}
+
 impl DecodeCtx<'_> {
     fn exit2(&self) -> Exit2 {
         self.event.map_or(Exit2::Block, EventName::exit2)
@@ -525,13 +532,7 @@ fn strip_ansi(text: &str) -> String {
 /// [`run`](hook_protocol::exec::run); it is public for harnesses that start hook processes themselves and for the fuzz
 /// targets, which feed it arbitrary stdout, stderr and exits.
 pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure) -> HookOutcome {
-    let ctx = DecodeCtx {
-        event: Some(event),
-        name: event.as_str(),
-        on_failure,
-        from_plugin: false,
-        timeout: Duration::from_secs(60),
-    };
+    let ctx = DecodeCtx::of(event, on_failure, Duration::from_secs(60));
     outcome_of(decode(&ctx, raw))
 }
 
@@ -548,13 +549,7 @@ pub fn decode_http_outcome(
     truncated: bool,
     on_failure: OnFailure,
 ) -> HookOutcome {
-    let ctx = DecodeCtx {
-        event: Some(event),
-        name: event.as_str(),
-        on_failure,
-        from_plugin: false,
-        timeout: Duration::from_secs(60),
-    };
+    let ctx = DecodeCtx::of(event, on_failure, Duration::from_secs(60));
     outcome_of(decode_http(&ctx, status, body, truncated))
 }
 

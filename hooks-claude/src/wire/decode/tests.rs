@@ -8,13 +8,7 @@ use hook_protocol::{Decision, Exit, RawOutcome};
 use super::*;
 
 fn ctx(event: EventName) -> DecodeCtx<'static> {
-    DecodeCtx {
-        event: Some(event),
-        name: event.as_str(),
-        on_failure: OnFailure::Continue,
-        from_plugin: false,
-        timeout: Duration::from_secs(5),
-    }
+    DecodeCtx::of(event, OnFailure::Continue, Duration::from_secs(5))
 }
 
 fn run(event: EventName, code: i32, stdout: &str, stderr: &str) -> Decoded {
