@@ -463,7 +463,15 @@ async fn run_parallel<C: Future<Output = ()>>(
         fill_cancelled(selected, &starts, &mut done);
         emitter.ready(&done);
     }
-    done.into_iter().flatten().collect()
+    records_of(done)
+}
+
+/// The records of the slots that hold one, in order, collected in the slots' own allocation: a
+/// `filter_map` over a vector's iterator is collected in place (a test checks it), where
+/// `flatten` allocates a second vector and copies every record into it.
+#[expect(clippy::filter_map_identity, reason = "`flatten` is not collected in place")]
+fn records_of(done: Vec<Option<HookRecord>>) -> Vec<HookRecord> {
+    done.into_iter().filter_map(|r| r).collect()
 }
 
 /// [`run_parallel`] of one hook: run in place, without a set of futures to poll.
@@ -484,7 +492,7 @@ async fn run_alone<C: Future<Output = ()>>(
         fill_cancelled(&[hook], &[Some(started)], &mut done);
     }
     emitter.ready(&done);
-    done.into_iter().flatten().collect()
+    records_of(done)
 }
 
 /// Whether parallel hooks should run as tasks of their own: on a multi-thread runtime, so that
@@ -571,7 +579,7 @@ async fn run_spread<C: Future<Output = ()>>(
         fill_cancelled(selected, &starts, &mut done);
         emitter.ready(&done);
     }
-    done.into_iter().flatten().collect()
+    records_of(done)
 }
 
 async fn run_pipeline<C: Future<Output = ()>>(
@@ -625,7 +633,7 @@ async fn run_pipeline<C: Future<Output = ()>>(
         done[position] = Some(rec);
         emitter.ready(&done);
     }
-    done.into_iter().flatten().collect()
+    records_of(done)
 }
 
 /// Emits `hook/invoked` + `hook/result` pairs in configuration order as the prefix completes.

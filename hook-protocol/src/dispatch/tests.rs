@@ -505,3 +505,20 @@ async fn a_panicking_hook_is_a_failure_not_a_crash() {
     assert_eq!(report.merged.decision, Some(Decision::Deny), "it fails closed");
     assert_eq!(report.merged.context.len(), 1, "the other hook's answer is kept");
 }
+
+#[test]
+fn the_records_of_the_slots_keep_their_order_in_the_slots_own_allocation() {
+    let info = |id: &str| HookInfo::new(id, Source::new("fake", None));
+    let at = Instant::now();
+    let slot = |position: usize, id: &str| {
+        Some(record(position, &info(id), HookOutcome::success(Verdict::none()), at))
+    };
+    let done = vec![slot(0, "a"), None, slot(2, "c"), slot(3, "d"), None];
+    let allocation = done.as_ptr().cast::<u8>();
+    let records = records_of(done);
+    let ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["a", "c", "d"]);
+    assert_eq!(records.iter().map(|r| r.position).collect::<Vec<_>>(), [0, 2, 3]);
+    assert_eq!(records.as_ptr().cast::<u8>(), allocation, "collected in place");
+    assert!(records_of(vec![None, None]).is_empty());
+}
