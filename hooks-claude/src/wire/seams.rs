@@ -16,8 +16,8 @@ use hook_protocol::{
 use serde_json::{Map, Value};
 
 use crate::EventName;
-use crate::input::stdin_bytes;
 use crate::matcher::{canonical_model, file_basename};
+use crate::wire::input::stdin_shared;
 use crate::wire::lookup::field;
 
 /// The exact stdin object of one Claude event, carried in [`Event::extensions`].
@@ -53,7 +53,7 @@ impl ClaudePayload {
 
     /// The bytes written to stdin: the compact object and `\n`.
     pub fn bytes(&self) -> &Arc<[u8]> {
-        self.0.bytes.get_or_init(|| stdin_bytes(&self.0.object).into())
+        self.0.bytes.get_or_init(|| stdin_shared(&self.0.object))
     }
 }
 

@@ -191,6 +191,36 @@ pub fn stdin_bytes(payload: &Map<String, Value>) -> Vec<u8> {
 /// The first room of a payload's bytes: a tool call's payload with a few kilobytes of input.
 const STDIN_ROOM: usize = 4096;
 
+/// The largest buffer a thread keeps between payloads for [`stdin_shared`]; a larger one
+/// (a payload of a big file's text) is let go after its use.
+const SCRATCH_KEPT: usize = 64 * 1024;
+
+thread_local! {
+    /// The buffer [`stdin_shared`] prints into, kept between payloads.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`stdin_bytes`] in the shared form a hook process's stdin takes: printed into a buffer the
+/// thread keeps and copied once into the shared allocation, instead of into a fresh vector
+/// that is then copied and freed (two large allocations per event instead of one).
+pub(crate) fn stdin_shared(payload: &Map<String, Value>) -> std::sync::Arc<[u8]> {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut bytes) => {
+            bytes.clear();
+            bytes.reserve(STDIN_ROOM);
+            compact::write_object(payload, &mut bytes);
+            bytes.push(b'\n');
+            let shared = std::sync::Arc::from(bytes.as_slice());
+            if bytes.capacity() > SCRATCH_KEPT {
+                *bytes = Vec::new();
+            }
+            shared
+        }
+        // Not reached (nothing printed calls back here); a fresh vector if it ever is.
+        Err(_) => stdin_bytes(payload).into(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +244,19 @@ mod tests {
             };
             assert_eq!(base.field_count(), map.len(), "{base:?}");
         }
+    }
+
+    #[test]
+    fn the_shared_bytes_are_the_stdin_bytes_whatever_the_thread_printed_before() {
+        let big = serde_json::json!({"text": "y".repeat(3 * SCRATCH_KEPT)});
+        let small = serde_json::json!({"a": 1, "b": "two\n\"three\""});
+        let empty = serde_json::json!({});
+        for value in [&small, &big, &empty, &small, &small, &big, &empty] {
+            let Value::Object(map) = value else { panic!("not an object") };
+            assert_eq!(&*stdin_shared(map), stdin_bytes(map).as_slice());
+        }
+        // The big payload's buffer was not kept.
+        SCRATCH.with(|s| assert!(s.borrow().capacity() <= SCRATCH_KEPT));
     }
 
     #[test]
