@@ -36,11 +36,13 @@ pub(super) struct Capture {
     kept: Vec<u8>,
     max: usize,
     total: u64,
+    /// How many bytes the last read asked for: a pipe that gave fewer was empty after it.
+    asked: usize,
 }
 
 impl Capture {
     fn new(max: usize) -> Self {
-        Self { kept: Vec::new(), max, total: 0 }
+        Self { kept: Vec::new(), max, total: 0, asked: 0 }
     }
 
     /// Reads once from `file` into the capture, or into `scratch` past the cap.
@@ -51,6 +53,7 @@ impl Capture {
             if scratch.is_empty() {
                 scratch.resize(CHUNK, 0);
             }
+            self.asked = scratch.len();
             (&*file).read(scratch)?
         } else if self.kept.capacity() == filled {
             // No room left: read into a small buffer on the stack, and make room only for
@@ -59,6 +62,7 @@ impl Capture {
             // is kept in a block of its length; past it the room doubles.
             let mut first = [0_u8; FIRST_READ];
             let len = room.min(FIRST_READ);
+            self.asked = len;
             let n = (&*file).read(&mut first[..len])?;
             if n > 0 {
                 let more = if filled == 0 && n < len {
@@ -71,7 +75,8 @@ impl Capture {
             }
             n
         } else {
-            sys::read_spare(file.as_fd(), &mut self.kept, room.min(CHUNK))?
+            self.asked = room.min(CHUNK).min(self.kept.capacity() - filled);
+            sys::read_spare(file.as_fd(), &mut self.kept, self.asked)?
         };
         self.total += n as u64;
         Ok(n)
@@ -331,6 +336,11 @@ fn drain(
         };
         match guard.try_io(|fd| capture.read_from(fd.get_ref(), scratch)) {
             Ok(Ok(0)) => return Drain::Closed,
+            // A pipe that gave fewer bytes than asked was empty after the read: its readiness
+            // is cleared now instead of by one more read that would fail with EAGAIN, as
+            // tokio's own streams do. The next poll registers the waker; a write or end of file
+            // after the read is a new readiness, which clearing does not drop.
+            Ok(Ok(n)) if n < capture.asked => guard.clear_ready(),
             Ok(Ok(_)) => {}
             Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
             Ok(Err(_)) => return Drain::Closed,

@@ -7,14 +7,15 @@
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::Poll;
 use std::time::Duration;
 
 use hook_protocol::codec::{parse_object, trim};
 use hook_protocol::exec::{ExecError, Invocation, LineTap, run as exec_run};
 use hook_protocol::{Exit, HookOutcome, HookStatus, ProcessFacts, RawOutcome, Verdict};
 use serde_json::Value;
-use tokio::sync::oneshot;
 
 use crate::OnFailure;
 use crate::output::Fields;
@@ -55,28 +56,26 @@ pub(crate) async fn run(
         let running: Running = Box::pin(launch(inv, project, direct));
         return start_background(hook, running, hook.entry.handler.async_rewake, false, payload);
     }
-    let (tx, mut rx) = oneshot::channel::<Vec<u8>>();
-    let slot = Mutex::new(Some(tx));
+    // The tap is called from within this future's own poll of `running` (the process is driven
+    // from here), so it only records what it saw, and the loop below looks after each poll:
+    // waking this task from inside its own poll would schedule it again for nothing, and on a
+    // multi-thread runtime wake another worker for it.
+    let marked = Arc::new(AtomicBool::new(false));
+    let tap = Arc::clone(&marked);
     inv.first_line = Some(LineTap::new(move |line: &[u8]| {
-        if let Some(tx) = slot.lock().ok().and_then(|mut s| s.take())
-            && line.len() <= MARKER_MAX
-        {
-            let _ = tx.send(line.to_vec());
+        if line.len() <= MARKER_MAX && is_async_marker(line) {
+            tap.store(true, Ordering::Release);
         }
     }));
     let mut running: Running = Box::pin(launch(inv, project, direct));
-    let mut listening = true;
-    let result = loop {
-        tokio::select! {
-            biased;
-            result = &mut running => break result,
-            line = &mut rx, if listening => {
-                listening = false;
-                if line.is_ok_and(|l| is_async_marker(&l)) {
-                    return start_background(hook, running, false, true, payload);
-                }
-            }
-        }
+    let finished = std::future::poll_fn(|cx| match running.as_mut().poll(cx) {
+        Poll::Ready(result) => Poll::Ready(Some(result)),
+        Poll::Pending if marked.load(Ordering::Acquire) => Poll::Ready(None),
+        Poll::Pending => Poll::Pending,
+    })
+    .await;
+    let Some(result) = finished else {
+        return start_background(hook, running, false, true, payload);
     };
     if let Ok(raw) = &result
         && first_line_is_marker(&raw.stdout)

@@ -5,9 +5,11 @@
 //!
 //! The child shares the harness's memory and runs on a stack of its own while the calling
 //! thread is suspended (`CLONE_VFORK`) until the child has called `execve` or exited. It runs
-//! only system calls (no allocation, no lock, no unwinding), with every signal blocked until
-//! its dispositions are safe: a handler of the harness must never run in the child, since it
-//! would run on the harness's memory.
+//! only system calls (no allocation, no lock, no unwinding), and a handler of the harness never
+//! runs in it, since it would run on the harness's memory: with `clone3` the kernel creates the
+//! child with every handler reset (`CLONE_CLEAR_SIGHAND`), so a signal that reaches it before
+//! `execve` takes its default action, as it would a moment later in the hook; with `clone`
+//! every signal is blocked around the call until the child has reset the dispositions itself.
 //!
 //! **The cgroup.** With `clone3` (x86-64), the kernel creates the child directly in the hook's
 //! cgroup (`CLONE_INTO_CGROUP`): it never exists outside it. Elsewhere, or on a kernel without
@@ -167,7 +169,6 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         if stack.is_empty() {
             stack.resize(STACK_UNITS, 0);
         }
-        let _blocked = BlockAll::new()?;
         if clone3_allowed() {
             let mut cgroup = req.cgroup;
             loop {
@@ -199,7 +200,9 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
                 }
             }
         }
-        // `clone`: the child joins the v2 cgroup through its `cgroup.procs`, first.
+        // `clone`: the child resets the handlers itself, so none may run before it has; and it
+        // joins the v2 cgroup through its `cgroup.procs`, first.
+        let _blocked = BlockAll::new()?;
         let procs = match (req.cgroup, join_errors[0]) {
             (Some(dir), 0) => Some(open_procs(dir)?),
             _ => None,
