@@ -528,6 +528,22 @@ impl State {
         }
     }
 
+    /// Tells the supervisor that process group `pid` started (`+gPGID`) or is over
+    /// (`-gPGID`), written without the formatting machinery, since it runs per hook.
+    pub(super) fn tell_group(&self, started: bool, pid: i32) {
+        let mut digits = itoa::Buffer::new();
+        let digits = digits.format(pid).as_bytes();
+        // A sign, `g` and at most 11 characters of an i32.
+        let mut message = [0_u8; 13];
+        message[0] = if started { b'+' } else { b'-' };
+        message[1] = b'g';
+        let Some(text) = message.get_mut(2..2 + digits.len()) else { return };
+        text.copy_from_slice(digits);
+        if let Ok(text) = std::str::from_utf8(&message[..2 + digits.len()]) {
+            self.tell(text);
+        }
+    }
+
     /// Tells the supervisor something (`+gPGID`, `-gPGID`, `=cNAME`, `dPATH`); nothing when
     /// there is none.
     pub(super) fn tell(&self, message: &str) {

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::changes::Changes;
 #[cfg(doc)]
 use super::containment::Containment;
 use super::containment::ResourceLimits;
@@ -81,7 +82,7 @@ impl fmt::Display for CommandSpec {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Env {
     inherit: bool,
-    changes: BTreeMap<OsString, Option<OsString>>,
+    changes: Changes,
     scrub: Option<Scrub>,
     shell_names: bool,
 }
@@ -89,7 +90,7 @@ pub struct Env {
 impl Env {
     /// Inherit the harness process's environment (as Claude Code does), then apply changes.
     pub fn inherit() -> Self {
-        Self { inherit: true, changes: BTreeMap::new(), scrub: None, shell_names: false }
+        Self { inherit: true, changes: Changes::default(), scrub: None, shell_names: false }
     }
 
     /// Start from an empty environment.
@@ -121,7 +122,7 @@ impl Env {
 
     /// Whether the invocation sets or removes `name`.
     pub(super) fn changes_var(&self, name: &OsStr) -> bool {
-        self.changes.contains_key(name)
+        self.changes.contains(name)
     }
 
     /// The value the hook will see for `key`, reading the harness's environment when inherited.
@@ -175,7 +176,7 @@ impl Env {
         if let Some(scrub) = &self.scrub {
             out.retain(|k, _| !scrub.matches(k));
         }
-        for (k, v) in &self.changes {
+        for (k, v) in self.changes.iter() {
             match v {
                 Some(v) => {
                     out.insert(k.clone(), v.clone());

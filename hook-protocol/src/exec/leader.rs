@@ -82,7 +82,7 @@ impl Leader {
         let marker: Arc<[u8]> = marker.into();
         let cgroup = cgroup.map(Arc::new);
         if cgroup.is_none() {
-            containment::state().tell(&format!("+g{pid}"));
+            containment::state().tell_group(true, pid);
         }
         running::add(id, pid, Arc::clone(&marker), cgroup.clone());
         Self {
@@ -277,7 +277,7 @@ impl Drop for Leader {
                 containment::state().tell(&format!("=c{name}"));
             }
         } else {
-            containment::state().tell(&format!("-g{}", self.pid));
+            containment::state().tell_group(false, self.pid);
         }
     }
 }

@@ -119,6 +119,7 @@
 
 #[cfg(unix)]
 mod cgroup;
+mod changes;
 mod containment;
 #[cfg(unix)]
 mod cstrings;

@@ -60,7 +60,16 @@ pub(super) struct Place<'a> {
 /// the cgroups of `place`.
 pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawned, ExecError> {
     let program = resolve(inv)?;
-    let value = format!("{}.{id}", std::process::id());
+    // `RUN_MARKER=pid.id`, written without the formatting machinery (this runs per hook).
+    let (mut pid_digits, mut id_digits) = (itoa::Buffer::new(), itoa::Buffer::new());
+    let (pid_text, id_text) = (pid_digits.format(std::process::id()), id_digits.format(id));
+    let mut marker = Vec::with_capacity(RUN_MARKER.len() + 2 + pid_text.len() + id_text.len());
+    marker.extend_from_slice(RUN_MARKER.as_bytes());
+    marker.push(b'=');
+    let value_at = marker.len();
+    marker.extend_from_slice(pid_text.as_bytes());
+    marker.push(b'.');
+    marker.extend_from_slice(id_text.as_bytes());
     let pipes_error = |source| ExecError::Io { stage: "creating the hook's pipes", source };
     // Close-on-exec on both ends: the child gets its ends as 0, 1 and 2 through dup2.
     // Without a payload, stdin is `/dev/null`, opened once per process: one pipe less.
@@ -77,11 +86,9 @@ pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawn
     let (stdout, child_stdout) = io::pipe().map_err(pipes_error)?;
     let (stderr, child_stderr) = io::pipe().map_err(pipes_error)?;
     let stdio = [child_stdin, child_stdout.as_fd(), child_stderr.as_fd()];
-    let (pid, pidfd, join_errors) = start(inv, &program, &value, stdio, place)?;
-    let mut marker = Vec::with_capacity(RUN_MARKER.len() + 1 + value.len());
-    marker.extend_from_slice(RUN_MARKER.as_bytes());
-    marker.push(b'=');
-    marker.extend_from_slice(value.as_bytes());
+    // Digits and a dot only, so always UTF-8.
+    let value = std::str::from_utf8(&marker[value_at..]).unwrap_or_default();
+    let (pid, pidfd, join_errors) = start(inv, &program, value, stdio, place)?;
     Ok(Spawned {
         pid,
         pidfd,
