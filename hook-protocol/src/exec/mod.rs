@@ -133,6 +133,8 @@ mod run;
 #[cfg(unix)]
 mod running;
 #[cfg(unix)]
+mod spare_pipes;
+#[cfg(unix)]
 mod spawn;
 #[cfg(unix)]
 mod supervisor;

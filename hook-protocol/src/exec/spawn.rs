@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::cstrings::{CStrings, Unpassable};
 use super::invocation::is_shell_name;
+use super::spare_pipes;
 use super::{CommandSpec, ExecError, Invocation, RUN_MARKER};
 
 /// The `PATH` searched when the invocation's environment has none (glibc's `execvp` default).
@@ -78,17 +79,20 @@ pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawn
     let (child_stdin, stdin) = match null {
         Some(null) => (null, None),
         None => {
-            let (read, write) = io::pipe().map_err(pipes_error)?;
+            let (read, write) = spare_pipes::take().map_err(pipes_error)?;
             stdin_read = read;
             (stdin_read.as_fd(), Some(OwnedFd::from(write)))
         }
     };
-    let (stdout, child_stdout) = io::pipe().map_err(pipes_error)?;
-    let (stderr, child_stderr) = io::pipe().map_err(pipes_error)?;
+    let (stdout, child_stdout) = spare_pipes::take().map_err(pipes_error)?;
+    let (stderr, child_stderr) = spare_pipes::take().map_err(pipes_error)?;
     let stdio = [child_stdin, child_stdout.as_fd(), child_stderr.as_fd()];
     // Digits and a dot only, so always UTF-8.
     let value = std::str::from_utf8(&marker[value_at..]).unwrap_or_default();
     let (pid, pidfd, join_errors) = start(inv, &program, value, stdio, place)?;
+    // The child is starting its program: the pipes of this thread's next spawn are made now,
+    // off that spawn's path.
+    spare_pipes::refill();
     Ok(Spawned {
         pid,
         pidfd,
