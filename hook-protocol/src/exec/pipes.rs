@@ -1,5 +1,14 @@
 //! The hook's three pipes: stdin written, stdout and stderr drained, all from one task.
 //!
+//! On Linux, stdout and stderr first wake the runner only at their end of file (the `EPOLLHUP`
+//! epoll reports whatever is asked, with no interest in input): a hook's output wakes it only
+//! once the run has lasted the runner's watching delay, when stdin could not be written at once,
+//! or when the leader has exited with a pipe still open ([`Pipes::watch_output`]). A hook that
+//! ends sooner, as most do, costs one wake-up, at its end, instead of one for its output and
+//! one for its end, and is read then; a hook that fills a pipe meanwhile waits at most that
+//! delay to be drained. Elsewhere (kqueue reports an end of file only with input) the output
+//! wakes the runner from the start.
+//!
 //! [`Pipes::pump`] moves whatever bytes can move without blocking on every open pipe and
 //! registers for readiness on the rest; the runner calls it on every wake-up. Reads go straight
 //! into the kept capture until its cap, then into one scratch buffer whose bytes are only
@@ -112,14 +121,33 @@ struct Stdin {
     written: usize,
 }
 
+/// Stdout or stderr, open: registered for its end of file only, or for its output too.
+#[derive(Debug)]
+enum Out {
+    #[cfg_attr(
+        not(any(target_os = "linux", target_os = "android")),
+        allow(dead_code, reason = "kqueue has no end-only interest: never made there")
+    )]
+    EndOnly(AsyncFd<File>),
+    Output(AsyncFd<File>),
+}
+
+impl Out {
+    fn file(&self) -> &File {
+        match self {
+            Out::EndOnly(fd) | Out::Output(fd) => fd.get_ref(),
+        }
+    }
+}
+
 /// The hook's pipes, as seen from the runner.
 #[derive(Debug)]
 pub(super) struct Pipes {
     stdin: Option<Stdin>,
     stdin_outcome: Option<StdinOutcome>,
     stdin_written: usize,
-    stdout: Option<AsyncFd<File>>,
-    stderr: Option<AsyncFd<File>>,
+    stdout: Option<Out>,
+    stderr: Option<Out>,
     pub(super) out: Capture,
     pub(super) err: Capture,
     scratch: Vec<u8>,
@@ -149,8 +177,8 @@ impl Pipes {
             stdin: None,
             stdin_outcome: None,
             stdin_written: 0,
-            stdout: Some(register(stdout, Interest::READABLE)?),
-            stderr: Some(register(stderr, Interest::READABLE)?),
+            stdout: Some(end_only(stdout)?),
+            stderr: Some(end_only(stderr)?),
             out: Capture::new(stdout_max),
             err: Capture::new(stderr_max),
             scratch: Vec::new(),
@@ -182,6 +210,9 @@ impl Pipes {
             }
         }
         pipes.stdin_written = written;
+        // The hook reads its stdin as we write it: drain its output as it comes, as it may
+        // wait for room in a pipe before it reads on.
+        pipes.watch_output()?;
         pipes.stdin = Some(Stdin {
             fd: sys::register(OwnedFd::from(file), Interest::WRITABLE)?,
             payload: Arc::clone(payload),
@@ -207,7 +238,7 @@ impl Pipes {
         for (pipe, capture) in
             [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
         {
-            if let Some(fd) = pipe {
+            if let Some(Out::Output(fd) | Out::EndOnly(fd)) = pipe {
                 match drain(fd, capture, &mut self.scratch, cx) {
                     Drain::Closed => {
                         *pipe = None;
@@ -236,9 +267,9 @@ impl Pipes {
         for (pipe, capture) in
             [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
         {
-            let Some(fd) = pipe else { continue };
+            let Some(out) = pipe else { continue };
             for _ in 0..READS_PER_PUMP {
-                match capture.read_from(fd.get_ref(), &mut self.scratch) {
+                match capture.read_from(out.file(), &mut self.scratch) {
                     Ok(0) => {
                         *pipe = None;
                         break;
@@ -268,6 +299,57 @@ impl Pipes {
                 }
             }
         }
+    }
+
+    /// Whether the output of stdout and stderr (those still open) wakes the runner.
+    pub(super) fn watches_output(&self) -> bool {
+        ![&self.stdout, &self.stderr].iter().any(|out| matches!(out, Some(Out::EndOnly(_))))
+    }
+
+    /// Registers stdout and stderr for their output, so that it wakes the runner.
+    ///
+    /// # Errors
+    ///
+    /// When a pipe cannot be registered.
+    pub(super) fn watch_output(&mut self) -> io::Result<()> {
+        for pipe in [&mut self.stdout, &mut self.stderr] {
+            if let Some(Out::EndOnly(_)) = pipe
+                && let Some(Out::EndOnly(fd)) = pipe.take()
+            {
+                let file = fd.into_inner();
+                *pipe = Some(Out::Output(sys::register(OwnedFd::from(file), Interest::READABLE)?));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads what the pipes registered for their end only hold, without waiting: called once
+    /// the leader has exited; a pipe only its descendants still hold stays open (and the
+    /// runner then watches its output).
+    pub(super) fn read_end_only(&mut self) {
+        for (pipe, capture) in
+            [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
+        {
+            let Some(Out::EndOnly(fd)) = pipe else { continue };
+            for _ in 0..READS_PER_PUMP {
+                match capture.read_from(fd.get_ref(), &mut self.scratch) {
+                    Ok(0) => {
+                        *pipe = None;
+                        break;
+                    }
+                    // Data: read on, to the end of file the leader's exit usually left.
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                    // A read error ends the stream, as for a registered pipe.
+                    Err(_) => {
+                        *pipe = None;
+                        break;
+                    }
+                }
+            }
+        }
+        self.tell_first_line();
     }
 
     /// Whether stdout and stderr are both at end of file.
@@ -350,9 +432,19 @@ fn drain(
     Drain::Budget
 }
 
-fn register(fd: OwnedFd, interest: Interest) -> io::Result<AsyncFd<File>> {
+/// An output pipe, non-blocking, registered for its end of file only (Linux).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn end_only(fd: OwnedFd) -> io::Result<Out> {
     sys::set_nonblocking(fd.as_fd())?;
-    sys::register(fd, interest)
+    // Interest in urgent data, which a pipe never has: epoll then reports only its hang-up.
+    Ok(Out::EndOnly(sys::register(fd, Interest::PRIORITY)?))
+}
+
+/// An output pipe, non-blocking, registered for its output (kqueue has no end-only interest).
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn end_only(fd: OwnedFd) -> io::Result<Out> {
+    sys::set_nonblocking(fd.as_fd())?;
+    Ok(Out::Output(sys::register(fd, Interest::READABLE)?))
 }
 
 #[cfg(test)]

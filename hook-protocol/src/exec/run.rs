@@ -13,6 +13,9 @@ use super::pipes::Pipes;
 use super::{ExecError, Invocation, Leftovers, Mechanism, containment, spawn};
 use crate::{Exit, RawOutcome};
 
+/// How long a run goes before its output wakes the runner: a hook that ends sooner is read
+/// once, at its end ([`Pipes::watch_output`]).
+const WATCH_AFTER: Duration = Duration::from_millis(5);
 /// How often a quiet grace period checks whether the tree is gone.
 const GRACE_TICK: Duration = Duration::from_millis(10);
 /// The longest wait for a SIGKILLed leader to become a zombie before leaving it to a reaper.
@@ -85,18 +88,34 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     .map_err(|source| ExecError::Io { stage: "setting up the hook's pipes", source })?;
     pipes.tap = inv.first_line.clone();
     let deadline = tokio::time::Instant::from_std(started + inv.timeout);
-    let timer = tokio::time::sleep_until(deadline);
+    let watch_at = tokio::time::Instant::now() + WATCH_AFTER;
+    let first = if pipes.watches_output() { deadline } else { deadline.min(watch_at) };
+    let timer = tokio::time::sleep_until(first);
     tokio::pin!(timer);
+    let pipes_error = |source| ExecError::Io { stage: "setting up the hook's pipes", source };
 
     let mut leaked = false;
     let mut leftovers_killed = false;
     let mut core_dumped = false;
     let mut leftovers = None;
-    let exit = match wait(&mut pipes, &mut leader, timer.as_mut(), Until::Exit).await {
+    let woke = loop {
+        match wait(&mut pipes, &mut leader, timer.as_mut(), Until::Exit).await {
+            // Still running after the watching delay: its output wakes us from now on.
+            Woke::Timer if !pipes.watches_output() && tokio::time::Instant::now() < deadline => {
+                pipes.watch_output().map_err(pipes_error)?;
+                timer.as_mut().reset(deadline);
+            }
+            woke => break woke,
+        }
+    };
+    let exit = match woke {
         Woke::Done => {
-            // Exited normally: give whatever it left holding the pipes a short window (the
-            // usual case has seen both ends of file already, and does not touch the timer).
+            // Exited normally: read what it left in the pipes not registered yet (usually
+            // everything, and both ends of file), then give whatever it left holding them a
+            // short window (the usual case does not touch the timer).
+            pipes.read_end_only();
             if !pipes.outputs_closed() {
+                pipes.watch_output().map_err(pipes_error)?;
                 timer.as_mut().reset(tokio::time::Instant::now() + limits.leak_window);
                 leaked = wait(&mut pipes, &mut leader, timer.as_mut(), Until::Closed).await
                     == Woke::Timer;
@@ -116,6 +135,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
             exit_of(status)
         }
         Woke::Timer => {
+            pipes.watch_output().map_err(pipes_error)?;
             let (escalated, killed_others, still_open) =
                 terminate(&mut pipes, &mut leader, timer.as_mut(), inv, &mut warnings).await;
             leaked = still_open;

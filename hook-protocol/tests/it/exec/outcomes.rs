@@ -2,6 +2,7 @@
 
 use std::ffi::OsString;
 use std::sync::Arc;
+use std::time::Duration;
 
 use hook_protocol::exec::{CommandSpec, Env, RUN_MARKER, run};
 use hook_protocol::{Exit, StdinOutcome};
@@ -119,6 +120,37 @@ async fn stdout_past_its_cap_is_counted_and_flagged() {
     assert_eq!(out.stdout, vec![0; 1000]);
     assert_eq!(out.stdout_len, 5001);
     assert!(out.stdout_truncated);
+}
+
+/// Output does not wake the runner during a run's first milliseconds (a quick hook is read at
+/// its end): a hook that fills its pipe at once and then runs on is drained all the same,
+/// instead of waiting for its end, which the full pipe would never let come.
+#[tokio::test]
+async fn a_hook_that_fills_its_pipes_at_once_and_runs_on_is_drained() {
+    let mut inv = shell("head -c 1000000 /dev/zero; head -c 300000 /dev/zero >&2; sleep 0.05");
+    inv.limits.stdout_max = 2 << 20;
+    inv.limits.stderr_max = 2 << 20;
+    inv.timeout = Duration::from_secs(5);
+    let started = std::time::Instant::now();
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 });
+    assert_eq!((out.stdout.len(), out.stderr.len()), (1_000_000, 300_000));
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+}
+
+/// A payload larger than the pipe, which the hook echoes as it reads it: stdout is drained
+/// while stdin is still being written.
+#[tokio::test]
+async fn a_large_payload_echoed_back_is_exchanged_whole() {
+    let mut inv = shell("cat");
+    let payload: Vec<u8> = (0..4_000_000_u32).map(|i| b'a' + (i % 26) as u8).collect();
+    inv.stdin = Arc::from(payload.clone());
+    inv.limits.stdout_max = 8 << 20;
+    inv.timeout = Duration::from_secs(10);
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 });
+    assert_eq!(out.stdin, StdinOutcome::Written);
+    assert!(out.stdout == payload, "{} bytes back", out.stdout.len());
 }
 
 #[tokio::test]
