@@ -88,9 +88,10 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     .map_err(|source| ExecError::Io { stage: "setting up the hook's pipes", source })?;
     pipes.tap = inv.first_line.clone();
     let deadline = tokio::time::Instant::from_std(started + inv.timeout);
+    // The timer first ends the watching delay, when it ends before the deadline; then the run.
     let watch_at = tokio::time::Instant::now() + WATCH_AFTER;
-    let first = if pipes.watches_output() { deadline } else { deadline.min(watch_at) };
-    let timer = tokio::time::sleep_until(first);
+    let mut watch_pending = !pipes.watches_output() && watch_at < deadline;
+    let timer = tokio::time::sleep_until(if watch_pending { watch_at } else { deadline });
     tokio::pin!(timer);
     let pipes_error = |source| ExecError::Io { stage: "setting up the hook's pipes", source };
 
@@ -101,7 +102,8 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     let woke = loop {
         match wait(&mut pipes, &mut leader, timer.as_mut(), Until::Exit).await {
             // Still running after the watching delay: its output wakes us from now on.
-            Woke::Timer if !pipes.watches_output() && tokio::time::Instant::now() < deadline => {
+            Woke::Timer if watch_pending => {
+                watch_pending = false;
                 pipes.watch_output().map_err(pipes_error)?;
                 timer.as_mut().reset(deadline);
             }

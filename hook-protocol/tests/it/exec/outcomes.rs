@@ -138,6 +138,17 @@ async fn a_hook_that_fills_its_pipes_at_once_and_runs_on_is_drained() {
     assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
 }
 
+/// A hook that closes its stdout and stderr at once and runs on past the watching delay ends
+/// normally: the end of the delay is not its timeout.
+#[tokio::test]
+async fn a_hook_that_closes_its_outputs_and_runs_on_is_not_timed_out() {
+    let mut inv = shell("exec >&- 2>&-; sleep 0.05; exit 4");
+    inv.timeout = Duration::from_secs(5);
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 4 });
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
+
 /// A payload larger than the pipe, which the hook echoes as it reads it: stdout is drained
 /// while stdin is still being written.
 #[tokio::test]
