@@ -302,10 +302,12 @@ pub enum Leftovers {
 
 /// Receives the first line of a hook's stdout while the hook still runs.
 ///
-/// [`crate::exec::run`] calls it at most once, as soon as the first `\n` arrives, with the
-/// bytes before it; never when stdout ends (or reaches its cap) without a newline. A dialect
-/// uses it to react to an early marker (e.g. a hook announcing that it goes on in the
-/// background) without waiting for the hook to exit. The bytes stay in the outcome's stdout.
+/// [`crate::exec::run`] calls it at most once, as soon as the first `\n` is read, with the
+/// bytes before it; never when stdout ends (or reaches its cap) without a newline. Output is
+/// read as it comes once a run has lasted 5 ms (Linux; from the start elsewhere), and at its end
+/// before that. A dialect uses it to react to an early marker (e.g. a hook announcing that it
+/// goes on in the background) without waiting for the hook to exit. The bytes stay in the
+/// outcome's stdout.
 #[derive(Clone)]
 pub struct LineTap(Arc<TapFn>);
 

@@ -29,8 +29,11 @@
 //! 3. **Drain and wait.** One task pumps the three pipes (non-blocking, registered with the
 //!    reactor) and watches the leader's exit through a pidfd, until the leader exits or the
 //!    deadline passes. Output is kept up to its cap and read and counted past it, so a hook
-//!    printing a gigabyte costs bounded memory and never blocks on a full pipe. An invocation's
-//!    [`LineTap`] is told the first line of stdout as soon as it is complete.
+//!    printing a gigabyte costs bounded memory and never stays blocked on a full pipe. On
+//!    Linux a run's output wakes the task only after its first 5 ms (until then only the
+//!    pipes' end of file and the leader's exit do, and what a quick hook printed is read at
+//!    its end: one wake-up per run); a hook that fills a pipe sooner waits that long to be
+//!    drained. An invocation's [`LineTap`] is told the first line of stdout once it is read.
 //! 4. **Exit.** The leader exited: stdout and stderr get `leak_window` to reach end of file;
 //!    past it reading stops and the outcome records `leaked` (a background process kept a
 //!    pipe). The end of the run never waits on a pipe beyond that. What the hook left running
