@@ -112,9 +112,9 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     };
     let exit = match woke {
         Woke::Done => {
-            // Exited normally: read what it left in the pipes not registered yet (usually
-            // everything, and both ends of file), then give whatever it left holding them a
-            // short window (the usual case does not touch the timer).
+            // Exited normally: read what it left in the pipes whose output was not watched yet
+            // (usually everything, and both ends of file), then give whatever it left holding
+            // them a short window (the usual case does not touch the timer).
             pipes.read_end_only();
             if !pipes.outputs_closed() {
                 pipes.watch_output().map_err(pipes_error)?;
