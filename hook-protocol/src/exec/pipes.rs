@@ -264,23 +264,8 @@ impl Pipes {
     /// waiting for its readiness, spares that wake-up; what it reads is kept as any read is,
     /// and a pipe that has nothing yet stays registered (its waker is already set).
     fn peek_other(&mut self) {
-        for (pipe, capture) in
-            [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
-        {
-            let Some(out) = pipe else { continue };
-            for _ in 0..READS_PER_PUMP {
-                match capture.read_from(out.file(), &mut self.scratch) {
-                    Ok(0) => {
-                        *pipe = None;
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    // Nothing yet (WouldBlock) or an error the next readiness reports again.
-                    Err(_) => break,
-                }
-            }
-        }
+        read_now(&mut self.stdout, &mut self.out, &mut self.scratch);
+        read_now(&mut self.stderr, &mut self.err, &mut self.scratch);
     }
 
     /// Tells the tap the first line of stdout once it is complete; gives up when stdout ended
@@ -330,23 +315,8 @@ impl Pipes {
         for (pipe, capture) in
             [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
         {
-            let Some(Out::EndOnly(fd)) = pipe else { continue };
-            for _ in 0..READS_PER_PUMP {
-                match capture.read_from(fd.get_ref(), &mut self.scratch) {
-                    Ok(0) => {
-                        *pipe = None;
-                        break;
-                    }
-                    // Data: read on, to the end of file the leader's exit usually left.
-                    Ok(_) => {}
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                    // A read error ends the stream, as for a registered pipe.
-                    Err(_) => {
-                        *pipe = None;
-                        break;
-                    }
-                }
+            if matches!(pipe, Some(Out::EndOnly(_))) {
+                read_now(pipe, capture, &mut self.scratch);
             }
         }
         self.tell_first_line();
@@ -391,6 +361,25 @@ impl Stdin {
                 }
                 Err(_would_block) => {}
             }
+        }
+    }
+}
+
+/// Reads `pipe` now, without waiting for its readiness: to its end of file (the pipe is then
+/// closed), until it has nothing yet, or for a pump's worth of reads. What it reads is kept as
+/// any read is; an error is left to the pipe's next readiness, which reports it again.
+fn read_now(pipe: &mut Option<Out>, capture: &mut Capture, scratch: &mut Vec<u8>) {
+    let Some(out) = pipe else { return };
+    for _ in 0..READS_PER_PUMP {
+        match capture.read_from(out.file(), scratch) {
+            Ok(0) => {
+                *pipe = None;
+                return;
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            // Nothing yet (WouldBlock), or an error.
+            Err(_) => return,
         }
     }
 }
