@@ -77,6 +77,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     // From here on, an early return drops `leader`, which kills the tree.
     let mut leader = Leader::new(spawned.pid, spawned.pidfd, id, spawned.marker, cgroup);
     let limits = &inv.limits;
+    let pipes_error = |source| ExecError::Io { stage: "setting up the hook's pipes", source };
     let mut pipes = Pipes::new(
         spawned.stdin,
         spawned.stdout,
@@ -85,7 +86,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
         limits.stdout_max,
         limits.stderr_max,
     )
-    .map_err(|source| ExecError::Io { stage: "setting up the hook's pipes", source })?;
+    .map_err(pipes_error)?;
     pipes.tap = inv.first_line.clone();
     let deadline = tokio::time::Instant::from_std(started + inv.timeout);
     // The timer first ends the watching delay, when it ends before the deadline; then the run.
@@ -93,7 +94,6 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     let mut watch_pending = !pipes.watches_output() && watch_at < deadline;
     let timer = tokio::time::sleep_until(if watch_pending { watch_at } else { deadline });
     tokio::pin!(timer);
-    let pipes_error = |source| ExecError::Io { stage: "setting up the hook's pipes", source };
 
     let mut leaked = false;
     let mut leftovers_killed = false;

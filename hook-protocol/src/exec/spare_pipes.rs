@@ -111,6 +111,7 @@ mod tests {
         let _one = SERIAL.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         refill();
         SPARE.with_borrow(|spare| {
+            assert_eq!(spare.0.len(), KEPT, "nothing to check");
             for (r, w) in &spare.0 {
                 for fd in [r.as_raw_fd(), w.as_raw_fd()] {
                     // SAFETY: F_GETFD on a descriptor this thread owns.
