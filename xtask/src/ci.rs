@@ -1,9 +1,11 @@
 //! `cargo xtask ci`: what CI checks, in the order a developer wants to hear about failures,
 //! with each step's time printed at the end (also when a step fails).
 
+use std::fs;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::util::{Result, cargo, has_cargo_subcommand, run as step};
+use crate::util::{Result, build_lean, cargo, has_cargo_subcommand, run as step};
 
 /// The crates published to crates.io, packaged (and built from their packages) by `ci`
 /// (`package.rs`).
@@ -30,6 +32,12 @@ impl Timings {
             eprintln!("xtask:   {:>7}  {name}{mark}", minutes(*took));
         }
         eprintln!("xtask:   {:>7}  total", minutes(total));
+        let root = crate::util::root();
+        eprintln!(
+            "xtask: ci disk use: target/ {}, fuzz/target/ {}",
+            megabytes(bytes_under(&root.join("target"))),
+            megabytes(bytes_under(&root.join("fuzz/target"))),
+        );
     }
 }
 
@@ -39,8 +47,27 @@ fn minutes(d: Duration) -> String {
     if secs >= 60 { format!("{}m{:02}s", secs / 60, secs % 60) } else { format!("{secs}s") }
 }
 
+/// `1234 MB`.
+fn megabytes(bytes: u64) -> String {
+    format!("{} MB", bytes / 1_000_000)
+}
+
+/// The bytes the files under `dir` hold, links not followed; what cannot be read counts 0.
+fn bytes_under(dir: &Path) -> u64 {
+    let Ok(entries) = fs::read_dir(dir) else { return 0 };
+    entries
+        .flatten()
+        .map(|entry| match entry.metadata() {
+            Ok(meta) if meta.is_dir() => bytes_under(&entry.path()),
+            Ok(meta) => meta.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
 /// Runs every check.
 pub(crate) fn run_all() -> Result {
+    build_lean();
     let started = Instant::now();
     let mut t = Timings::default();
     let result = steps(&mut t);
