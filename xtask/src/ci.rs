@@ -1,7 +1,9 @@
 //! `cargo xtask ci`: what CI checks, in the order a developer wants to hear about failures,
 //! with each step's time printed at the end (also when a step fails).
 
+use std::collections::HashSet;
 use std::fs;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -52,17 +54,21 @@ fn megabytes(bytes: u64) -> String {
     format!("{} MB", bytes / 1_000_000)
 }
 
-/// The bytes the files under `dir` hold, links not followed; what cannot be read counts 0.
+/// The disk space the files under `dir` take, as `du` counts it: links not followed, a file
+/// linked twice counted once (cargo hard-links its outputs); what cannot be read counts 0.
 fn bytes_under(dir: &Path) -> u64 {
-    let Ok(entries) = fs::read_dir(dir) else { return 0 };
-    entries
-        .flatten()
-        .map(|entry| match entry.metadata() {
-            Ok(meta) if meta.is_dir() => bytes_under(&entry.path()),
-            Ok(meta) => meta.len(),
-            Err(_) => 0,
-        })
-        .sum()
+    fn walk(dir: &Path, seen: &mut HashSet<(u64, u64)>) -> u64 {
+        let Ok(entries) = fs::read_dir(dir) else { return 0 };
+        entries
+            .flatten()
+            .map(|entry| match entry.metadata() {
+                Ok(meta) if meta.is_dir() => walk(&entry.path(), seen),
+                Ok(meta) if seen.insert((meta.dev(), meta.ino())) => meta.blocks() * 512,
+                _ => 0,
+            })
+            .sum()
+    }
+    walk(dir, &mut HashSet::new())
 }
 
 /// Runs every check.
@@ -163,4 +169,27 @@ pub(crate) fn run(args: &[String]) -> Result {
         return Err(format!("`ci` takes no arguments, got `{extra}`").into());
     }
     run_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::bytes_under;
+
+    #[test]
+    fn a_file_linked_twice_is_counted_once_and_a_missing_dir_is_zero() {
+        let dir = std::env::temp_dir().join(format!("xtask-du-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("a/b")).unwrap();
+        fs::write(dir.join("a/b/file"), vec![7u8; 64 * 1024]).unwrap();
+        let once = bytes_under(&dir);
+        assert!(once >= 64 * 1024, "{once} bytes for a 64 KiB file");
+        fs::hard_link(dir.join("a/b/file"), dir.join("a/link")).unwrap();
+        assert_eq!(bytes_under(&dir), once, "a hard link is the same file");
+        fs::write(dir.join("second"), vec![7u8; 64 * 1024]).unwrap();
+        assert!(bytes_under(&dir) >= once + 64 * 1024, "a second file adds its size");
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(bytes_under(&dir), 0);
+    }
 }
