@@ -109,8 +109,10 @@ impl Supervisor {
         self.pid.unsigned_abs()
     }
 
-    /// Sends one message (a line). False when the supervisor is gone (it is then reaped); a
-    /// message that does not fit a full socket buffer is dropped.
+    /// Sends one message (a line). False when the supervisor is gone: it is then killed, in
+    /// case it is not quite gone yet (its socket closes before it has exited), and reaped, so
+    /// that no zombie of it stays for the harness's life. A message that does not fit a full
+    /// socket buffer is dropped.
     pub(super) fn send(&mut self, message: &str) -> bool {
         let mut line = Vec::with_capacity(message.len() + 1);
         line.extend_from_slice(message.as_bytes());
@@ -119,7 +121,9 @@ impl Supervisor {
             Ok(_) => true,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => true,
             Err(_) => {
-                let _ = sys::try_wait(self.pid);
+                // Still our unreaped child, so the pid is its own.
+                let _ = sys::kill(self.pid, libc::SIGKILL);
+                let _ = sys::wait_blocking(self.pid);
                 false
             }
         }

@@ -6,10 +6,18 @@
 //! The child shares the harness's memory and runs on a stack of its own while the calling
 //! thread is suspended (`CLONE_VFORK`) until the child has called `execve` or exited. It runs
 //! only system calls (no allocation, no lock, no unwinding), and a handler of the harness never
-//! runs in it, since it would run on the harness's memory: with `clone3` the kernel creates the
-//! child with every handler reset (`CLONE_CLEAR_SIGHAND`), so a signal that reaches it before
-//! `execve` takes its default action, as it would a moment later in the hook; with `clone`
-//! every signal is blocked around the call until the child has reset the dispositions itself.
+//! runs in it, since it would run on the harness's memory: every signal is blocked around the
+//! call, so the child starts with all of them blocked, and it unblocks them only once every
+//! handler is reset (by the kernel with `clone3`'s `CLONE_CLEAR_SIGHAND`, by the child itself
+//! with `clone`).
+//!
+//! **Signals to the harness's process group.** Until it leads a group of its own, the child is
+//! in the harness's: a signal sent to that group then (a terminal's Ctrl-C, `kill(0, ...)`, a
+//! hang-up) reaches it too, though it was never meant for a hook, which runs in a group of its
+//! own precisely so that it does not get them. The child discards what is pending once it has
+//! its own group, before it unblocks: a hook started while the harness's group is signalled
+//! runs as the others do, instead of dying of a signal that was not its own, and the
+//! supervisor (started the same way) is never lost to one.
 //!
 //! **The cgroup.** With `clone3` (x86-64), the kernel creates the child directly in the hook's
 //! cgroup (`CLONE_INTO_CGROUP`): it never exists outside it. Elsewhere, or on a kernel without
@@ -23,15 +31,16 @@
 //! The child's steps, in order:
 //!
 //! 1. join the cgroups given as `cgroup.procs` descriptors;
-//! 2. reset every handled signal to its default (done by the kernel with `clone3`'s
+//! 2. lead a new process group (or a new session, for the supervisor);
+//! 3. discard the signals pending (sent to the harness's group before step 2);
+//! 4. reset every handled signal to its default (done by the kernel with `clone3`'s
 //!    `CLONE_CLEAR_SIGHAND`), and [`DEFAULT_SIGNALS`] even when ignored;
-//! 3. lead a new process group (or a new session, for the supervisor);
-//! 4. `dup2` its stdin, stdout and stderr into place;
-//! 5. change to the working directory;
-//! 6. close every descriptor above 2 (`close_range`, or one by one where the kernel lacks it);
-//! 7. unblock every signal, and `execve` the program.
+//! 5. `dup2` its stdin, stdout and stderr into place;
+//! 6. change to the working directory;
+//! 7. close every descriptor above 2 (`close_range`, or one by one where the kernel lacks it);
+//! 8. unblock every signal, and `execve` the program.
 //!
-//! A failure in steps 3 to 7 is reported through the shared memory and ends the child with
+//! A failure in steps 2 to 8 is reported through the shared memory and ends the child with
 //! status 127 before any code of the hook has run.
 
 #![expect(
@@ -169,6 +178,8 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         if stack.is_empty() {
             stack.resize(STACK_UNITS, 0);
         }
+        // The child starts with every signal blocked (see the module documentation).
+        let _blocked = BlockAll::new()?;
         if clone3_allowed() {
             let mut cgroup = req.cgroup;
             loop {
@@ -200,9 +211,8 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
                 }
             }
         }
-        // `clone`: the child resets the handlers itself, so none may run before it has; and it
-        // joins the v2 cgroup through its `cgroup.procs`, first.
-        let _blocked = BlockAll::new()?;
+        // `clone`: the child resets the handlers itself (none can run before, every signal is
+        // blocked); and it joins the v2 cgroup through its `cgroup.procs`, first.
         let procs = match (req.cgroup, join_errors[0]) {
             (Some(dir), 0) => Some(open_procs(dir)?),
             _ => None,
@@ -372,12 +382,13 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
             error.store(errno(), Ordering::Release);
         }
     }
-    reset_signals(ctx);
     // SAFETY: setsid and setpgid take integers only.
     let grouped = unsafe { if ctx.session { libc::setsid() } else { libc::setpgid(0, 0) } };
     if grouped < 0 {
         return fail(ctx);
     }
+    discard_pending();
+    reset_signals(ctx);
     for (target, fd) in (0..).zip(ctx.stdio) {
         // SAFETY: integers only.
         if unsafe { libc::dup2(fd, target) } < 0 {
@@ -402,6 +413,39 @@ fn fail(ctx: &Ctx) -> c_int {
     ctx.error.store(errno().max(1), Ordering::Release);
     // SAFETY: `_exit` ends the process at once, running no handler of the parent's.
     unsafe { libc::_exit(127) }
+}
+
+/// Discards the signals pending in the child, all of them sent to the harness's process group
+/// while the child was still in it: ignoring a pending signal discards it, and the disposition
+/// it had is put back at once. One `sigpending` when nothing is pending, the usual case.
+fn discard_pending() {
+    let mut pending = MaybeUninit::<libc::sigset_t>::zeroed();
+    // SAFETY: sigpending fills the set it is given.
+    if unsafe { libc::sigpending(pending.as_mut_ptr()) } != 0 {
+        return;
+    }
+    // SAFETY: filled by sigpending (and all-zero, an empty set, before).
+    let pending = unsafe { pending.assume_init() };
+    for signal in 1..NSIG {
+        if signal == libc::SIGKILL || signal == libc::SIGSTOP {
+            continue;
+        }
+        // SAFETY: `pending` is an initialised signal set; `signal` is in range.
+        if unsafe { libc::sigismember(&raw const pending, signal) } != 1 {
+            continue;
+        }
+        // SAFETY: an all-zero sigaction with SIG_IGN as its handler is a valid value: an empty
+        // mask, no flags.
+        let mut ignore: libc::sigaction = unsafe { std::mem::zeroed() };
+        ignore.sa_sigaction = libc::SIG_IGN;
+        let mut old = MaybeUninit::<libc::sigaction>::zeroed();
+        // SAFETY: `ignore` is valid and `old` writable, both outlive the call.
+        if unsafe { libc::sigaction(signal, &raw const ignore, old.as_mut_ptr()) } == 0 {
+            // SAFETY: sigaction succeeded and filled `old`, which is put back as it was (a
+            // handler among them is reset right after, in `reset_signals`).
+            unsafe { libc::sigaction(signal, old.as_ptr(), std::ptr::null_mut()) };
+        }
+    }
 }
 
 /// Every signal with a handler goes back to its default disposition (a handler would run on the

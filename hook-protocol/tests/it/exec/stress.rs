@@ -112,3 +112,149 @@ fn five_hundred_runs_leave_no_zombie_and_no_descriptor() {
         println!("runs: {runs}");
     });
 }
+
+/// The harness's pid, for the signal handler of the storm test.
+static HARNESS_PID: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+/// Signals the handler took in the harness.
+static HANDLED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Whether the handler ever ran in another process: a child still sharing the harness's memory
+/// before its `execve` (which sets this flag in the harness's own memory).
+static HANDLED_ELSEWHERE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[expect(unsafe_code, reason = "a signal handler asks for its process's id")]
+extern "C" fn count_usr1(_: libc::c_int) {
+    use std::sync::atomic::Ordering;
+    // SAFETY: getpid is async-signal-safe and has no preconditions.
+    if unsafe { libc::getpid() } == HARNESS_PID.load(Ordering::Relaxed) {
+        HANDLED.fetch_add(1, Ordering::Relaxed);
+    } else {
+        HANDLED_ELSEWHERE.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A harness with a signal handler, under a storm of that signal (to itself, and one in 4 to
+/// its process group, which a hook belongs to until it has its own), runs 300 hooks 32 at a
+/// time: each gives its exact output (none dies of a signal sent to the harness's group before
+/// it had its own), the handler never runs in a child, the harness's system calls ride out the
+/// interruptions, the supervisor runs, and nothing is left behind.
+#[expect(
+    unsafe_code,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a handler is installed and the harness signalled, as a harness might; a failed \
+              unwrap or an unexpected outcome is a failed test; the alone run's figures go to stdout"
+)]
+fn signal_storm(name: &str) {
+    use std::sync::atomic::Ordering;
+    HARNESS_PID.store(std::process::id().cast_signed(), Ordering::Relaxed);
+    // SAFETY: the handler only makes an async-signal-safe call and touches atomics; the
+    // sigaction is zeroed but for the handler (no SA_RESTART: blocking calls see EINTR).
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = count_usr1 as *const () as libc::sighandler_t;
+        assert_eq!(libc::sigaction(libc::SIGUSR1, &raw const action, std::ptr::null_mut()), 0);
+    }
+    // SAFETY: getpgrp and getpid have no preconditions.
+    let own_group = unsafe { libc::getpgrp() == libc::getpid() };
+    assert!(own_group, "{name}: the test process must lead its own process group");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let storm = {
+        let stop = std::sync::Arc::clone(&stop);
+        std::thread::spawn(move || {
+            // SAFETY: the set is initialised by sigemptyset before use; blocking SIGUSR1 in
+            // this thread sends every one of them to the others.
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&raw mut set);
+                libc::sigaddset(&raw mut set, libc::SIGUSR1);
+                libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, std::ptr::null_mut());
+            }
+            let mut sent = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let target =
+                    if sent.is_multiple_of(4) { 0 } else { std::process::id().cast_signed() };
+                // SAFETY: kill has no memory preconditions.
+                unsafe {
+                    libc::kill(target, libc::SIGUSR1);
+                }
+                sent += 1;
+                std::thread::yield_now();
+            }
+            sent
+        })
+    };
+    let payload: Vec<u8> = (0..3000).map(|i| b'a' + (i % 26) as u8).collect();
+    let (ok, killed) = runtime().block_on(async {
+        let mut pending = (0..300).map(|i| {
+            let (line, expected) = if i % 2 == 0 {
+                ("cat".to_owned(), payload.clone())
+            } else {
+                (format!("echo run-{i}"), format!("run-{i}\n").into_bytes())
+            };
+            let mut inv = shell(&line);
+            inv.stdin = payload.clone().into();
+            async move { (run(&inv).await, expected) }
+        });
+        let (mut ok, mut killed) = (0, 0);
+        let mut running = FuturesUnordered::new();
+        loop {
+            while running.len() < 32 {
+                let Some(next) = pending.next() else { break };
+                running.push(next);
+            }
+            let Some((out, expected)) = running.next().await else { break };
+            let out = out.unwrap();
+            assert!(!out.leaked && !out.timed_out(), "{out:?}");
+            match out.exit {
+                Exit::Code { code: 0 } if out.stdout == expected => ok += 1,
+                Exit::Signal { signal } if signal == libc::SIGUSR1 => killed += 1,
+                _ => panic!("a run under the storm: {out:?}"),
+            }
+        }
+        (ok, killed)
+    });
+    stop.store(true, Ordering::Relaxed);
+    let sent = storm.join().unwrap();
+    assert!(!HANDLED_ELSEWHERE.load(Ordering::Relaxed), "a handler ran in a child");
+    let handled = HANDLED.load(Ordering::Relaxed);
+    assert!(handled > 100, "only {handled} of {sent} signals were handled during the runs");
+    assert_eq!(killed, 0, "{ok} runs gave their output, {killed} died of the signal");
+    // The supervisor, started by the first run in the storm, runs (its program, not a
+    // child of ours that died before `execve`).
+    if let Some(pid) = hook_protocol::exec::containment().supervisor_pid() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        assert!(stat.contains(" (sh) S ") || stat.contains(" (sh) R "), "supervisor: {stat}");
+    }
+    assert_eq!(zombie_children(), Vec::<u32>::new());
+    println!("storm: {ok} ok, {killed} killed, {handled} handled of {sent} sent");
+}
+
+#[test]
+fn a_signal_storm_on_a_harness_with_a_handler_leaves_every_run_whole() {
+    let name = this("a_signal_storm_on_a_harness_with_a_handler_leaves_every_run_whole");
+    if !running_alone(&name) {
+        let out = run_alone(&name);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("storm: "), "{text}");
+        eprintln!("{}", text.lines().find(|l| l.starts_with("storm: ")).unwrap_or_default());
+        return;
+    }
+    signal_storm(&name);
+}
+
+/// The same storm through `clone` (the fallback where `clone3` is missing), where the
+/// signals are blocked around the call instead.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_storm_through_the_clone_fallback_leaves_every_run_whole() {
+    let name = this("a_signal_storm_through_the_clone_fallback_leaves_every_run_whole");
+    if !running_alone(&name) {
+        let out = super::support::run_alone_with(&name, &[("HOOK_PROTOCOL_CLONE3", "0")]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("storm: "), "{text}");
+        eprintln!("{}", text.lines().find(|l| l.starts_with("storm: ")).unwrap_or_default());
+        return;
+    }
+    signal_storm(&name);
+}
