@@ -280,7 +280,8 @@ impl ContainmentStatus {
         &self.warnings
     }
 
-    /// The supervisor's pid, when one runs.
+    /// The pid of the supervisor started with the containment, when one was. One found gone
+    /// later is replaced by another (a warning of the `hooks` tracing target names its pid).
     pub fn supervisor_pid(&self) -> Option<u32> {
         self.supervisor
     }
@@ -354,7 +355,7 @@ static STATE: OnceLock<State> = OnceLock::new();
 pub(super) struct State {
     pub(super) status: ContainmentStatus,
     pub(super) setup: Option<std::sync::Arc<super::cgroup::Setup>>,
-    pub(super) supervisor: std::sync::Mutex<Option<super::supervisor::Supervisor>>,
+    pub(super) supervisor: std::sync::Mutex<Option<super::supervisor::Keeper>>,
 }
 
 #[cfg(unix)]
@@ -479,9 +480,9 @@ impl State {
         let mut supervisor = None;
         if config.supervisor {
             let dirs = setup.as_ref().map(|s| s.dirs()).unwrap_or_default();
-            match super::supervisor::Supervisor::start(&dirs) {
+            match super::supervisor::Keeper::start(dirs) {
                 Ok(started) => {
-                    status.supervisor = Some(started.pid());
+                    status.supervisor = started.pid();
                     supervisor = Some(started);
                 }
                 Err(e) => status.warnings.push(format!(
@@ -508,6 +509,7 @@ impl State {
         wanted: bool,
         warnings: &mut Vec<String>,
     ) -> Option<super::cgroup::RunCgroup> {
+        self.check_supervisor();
         let setup = self.setup.as_ref().filter(|_| wanted)?;
         match setup.run_cgroup(id, limits.or(self.status.limits), warnings) {
             Ok(cg) => {
@@ -548,10 +550,16 @@ impl State {
     /// there is none.
     pub(super) fn tell(&self, message: &str) {
         let mut guard = self.supervisor.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(s) = guard.as_mut()
-            && !s.send(message)
-        {
-            *guard = None;
+        if let Some(keeper) = guard.as_mut() {
+            keeper.tell(message, super::running::tree_groups);
+        }
+    }
+
+    /// At most once a second, at the start of a run: a supervisor that is gone is replaced.
+    fn check_supervisor(&self) {
+        let mut guard = self.supervisor.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(keeper) = guard.as_mut() {
+            keeper.check(std::time::Instant::now(), super::running::tree_groups);
         }
     }
 }

@@ -72,6 +72,12 @@ pub(super) fn remove<T>(id: u64, reap: impl FnOnce() -> T) -> T {
     reap()
 }
 
+/// The process groups of the runs with the tree walk (no cgroup) listed now, for a new
+/// supervisor. Each leads its own group, so its leader's pid is the group's id.
+pub(super) fn tree_groups() -> Vec<i32> {
+    running().values().filter(|e| e.cgroup.is_none()).map(|e| e.leader).collect()
+}
+
 /// Kills every hook this process is running: SIGTERM (and SIGCONT) to each one's whole tree,
 /// or cgroup, then up to `grace` for them to go, then SIGKILL to what is left (`cgroup.kill`
 /// for cgroups). Returns how many hooks were running.

@@ -14,7 +14,11 @@
 //! A run in a cgroup costs it no message.
 //!
 //! It starts in a session of its own (a terminal's signals to the harness's group never reach
-//! it) and ignores the signals a terminal sends. A parent-death signal is no substitute: the
+//! it, nor, as for every child, one sent while it was being started) and ignores the signals a
+//! terminal sends. One that dies all the same (killed by someone, out of memory) is reaped and
+//! started again ([`Keeper`]): when a message finds it gone, or at the next run a second or
+//! more after the last check, and the new one is told again what the one before knew (the
+//! directories, the cgroups to spare, the process groups running). A parent-death signal is no substitute: the
 //! kernel sends it when the *thread* that started the child exits, which on a multi-thread
 //! runtime is any worker retiring, and it would reach the hook's leader only, never its
 //! descendants.
@@ -25,6 +29,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use super::cstrings::CStrings;
 use super::sys;
@@ -109,10 +114,8 @@ impl Supervisor {
         self.pid.unsigned_abs()
     }
 
-    /// Sends one message (a line). False when the supervisor is gone: it is then killed, in
-    /// case it is not quite gone yet (its socket closes before it has exited), and reaped, so
-    /// that no zombie of it stays for the harness's life. A message that does not fit a full
-    /// socket buffer is dropped.
+    /// Sends one message (a line). False when the supervisor is gone ([`Supervisor::end`] then
+    /// reaps it). A message that does not fit a full socket buffer is dropped.
     pub(super) fn send(&mut self, message: &str) -> bool {
         let mut line = Vec::with_capacity(message.len() + 1);
         line.extend_from_slice(message.as_bytes());
@@ -120,12 +123,123 @@ impl Supervisor {
         match sys::send_nosignal(self.socket.as_fd(), &line) {
             Ok(_) => true,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => true,
-            Err(_) => {
-                // Still our unreaped child, so the pid is its own.
-                let _ = sys::kill(self.pid, libc::SIGKILL);
-                let _ = sys::wait_blocking(self.pid);
-                false
+            Err(_) => false,
+        }
+    }
+
+    /// Kills and reaps a supervisor found gone: it may be on its way only (its socket closes
+    /// before it has exited), and its zombie would otherwise stay for the harness's life.
+    fn end(self) {
+        // Still our unreaped child, so the pid is its own.
+        let _ = sys::kill(self.pid, libc::SIGKILL);
+        let _ = sys::wait_blocking(self.pid);
+    }
+}
+
+/// How often a run checks that the supervisor still runs, at most.
+const CHECK_EVERY: Duration = Duration::from_secs(1);
+
+/// The most messages kept for a new supervisor (`dPATH` and `=cNAME`, one per directory and per
+/// cgroup that a hook left running); past it, the oldest go.
+const KEPT_MAX: usize = 10_000;
+
+/// The supervisor as the containment keeps it: reaped and started again when found gone, and
+/// then told again what the one before knew.
+#[derive(Debug)]
+pub(super) struct Keeper {
+    current: Option<Supervisor>,
+    /// The directories it was started with.
+    dirs: Vec<PathBuf>,
+    /// The messages that stay true for the harness's life (`dPATH`, `=cNAME`), in order.
+    kept: std::collections::VecDeque<String>,
+    /// When a run checks next that it still runs.
+    next_check: Instant,
+}
+
+impl Keeper {
+    /// Starts the supervisor for `dirs`.
+    pub(super) fn start(dirs: Vec<PathBuf>) -> io::Result<Self> {
+        let current = Supervisor::start(&dirs)?;
+        Ok(Self {
+            current: Some(current),
+            dirs,
+            kept: std::collections::VecDeque::new(),
+            next_check: Instant::now() + CHECK_EVERY,
+        })
+    }
+
+    /// The pid of the supervisor running now, if one does.
+    pub(super) fn pid(&self) -> Option<u32> {
+        self.current.as_ref().map(Supervisor::pid)
+    }
+
+    /// Sends one message; a supervisor found gone is replaced (`running`: the process groups of
+    /// the runs with the tree walk running now, told to the new one) and the message sent to
+    /// the new one.
+    pub(super) fn tell(&mut self, message: &str, running: impl FnOnce() -> Vec<i32>) {
+        if message.starts_with(['d', '=']) {
+            if self.kept.len() == KEPT_MAX {
+                self.kept.pop_front();
             }
+            self.kept.push_back(message.to_owned());
+        }
+        let Some(current) = self.current.as_mut() else { return };
+        if !current.send(message) {
+            // The new one hears the kept messages (this one, if it is one of them) and the
+            // running groups; a run is listed only once its `+g` is sent, so that one is sent
+            // again.
+            self.replace(running);
+            if message.starts_with("+g")
+                && let Some(current) = self.current.as_mut()
+            {
+                current.send(message);
+            }
+        }
+    }
+
+    /// At most once per [`CHECK_EVERY`]: whether the supervisor still runs; one that does not
+    /// is reaped and replaced.
+    pub(super) fn check(&mut self, now: Instant, running: impl FnOnce() -> Vec<i32>) {
+        if now < self.next_check {
+            return;
+        }
+        self.next_check = now + CHECK_EVERY;
+        let gone = self.current.as_mut().is_some_and(|s| !matches!(sys::try_wait(s.pid), Ok(None)));
+        if gone {
+            self.replace(running);
+        }
+    }
+
+    /// Reaps the supervisor that is gone (killing it first, in case it is only on its way) and
+    /// starts another, told the kept messages and the running groups.
+    fn replace(&mut self, running: impl FnOnce() -> Vec<i32>) {
+        if let Some(old) = self.current.take() {
+            old.end();
+        }
+        match Supervisor::start(&self.dirs) {
+            Ok(mut new) => {
+                tracing::warn!(
+                    target: "hooks",
+                    pid = new.pid(),
+                    "the supervisor was gone; another was started"
+                );
+                let mut told = self.kept.iter().all(|m| new.send(m));
+                for group in running() {
+                    let mut digits = itoa::Buffer::new();
+                    told &= new.send(&format!("+g{}", digits.format(group)));
+                }
+                if told {
+                    self.current = Some(new);
+                } else {
+                    new.end();
+                }
+            }
+            Err(e) => tracing::warn!(
+                target: "hooks",
+                error = %e,
+                "the supervisor was gone and another could not be started: hooks running when \
+                 the harness is killed outright live on"
+            ),
         }
     }
 }
@@ -149,5 +263,43 @@ mod tests {
         assert!(!SCRIPT.contains('\0'));
         assert_eq!(dir_message(std::path::Path::new("/a b")).as_deref(), Some("d/a b"));
         assert_eq!(dir_message(std::path::Path::new("/a\nb")), None);
+    }
+
+    /// A supervisor killed outright is replaced at the next message, and the new one is told
+    /// the running groups: when the harness goes (here: the keeper is dropped, closing the
+    /// socket), it kills the group that started under the one before.
+    #[test]
+    fn a_replaced_supervisor_kills_the_groups_the_one_before_knew() {
+        use std::os::unix::process::CommandExt;
+        #[expect(clippy::disallowed_methods, reason = "a process group for the supervisor")]
+        let mut sleeper =
+            std::process::Command::new("/bin/sleep").arg("30").process_group(0).spawn().unwrap();
+        let group = i32::try_from(sleeper.id()).unwrap();
+        let mut keeper = Keeper::start(Vec::new()).unwrap();
+        keeper.tell(&format!("+g{group}"), Vec::new);
+        let first = keeper.pid().unwrap();
+        sys::kill(first.cast_signed(), libc::SIGKILL).unwrap();
+        // Its socket is closed once it is dead: the next message finds it gone.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !sys::exited_unreaped(first.cast_signed()).unwrap() {
+            assert!(Instant::now() < deadline, "the supervisor did not die");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        keeper.tell("-g1", || vec![group]);
+        let second = keeper.pid().unwrap();
+        assert_ne!(second, first);
+        // The first one is reaped: its pid is no child of ours any more.
+        assert!(sys::exited_unreaped(first.cast_signed()).is_err());
+        drop(keeper);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = sleeper.try_wait().unwrap() {
+                use std::os::unix::process::ExitStatusExt;
+                assert_eq!(status.signal(), Some(libc::SIGKILL));
+                break;
+            }
+            assert!(Instant::now() < deadline, "the new supervisor did not kill the group");
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }

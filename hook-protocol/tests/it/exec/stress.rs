@@ -113,6 +113,24 @@ fn five_hundred_runs_leave_no_zombie_and_no_descriptor() {
     });
 }
 
+/// This process's children, whatever their state.
+fn children_of_ours() -> Vec<u32> {
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1).map(|p| p == me))
+                    .unwrap_or(false)
+            })
+        })
+        .collect()
+}
+
 /// The harness's pid, for the signal handler of the storm test.
 static HARNESS_PID: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 /// Signals the handler took in the harness.
@@ -257,4 +275,53 @@ fn a_signal_storm_through_the_clone_fallback_leaves_every_run_whole() {
         return;
     }
     signal_storm(&name);
+}
+
+/// A supervisor killed outright (by someone else) is reaped and replaced at the next run a
+/// second or more later: no zombie of it stays, runs go on, and the new one is started with the
+/// harness's cgroup directory (tree-walk runs' groups are told to it too, unit-tested in
+/// `supervisor.rs`).
+#[test]
+fn a_killed_supervisor_is_reaped_at_the_next_run() {
+    let name = this("a_killed_supervisor_is_reaped_at_the_next_run");
+    if !running_alone(&name) {
+        let out = run_alone(&name);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("reaped: ") || text.contains("no supervisor here"), "{text}");
+        return;
+    }
+    let rt = runtime();
+    rt.block_on(async {
+        run(&shell("true")).await.unwrap();
+        let Some(pid) = hook_protocol::exec::containment().supervisor_pid() else {
+            println!("no supervisor here: {:?}", hook_protocol::exec::containment());
+            return;
+        };
+        let pid = pid.cast_signed();
+        #[expect(unsafe_code, reason = "the test kills the supervisor, as an outsider might")]
+        // SAFETY: kill has no memory preconditions; `pid` is our unreaped child.
+        let killed = unsafe { libc::kill(pid, libc::SIGKILL) };
+        assert_eq!(killed, 0);
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while zombie_children() != vec![pid.unsigned_abs()] {
+            assert!(std::time::Instant::now() < deadline, "the supervisor did not die");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        // The check runs at most once a second.
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        let out = run(&shell("echo on")).await.unwrap();
+        assert_eq!(out.stdout, b"on\n");
+        assert_eq!(zombie_children(), Vec::<u32>::new());
+        let supervisors: Vec<String> = children_of_ours()
+            .into_iter()
+            .filter_map(|child| std::fs::read(format!("/proc/{child}/cmdline")).ok())
+            .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
+            .filter(|line| line.contains("hooks-supervisor"))
+            .collect();
+        assert_eq!(supervisors.len(), 1, "{supervisors:?}");
+        if let Some(dir) = hook_protocol::exec::containment().cgroup_dir() {
+            assert!(supervisors[0].contains(&*dir.to_string_lossy()), "{supervisors:?}");
+        }
+        println!("reaped: {pid}, replaced: {}", supervisors[0]);
+    });
 }
