@@ -127,12 +127,16 @@ impl Supervisor {
         }
     }
 
-    /// Kills and reaps a supervisor found gone: it may be on its way only (its socket closes
-    /// before it has exited), and its zombie would otherwise stay for the harness's life.
+    /// Reaps a supervisor found gone, killing it first when it is still our unreaped child (it
+    /// may be on its way only: its socket closes before it has exited): its zombie would
+    /// otherwise stay for the harness's life. One reaped already (by a check, or by the
+    /// harness's own `waitpid`) is not signalled, since its pid may be another process's now.
     fn end(self) {
-        // Still our unreaped child, so the pid is its own.
-        let _ = sys::kill(self.pid, libc::SIGKILL);
-        let _ = sys::wait_blocking(self.pid);
+        if matches!(sys::try_wait(self.pid), Ok(None)) {
+            // Still our unreaped child, so the pid is its own.
+            let _ = sys::kill(self.pid, libc::SIGKILL);
+            let _ = sys::wait_blocking(self.pid);
+        }
     }
 }
 
@@ -204,8 +208,10 @@ impl Keeper {
             return;
         }
         self.next_check = now + CHECK_EVERY;
-        let gone = self.current.as_mut().is_some_and(|s| !matches!(sys::try_wait(s.pid), Ok(None)));
+        let gone = self.current.as_ref().is_some_and(|s| !matches!(sys::try_wait(s.pid), Ok(None)));
         if gone {
+            // Reaped by the check (or by someone else): nothing is left to end.
+            self.current = None;
             self.replace(running);
         }
     }
