@@ -87,13 +87,16 @@
 //! # The harness's own death
 //!
 //! Hooks lead process groups of their own, so a terminal's Ctrl-C or a `kill` of the harness's
-//! group does not reach them. A harness that is told to stop calls [`kill_running`] before it
+//! group does not reach them, not even one that is being started at that moment (a signal sent
+//! to the harness's group before it has its own is discarded before it runs). A harness that is told to stop calls [`kill_running`] before it
 //! exits (the `hooks` command does on SIGINT, SIGTERM and SIGHUP). A harness killed outright
 //! (SIGKILL, a crash) cannot: a supervisor, a small `/bin/sh` process started with the
 //! containment (in a session of its own, holding nothing of the harness but one end of a
 //! socket), sees the harness go and kills what was running (`cgroup.kill` of every cgroup but
 //! those holding what a hook left running after a normal exit, SIGKILL to the process group of
-//! tree-walk runs), then removes the cgroups as they empty. A parent-death signal is no
+//! tree-walk runs), then removes the cgroups as they empty. A supervisor that dies all the
+//! same (killed by someone) is replaced by another, told what it knew, within a second of the
+//! next run (a `hooks` tracing warning says so). A parent-death signal is no
 //! substitute: on a multi-thread runtime the kernel sends it when the spawning *thread* exits,
 //! and only to the hook's leader. [`Containment::supervisor`] turns the supervisor off.
 //!
