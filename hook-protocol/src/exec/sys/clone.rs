@@ -19,6 +19,19 @@
 //! runs as the others do, instead of dying of a signal that was not its own, and the
 //! supervisor (started the same way) is never lost to one.
 //!
+//! **The descriptors.** With `clone3`, the child starts on the harness's descriptor table
+//! (`CLONE_FILES`) and its first act is to take a table of its own holding only the
+//! descriptors numbered below its stdin, stdout and stderr (`close_range` with
+//! `CLOSE_RANGE_UNSHARE`). A copy at `clone` takes a reference to every descriptor the harness
+//! holds, which the child then drops again one by one: a harness holding 300 more descriptors
+//! paid about a quarter more per one-hook event for it. So that "below its stdio" is few, each
+//! spawning thread keeps three descriptors made at its first spawn, while its table is small
+//! (they hold `/dev/null` between spawns): a hook's pipes numbered 64 or above are moved into
+//! them for the time of the call (`dup3`). Where the kernel refuses a table of its own (before
+//! 5.9: `unshare(CLONE_FILES)` then, a whole copy; a seccomp filter refusing both), the child
+//! ends at once having changed nothing, and every child from then on is started with the copy.
+//! Until its table is its own, the child only reads the harness's.
+//!
 //! **The cgroup.** With `clone3` (x86-64), the kernel creates the child directly in the hook's
 //! cgroup (`CLONE_INTO_CGROUP`): it never exists outside it. Elsewhere, or on a kernel without
 //! `CLONE_INTO_CGROUP` (before 5.7), the child's first act is to write `0` (itself) into the
@@ -30,17 +43,18 @@
 //!
 //! The child's steps, in order:
 //!
-//! 1. join the cgroups given as `cgroup.procs` descriptors;
-//! 2. lead a new process group (or a new session, for the supervisor);
-//! 3. discard the signals pending (sent to the harness's group before step 2);
-//! 4. reset every handled signal to its default (done by the kernel with `clone3`'s
+//! 1. join the cgroups given as `cgroup.procs` descriptors (of the harness's table);
+//! 2. take a descriptor table of its own (with `clone3`; see above);
+//! 3. lead a new process group (or a new session, for the supervisor);
+//! 4. discard the signals pending (sent to the harness's group before step 3);
+//! 5. reset every handled signal to its default (done by the kernel with `clone3`'s
 //!    `CLONE_CLEAR_SIGHAND`), and [`DEFAULT_SIGNALS`] even when ignored;
-//! 5. `dup2` its stdin, stdout and stderr into place;
-//! 6. change to the working directory;
-//! 7. close every descriptor above 2 (`close_range`, or one by one where the kernel lacks it);
-//! 8. unblock every signal, and `execve` the program.
+//! 6. `dup2` its stdin, stdout and stderr into place;
+//! 7. change to the working directory;
+//! 8. close every descriptor above 2 (`close_range`, or one by one where the kernel lacks it);
+//! 9. unblock every signal, and `execve` the program.
 //!
-//! A failure in steps 2 to 8 is reported through the shared memory and ends the child with
+//! A failure in steps 3 to 9 is reported through the shared memory and ends the child with
 //! status 127 before any code of the hook has run.
 
 #![expect(
@@ -75,6 +89,15 @@ struct Ctx {
     session: bool,
     /// The kernel already reset the handlers (`CLONE_CLEAR_SIGHAND`).
     cleared: bool,
+    /// The child shares the harness's descriptor table (`CLONE_FILES`) until its first act
+    /// gives it one of its own holding only the descriptors below `unshare_below`.
+    shared_files: bool,
+    unshare_below: c_int,
+    /// The child acts as if the kernel refused it a table of its own (tests of the retry).
+    refuse_files: bool,
+    /// Set by the child when it could not get a table of its own: nothing else was done, and
+    /// the parent starts it again without `CLONE_FILES`.
+    files_refused: AtomicBool,
     defaults: libc::sigset_t,
     empty: libc::sigset_t,
     /// Set by the child when it fails before `execve`: the errno.
@@ -107,6 +130,25 @@ struct CloneArgs {
 
 /// Whether `clone3` with the flags we use works here; cleared at the first refusal.
 static CLONE3: AtomicBool = AtomicBool::new(cfg!(target_arch = "x86_64"));
+
+/// Whether the `clone3` child starts on the harness's descriptor table (`CLONE_FILES`) and
+/// takes a copy of only the few it keeps; cleared when a child could not get one of its own.
+static SHARE_FILES: AtomicBool = AtomicBool::new(true);
+
+/// `HOOK_PROTOCOL_SHARE_FILES=refused`: every child acts as if refused (tests of the retry).
+static SHARE_FILES_REFUSED_FOR_TESTS: AtomicBool = AtomicBool::new(false);
+
+/// Whether children start on the harness's descriptor table; `HOOK_PROTOCOL_SHARE_FILES=0`
+/// turns it off (tests of the copy at `clone`), read once per process.
+fn share_files_allowed() -> bool {
+    static CHECKED: std::sync::Once = std::sync::Once::new();
+    CHECKED.call_once(|| match std::env::var_os("HOOK_PROTOCOL_SHARE_FILES") {
+        Some(v) if v == "0" => SHARE_FILES.store(false, Ordering::Relaxed),
+        Some(v) if v == "refused" => SHARE_FILES_REFUSED_FOR_TESTS.store(true, Ordering::Relaxed),
+        _ => {}
+    });
+    SHARE_FILES.load(Ordering::Relaxed)
+}
 
 /// Turns `clone3` off when the environment asks (`HOOK_PROTOCOL_CLONE3=0`: tests of the
 /// `clone` path, which other architectures and older kernels take), once per process.
@@ -143,6 +185,7 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
             fd.as_raw_fd()
         };
     }
+    let below_stdio = stdio.iter().copied().max().unwrap_or(2) + 1;
     let argv = req.argv.pointers();
     let envp = req.envp.pointers();
     let mut defaults = sigset_empty()?;
@@ -162,6 +205,10 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         joins: 0,
         session: req.session,
         cleared: false,
+        shared_files: false,
+        unshare_below: below_stdio,
+        refuse_files: false,
+        files_refused: AtomicBool::new(false),
         defaults,
         empty: sigset_empty()?,
         error: AtomicI32::new(0),
@@ -185,7 +232,26 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
             loop {
                 set_joins(&mut ctx, None, req.join);
                 ctx.cleared = true;
-                match clone3(stack, &ctx, cgroup) {
+                ctx.shared_files = share_files_allowed();
+                ctx.refuse_files = SHARE_FILES_REFUSED_FOR_TESTS.load(Ordering::Relaxed);
+                let low = if ctx.shared_files { LowStdio::hold(stdio) } else { None };
+                if let Some(low) = &low {
+                    ctx.stdio = low.fds;
+                    ctx.unshare_below = low.below;
+                }
+                let result = clone3(stack, &ctx, cgroup);
+                drop(low);
+                ctx.stdio = stdio;
+                ctx.unshare_below = below_stdio;
+                match result {
+                    Ok((pid, _)) if ctx.files_refused.load(Ordering::Acquire) => {
+                        // It ended at once, having done nothing: reaped, and started again
+                        // with a copy of the table, as from now on.
+                        let _ = super::wait_blocking(pid);
+                        SHARE_FILES.store(false, Ordering::Relaxed);
+                        ctx.files_refused.store(false, Ordering::Relaxed);
+                        ctx.error.store(0, Ordering::Relaxed);
+                    }
                     Ok(started) => {
                         // The v1 joins are the child's, after the v2 placement (slot 0).
                         collect(&ctx, &mut join_errors[1..]);
@@ -219,6 +285,7 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         };
         set_joins(&mut ctx, procs.as_ref().map(AsRawFd::as_raw_fd), req.join);
         ctx.cleared = false;
+        ctx.shared_files = false;
         #[expect(
             clippy::disallowed_methods,
             reason = "this module is the one place that starts processes"
@@ -314,6 +381,9 @@ fn clone3(
         stack_size: std::mem::size_of_val(stack) as u64,
         ..CloneArgs::default()
     };
+    if ctx.shared_files {
+        args.flags |= libc::CLONE_FILES as u64;
+    }
     if let Some(dir) = cgroup {
         args.flags |= CLONE_INTO_CGROUP;
         args.cgroup = u64::try_from(dir.as_raw_fd())
@@ -382,6 +452,14 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
             error.store(errno(), Ordering::Release);
         }
     }
+    // The joins above write through descriptors of the harness's table, which the child's own
+    // may not hold: they come first.
+    if ctx.shared_files && !own_descriptors(ctx) {
+        ctx.files_refused.store(true, Ordering::Release);
+        // SAFETY: `_exit` ends the process at once, running no handler of the parent's; the
+        // table it leaves is the harness's, which it only ever read.
+        unsafe { libc::_exit(127) }
+    }
     // SAFETY: setsid and setpgid take integers only.
     let grouped = unsafe { if ctx.session { libc::setsid() } else { libc::setpgid(0, 0) } };
     if grouped < 0 {
@@ -406,6 +484,106 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
     // pointers to valid C strings, all kept alive by the parent.
     unsafe { libc::execve(ctx.path, ctx.argv, ctx.envp) };
     fail(ctx)
+}
+
+/// Gives the child, which shares the harness's descriptor table, one of its own holding only
+/// the descriptors below `unshare_below` (its stdin, stdout and stderr among them), before it
+/// changes anything in it: `close_range` with `CLOSE_RANGE_UNSHARE` copies no descriptor above
+/// that (Linux 5.9), where a plain copy at `clone` takes a reference to every descriptor the
+/// harness holds and `close_range` drops them all again, a cost that grows with each one.
+/// Else `unshare(CLONE_FILES)`, a whole copy. False when neither works (a seccomp filter).
+fn own_descriptors(ctx: &Ctx) -> bool {
+    if ctx.refuse_files {
+        return false;
+    }
+    // SAFETY: integers only.
+    let own = unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            ctx.unshare_below.unsigned_abs(),
+            u32::MAX,
+            libc::CLOSE_RANGE_UNSHARE,
+        )
+    };
+    // SAFETY: integers only.
+    own == 0 || unsafe { libc::unshare(libc::CLONE_FILES) } == 0
+}
+
+/// The lowest descriptor number from which a child's table of its own is worth its stdio
+/// being moved below: the kernel copies at least a word of the bitmap (64 descriptors).
+const LOW_ENOUGH: c_int = 64;
+
+/// A child's stdin, stdout and stderr, held for the time of `clone3` in three descriptors the
+/// spawning thread keeps at low numbers, when the pipes' own numbers are higher: the child's
+/// table of its own then copies the descriptors below those three only. Between spawns the
+/// three hold `/dev/null`.
+struct LowStdio {
+    fds: [c_int; 3],
+    below: c_int,
+}
+
+thread_local! {
+    /// This thread's three low descriptors, made at its first spawn.
+    static LOW_FDS: std::cell::OnceCell<Option<[OwnedFd; 3]>> = const { std::cell::OnceCell::new() };
+}
+
+/// `/dev/null`, what the low descriptors hold between spawns.
+fn dev_null() -> Option<c_int> {
+    static NULL: std::sync::OnceLock<Option<OwnedFd>> = std::sync::OnceLock::new();
+    NULL.get_or_init(|| std::fs::File::open("/dev/null").ok().map(OwnedFd::from))
+        .as_ref()
+        .map(AsRawFd::as_raw_fd)
+}
+
+impl LowStdio {
+    /// Moves `stdio` into this thread's low descriptors when it is worth it (the highest of
+    /// them at [`LOW_ENOUGH`] or above, and the low ones lower); `None` otherwise. The first
+    /// call on a thread makes them.
+    fn hold(stdio: [c_int; 3]) -> Option<Self> {
+        let null = dev_null()?;
+        let fds = LOW_FDS.with(|low| {
+            let made = low.get_or_init(|| {
+                let one = || {
+                    // SAFETY: duplicates an open descriptor; the result is checked.
+                    let fd = unsafe { libc::fcntl(null, libc::F_DUPFD_CLOEXEC, 3) };
+                    // SAFETY: a fresh descriptor of ours alone.
+                    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
+                };
+                Some([one()?, one()?, one()?])
+            });
+            made.as_ref().map(|fds| fds.each_ref().map(AsRawFd::as_raw_fd))
+        })?;
+        // Made at the thread's first spawn, when its table is likely small: low numbers.
+        let high = stdio.iter().copied().max()?;
+        let below = fds.iter().copied().max()? + 1;
+        if high < LOW_ENOUGH || below > high {
+            return None;
+        }
+        for (&from, &to) in stdio.iter().zip(&fds) {
+            // SAFETY: both are open descriptors; `to` is this thread's, replaced atomically.
+            if unsafe { libc::dup3(from, to, libc::O_CLOEXEC) } < 0 {
+                Self::release(&fds, null);
+                return None;
+            }
+        }
+        Some(Self { fds, below })
+    }
+
+    /// Points the low descriptors back at `/dev/null`, letting go of the pipes.
+    fn release(fds: &[c_int; 3], null: c_int) {
+        for &fd in fds {
+            // SAFETY: both are open descriptors; `fd` is this thread's.
+            unsafe { libc::dup3(null, fd, libc::O_CLOEXEC) };
+        }
+    }
+}
+
+impl Drop for LowStdio {
+    fn drop(&mut self) {
+        if let Some(null) = dev_null() {
+            Self::release(&self.fds, null);
+        }
+    }
 }
 
 /// Records errno for the parent and ends the child.

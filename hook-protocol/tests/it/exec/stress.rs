@@ -325,3 +325,144 @@ fn a_killed_supervisor_is_reaped_at_the_next_run() {
         println!("reaped: {pid}, replaced: {}", supervisors[0]);
     });
 }
+
+/// A harness holding 300 more descriptors, none close-on-exec, while another thread opens and
+/// closes pipes all along: 200 hooks, 32 at a time, each gets exactly stdin, stdout and stderr,
+/// and the harness's descriptors are all still open afterwards (a child on the harness's table
+/// closes only in a table of its own). `how` names the start tried: on the harness's table
+/// (the hooks' pipes, numbered above the 300, passed through the thread's low descriptors),
+/// with a copy at `clone`, or on a table refused (every child started again with a copy).
+#[expect(
+    unsafe_code,
+    clippy::unwrap_used,
+    clippy::print_stdout,
+    reason = "the test holds descriptors without close-on-exec, as a careless harness might; a \
+              failed unwrap is a failed test; the alone run's figures go to stdout"
+)]
+fn many_descriptors(how: &str) {
+    use std::os::fd::AsRawFd;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // A first run while the table is small: the spawning thread keeps its three low
+    // descriptors, which the 200 runs' children then get their stdio through.
+    let rt = runtime();
+    rt.block_on(async { run(&shell("true")).await.unwrap() });
+    // Whether a limit's cgroup can be joined here at all, asked while the table is small.
+    let limit = hook_protocol::exec::ResourceLimits::new().pids_max(64);
+    let mut probe = shell("true");
+    probe.resources = limit;
+    let probe = rt.block_on(run(&probe)).unwrap();
+    let joins = probe.containment == hook_protocol::exec::Mechanism::Cgroup
+        && probe.containment_warnings.is_empty();
+    let null = std::fs::File::open("/dev/null").unwrap();
+    // SAFETY: dup of an open descriptor; the copy has no close-on-exec flag.
+    let held: Vec<i32> = (0..300).map(|_| unsafe { libc::dup(null.as_raw_fd()) }).collect();
+    assert!(held.iter().all(|&fd| fd > 2));
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let churn = {
+        let stop = std::sync::Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let mut made = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let mut fds = [0; 2];
+                // SAFETY: `fds` is a writable array of two ints.
+                if unsafe { libc::pipe(fds.as_mut_ptr()) } == 0 {
+                    // SAFETY: both were just made by pipe and are ours.
+                    unsafe {
+                        libc::close(fds[0]);
+                        libc::close(fds[1]);
+                    }
+                    made += 1;
+                }
+            }
+            made
+        })
+    };
+    let listing = "for f in /proc/self/fd/*; do [ -e \"$f\" ] && printf '%s ' \"${f##*/}\"; done";
+    let (runs, joined) = rt.block_on(async {
+        // One run in 8 has a limit, so it joins the limit's cgroup too (on a hybrid host a v1
+        // one, written into through a descriptor numbered among the many, which the child's
+        // table of its own does not hold: it joins first).
+        let mut pending = (0..200).map(|i| {
+            let mut inv = shell(&format!("{listing}; echo; cat /proc/self/cgroup"));
+            if i % 8 == 0 {
+                inv.resources = limit;
+            }
+            async move { (run(&inv).await, i % 8 == 0) }
+        });
+        let mut running = FuturesUnordered::new();
+        let (mut runs, mut joined) = (0, 0);
+        loop {
+            while running.len() < 32 {
+                let Some(next) = pending.next() else { break };
+                running.push(next);
+            }
+            let Some((out, limited)) = running.next().await else { break };
+            let out = out.unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert_eq!(text.lines().next(), Some("0 1 2 "), "{out:?}");
+            if limited && joins {
+                assert!(out.containment_warnings.is_empty(), "{out:?}");
+                let line = text
+                    .lines()
+                    .find(|l| l.contains(":pids:"))
+                    .or_else(|| text.lines().find(|l| l.starts_with("0::")))
+                    .unwrap_or_default();
+                let ours = format!("hooks-{}/", std::process::id());
+                assert!(line.contains(&ours), "not in its pids cgroup: {text}");
+                joined += 1;
+            }
+            runs += 1;
+        }
+        (runs, joined)
+    });
+    stop.store(true, Ordering::Relaxed);
+    let made = churn.join().unwrap();
+    for fd in held {
+        // SAFETY: F_GETFD only reads the descriptor's flags.
+        assert_ne!(unsafe { libc::fcntl(fd, libc::F_GETFD) }, -1, "descriptor {fd} was closed");
+    }
+    assert_eq!(zombie_children(), Vec::<u32>::new());
+    println!(
+        "descriptors {how}: {runs} runs, {joined} joined a limit's cgroup, {made} pipes made meanwhile"
+    );
+}
+
+/// [`many_descriptors`] alone in a fresh process with `vars`.
+fn many_descriptors_alone(test: &str, how: &str, vars: &[(&str, &str)]) {
+    let name = this(test);
+    if !running_alone(&name) {
+        let out = super::support::run_alone_with(&name, vars);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("descriptors {how}: 200 runs")), "{text}");
+        return;
+    }
+    many_descriptors(how);
+}
+
+#[test]
+fn a_harness_holding_many_descriptors_gives_hooks_exactly_three() {
+    many_descriptors_alone(
+        "a_harness_holding_many_descriptors_gives_hooks_exactly_three",
+        "shared",
+        &[],
+    );
+}
+
+#[test]
+fn a_harness_holding_many_descriptors_gives_hooks_exactly_three_with_a_copy_at_clone() {
+    many_descriptors_alone(
+        "a_harness_holding_many_descriptors_gives_hooks_exactly_three_with_a_copy_at_clone",
+        "copied",
+        &[("HOOK_PROTOCOL_SHARE_FILES", "0")],
+    );
+}
+
+/// Every child refused a table of its own ends at once and is started again with a copy.
+#[test]
+fn a_harness_holding_many_descriptors_gives_hooks_exactly_three_when_a_table_is_refused() {
+    many_descriptors_alone(
+        "a_harness_holding_many_descriptors_gives_hooks_exactly_three_when_a_table_is_refused",
+        "refused",
+        &[("HOOK_PROTOCOL_SHARE_FILES", "refused")],
+    );
+}
