@@ -25,9 +25,11 @@
 //! `CLOSE_RANGE_UNSHARE`). A copy at `clone` takes a reference to every descriptor the harness
 //! holds, which the child then drops again one by one: a harness holding 300 more descriptors
 //! paid about a quarter more per one-hook event for it. So that "below its stdio" is few, each
-//! spawning thread keeps three descriptors made at its first spawn, while its table is small
-//! (they hold `/dev/null` between spawns): a hook's pipes numbered 64 or above are moved into
-//! them for the time of the call (`dup3`). Where the kernel refuses a table of its own (before
+//! spawning thread keeps three descriptors made at its first spawn (they hold `/dev/null`
+//! between spawns): a hook's pipes numbered 64 or above are moved into them for the time of the
+//! call (`dup3`) when they are lower. They are low unless the harness already held many
+//! descriptors at that first spawn; what they spare is the harness's later growth, its own
+//! hooks' pipes, pidfds and cgroups first (about 180 descriptors with 32 hooks at once). Where the kernel refuses a table of its own (before
 //! 5.9: `unshare(CLONE_FILES)` then, a whole copy; a seccomp filter refusing both), the child
 //! ends at once having changed nothing, and every child from then on is started with the copy.
 //! Until its table is its own, the child only reads the harness's.
