@@ -18,10 +18,10 @@
 //! terminal sends. One that dies all the same (killed by someone, out of memory) is reaped and
 //! started again ([`Keeper`]): when a message finds it gone, or at the next run a second or
 //! more after the last check, and the new one is told again what the one before knew (the
-//! directories, the cgroups to spare, the process groups running). A parent-death signal is no substitute: the
-//! kernel sends it when the *thread* that started the child exits, which on a multi-thread
-//! runtime is any worker retiring, and it would reach the hook's leader only, never its
-//! descendants.
+//! directories, the cgroups to spare, the process groups running). A parent-death signal is
+//! no substitute: the kernel sends it when the *thread* that started the child exits, which on
+//! a multi-thread runtime is any worker retiring, and it would reach the hook's leader only,
+//! never its descendants.
 
 use std::fs::File;
 use std::io;
@@ -201,14 +201,14 @@ impl Keeper {
         }
     }
 
-    /// At most once per [`CHECK_EVERY`]: whether the supervisor still runs; one that does not
-    /// is reaped and replaced.
+    /// At most once per [`CHECK_EVERY`]: whether the supervisor still runs; one that does not,
+    /// or none (a replacement that could not be started), is replaced.
     pub(super) fn check(&mut self, now: Instant, running: impl FnOnce() -> Vec<i32>) {
         if now < self.next_check {
             return;
         }
         self.next_check = now + CHECK_EVERY;
-        let gone = self.current.as_ref().is_some_and(|s| !matches!(sys::try_wait(s.pid), Ok(None)));
+        let gone = self.current.as_ref().is_none_or(|s| !matches!(sys::try_wait(s.pid), Ok(None)));
         if gone {
             // Reaped by the check (or by someone else): nothing is left to end.
             self.current = None;
