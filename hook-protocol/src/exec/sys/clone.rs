@@ -95,8 +95,6 @@ struct Ctx {
     /// gives it one of its own holding only the descriptors below `unshare_below`.
     shared_files: bool,
     unshare_below: c_int,
-    /// The child acts as if the kernel refused it a table of its own (tests of the retry).
-    refuse_files: bool,
     /// Set by the child when it could not get a table of its own: nothing else was done, and
     /// the parent starts it again without `CLONE_FILES`.
     files_refused: AtomicBool,
@@ -209,7 +207,6 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         cleared: false,
         shared_files: false,
         unshare_below: below_stdio,
-        refuse_files: false,
         files_refused: AtomicBool::new(false),
         defaults,
         empty: sigset_empty()?,
@@ -235,7 +232,6 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
                 set_joins(&mut ctx, None, req.join);
                 ctx.cleared = true;
                 ctx.shared_files = share_files_allowed();
-                ctx.refuse_files = SHARE_FILES_REFUSED_FOR_TESTS.load(Ordering::Relaxed);
                 let low = if ctx.shared_files { LowStdio::hold(stdio) } else { None };
                 if let Some(low) = &low {
                     ctx.stdio = low.fds;
@@ -495,7 +491,7 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
 /// harness holds and `close_range` drops them all again, a cost that grows with each one.
 /// Else `unshare(CLONE_FILES)`, a whole copy. False when neither works (a seccomp filter).
 fn own_descriptors(ctx: &Ctx) -> bool {
-    if ctx.refuse_files {
+    if SHARE_FILES_REFUSED_FOR_TESTS.load(Ordering::Relaxed) {
         return false;
     }
     // SAFETY: integers only.

@@ -22,6 +22,39 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
 
+/// Runs the futures of `pending` 32 at a time, handing each outcome to `each` as it comes.
+async fn thirty_two_at_a_time<F: std::future::Future>(
+    mut pending: impl Iterator<Item = F>,
+    mut each: impl FnMut(F::Output),
+) {
+    let mut running = FuturesUnordered::new();
+    loop {
+        while running.len() < 32 {
+            let Some(next) = pending.next() else { break };
+            running.push(next);
+        }
+        let Some(out) = running.next().await else { break };
+        each(out);
+    }
+}
+
+/// Whether this process is `test` run alone; otherwise runs it alone in a fresh process with
+/// `vars`, checks that its stdout has one of `markers` and shows what follows it.
+#[expect(clippy::print_stderr, reason = "the alone run's figures are shown")]
+fn alone(test: &str, vars: &[(&str, &str)], markers: &[&str]) -> bool {
+    let name = this(test);
+    if running_alone(&name) {
+        return true;
+    }
+    let out = super::support::run_alone_with(&name, vars);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // libtest prints the test's name on the same line before its output.
+    let line = text.lines().find_map(|l| markers.iter().find_map(|m| l.find(m).map(|at| &l[at..])));
+    assert!(line.is_some(), "{text}");
+    eprintln!("{}", line.unwrap_or_default());
+    false
+}
+
 /// A hook printing 1 GiB: the run returns, flags the truncation, and the peak memory of the
 /// process running it grows by no more than the cap and a few MiB.
 #[test]
@@ -78,7 +111,7 @@ fn five_hundred_runs_leave_no_zombie_and_no_descriptor() {
         // Warm: the runtime, and the `/dev/null` that runs without a payload share.
         run(&shell("echo warm")).await.unwrap();
         let (fds_before, _) = open_fds_and_idle_cgroup_fds();
-        let mut pending = (0..500).map(|i| {
+        let pending = (0..500).map(|i| {
             let line = match i % 4 {
                 0 => "echo {}".to_owned(),
                 1 => "cat; exit 2".to_owned(),
@@ -91,18 +124,13 @@ fn five_hundred_runs_leave_no_zombie_and_no_descriptor() {
             }
             async move { run(&inv).await }
         });
-        let mut running = FuturesUnordered::new();
         let mut runs = 0;
-        loop {
-            while running.len() < 32 {
-                let Some(next) = pending.next() else { break };
-                running.push(next);
-            }
-            let Some(out) = running.next().await else { break };
+        thirty_two_at_a_time(pending, |out| {
             let out = out.unwrap();
             assert!(!out.leaked && !out.timed_out(), "{out:?}");
             runs += 1;
-        }
+        })
+        .await;
         assert_eq!(zombie_children(), Vec::<u32>::new());
         // Idle cgroups kept for reuse hold two descriptors each, one cgroup per run that
         // was in flight at once at most.
@@ -111,24 +139,6 @@ fn five_hundred_runs_leave_no_zombie_and_no_descriptor() {
         assert!(idle <= 2 * 32, "{idle} descriptors of idle cgroups for 32 runs at a time");
         println!("runs: {runs}");
     });
-}
-
-/// This process's children, whatever their state.
-fn children_of_ours() -> Vec<u32> {
-    let me = std::process::id().to_string();
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-                stat.rsplit_once(')')
-                    .and_then(|(_, rest)| rest.split_whitespace().nth(1).map(|p| p == me))
-                    .unwrap_or(false)
-            })
-        })
-        .collect()
 }
 
 /// The harness's pid, for the signal handler of the storm test.
@@ -163,7 +173,7 @@ extern "C" fn count_usr1(_: libc::c_int) {
     reason = "a handler is installed and the harness signalled, as a harness might; a failed \
               unwrap or an unexpected outcome is a failed test; the alone run's figures go to stdout"
 )]
-fn signal_storm(name: &str) {
+fn signal_storm() {
     use std::sync::atomic::Ordering;
     HARNESS_PID.store(std::process::id().cast_signed(), Ordering::Relaxed);
     // SAFETY: the handler only makes an async-signal-safe call and touches atomics; the
@@ -175,7 +185,7 @@ fn signal_storm(name: &str) {
     }
     // SAFETY: getpgrp and getpid have no preconditions.
     let own_group = unsafe { libc::getpgrp() == libc::getpid() };
-    assert!(own_group, "{name}: the test process must lead its own process group");
+    assert!(own_group, "the test process must lead its own process group");
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let storm = {
         let stop = std::sync::Arc::clone(&stop);
@@ -204,7 +214,7 @@ fn signal_storm(name: &str) {
     };
     let payload: Vec<u8> = (0..3000).map(|i| b'a' + (i % 26) as u8).collect();
     let (ok, killed) = runtime().block_on(async {
-        let mut pending = (0..300).map(|i| {
+        let pending = (0..300).map(|i| {
             let (line, expected) = if i % 2 == 0 {
                 ("cat".to_owned(), payload.clone())
             } else {
@@ -215,13 +225,7 @@ fn signal_storm(name: &str) {
             async move { (run(&inv).await, expected) }
         });
         let (mut ok, mut killed) = (0, 0);
-        let mut running = FuturesUnordered::new();
-        loop {
-            while running.len() < 32 {
-                let Some(next) = pending.next() else { break };
-                running.push(next);
-            }
-            let Some((out, expected)) = running.next().await else { break };
+        thirty_two_at_a_time(pending, |(out, expected)| {
             let out = out.unwrap();
             assert!(!out.leaked && !out.timed_out(), "{out:?}");
             match out.exit {
@@ -229,7 +233,8 @@ fn signal_storm(name: &str) {
                 Exit::Signal { signal } if signal == libc::SIGUSR1 => killed += 1,
                 _ => panic!("a run under the storm: {out:?}"),
             }
-        }
+        })
+        .await;
         (ok, killed)
     });
     stop.store(true, Ordering::Relaxed);
@@ -241,8 +246,7 @@ fn signal_storm(name: &str) {
     // The supervisor, started by the first run in the storm, runs (its program, not a
     // child of ours that died before `execve`).
     if let Some(pid) = hook_protocol::exec::containment().supervisor_pid() {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-        assert!(stat.contains(" (sh) S ") || stat.contains(" (sh) R "), "supervisor: {stat}");
+        assert!(super::support::alive(pid), "the supervisor {pid} is gone");
     }
     assert_eq!(zombie_children(), Vec::<u32>::new());
     println!("storm: {ok} ok, {killed} killed, {handled} handled of {sent} sent");
@@ -250,15 +254,10 @@ fn signal_storm(name: &str) {
 
 #[test]
 fn a_signal_storm_on_a_harness_with_a_handler_leaves_every_run_whole() {
-    let name = this("a_signal_storm_on_a_harness_with_a_handler_leaves_every_run_whole");
-    if !running_alone(&name) {
-        let out = run_alone(&name);
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.contains("storm: "), "{text}");
-        eprintln!("{}", text.lines().find(|l| l.starts_with("storm: ")).unwrap_or_default());
-        return;
+    if alone("a_signal_storm_on_a_harness_with_a_handler_leaves_every_run_whole", &[], &["storm: "])
+    {
+        signal_storm();
     }
-    signal_storm(&name);
 }
 
 /// The same storm through `clone` (the fallback where `clone3` is missing), where the
@@ -266,15 +265,13 @@ fn a_signal_storm_on_a_harness_with_a_handler_leaves_every_run_whole() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_signal_storm_through_the_clone_fallback_leaves_every_run_whole() {
-    let name = this("a_signal_storm_through_the_clone_fallback_leaves_every_run_whole");
-    if !running_alone(&name) {
-        let out = super::support::run_alone_with(&name, &[("HOOK_PROTOCOL_CLONE3", "0")]);
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.contains("storm: "), "{text}");
-        eprintln!("{}", text.lines().find(|l| l.starts_with("storm: ")).unwrap_or_default());
-        return;
+    if alone(
+        "a_signal_storm_through_the_clone_fallback_leaves_every_run_whole",
+        &[("HOOK_PROTOCOL_CLONE3", "0")],
+        &["storm: "],
+    ) {
+        signal_storm();
     }
-    signal_storm(&name);
 }
 
 /// A supervisor killed outright (by someone else) is reaped and replaced at the next run a
@@ -283,11 +280,11 @@ fn a_signal_storm_through_the_clone_fallback_leaves_every_run_whole() {
 /// `supervisor.rs`).
 #[test]
 fn a_killed_supervisor_is_reaped_at_the_next_run() {
-    let name = this("a_killed_supervisor_is_reaped_at_the_next_run");
-    if !running_alone(&name) {
-        let out = run_alone(&name);
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.contains("reaped: ") || text.contains("no supervisor here"), "{text}");
+    if !alone(
+        "a_killed_supervisor_is_reaped_at_the_next_run",
+        &[],
+        &["reaped: ", "no supervisor here"],
+    ) {
         return;
     }
     let rt = runtime();
@@ -312,7 +309,7 @@ fn a_killed_supervisor_is_reaped_at_the_next_run() {
         let out = run(&shell("echo on")).await.unwrap();
         assert_eq!(out.stdout, b"on\n");
         assert_eq!(zombie_children(), Vec::<u32>::new());
-        let supervisors: Vec<String> = children_of_ours()
+        let supervisors: Vec<String> = super::support::children()
             .into_iter()
             .filter_map(|child| std::fs::read(format!("/proc/{child}/cmdline")).ok())
             .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
@@ -382,21 +379,15 @@ fn many_descriptors(how: &str) {
         // One run in 8 has a limit, so it joins the limit's cgroup too (on a hybrid host a v1
         // one, written into through a descriptor numbered among the many, which the child's
         // table of its own does not hold: it joins first).
-        let mut pending = (0..200).map(|i| {
+        let pending = (0..200).map(|i| {
             let mut inv = shell(&format!("{listing}; echo; cat /proc/self/cgroup"));
             if i % 8 == 0 {
                 inv.resources = limit;
             }
             async move { (run(&inv).await, i % 8 == 0) }
         });
-        let mut running = FuturesUnordered::new();
         let (mut runs, mut joined) = (0, 0);
-        loop {
-            while running.len() < 32 {
-                let Some(next) = pending.next() else { break };
-                running.push(next);
-            }
-            let Some((out, limited)) = running.next().await else { break };
+        thirty_two_at_a_time(pending, |(out, limited)| {
             let out = out.unwrap();
             let text = String::from_utf8_lossy(&out.stdout).into_owned();
             assert_eq!(text.lines().next(), Some("0 1 2 "), "{out:?}");
@@ -412,7 +403,8 @@ fn many_descriptors(how: &str) {
                 joined += 1;
             }
             runs += 1;
-        }
+        })
+        .await;
         (runs, joined)
     });
     stop.store(true, Ordering::Relaxed);
@@ -427,42 +419,36 @@ fn many_descriptors(how: &str) {
     );
 }
 
-/// [`many_descriptors`] alone in a fresh process with `vars`.
-fn many_descriptors_alone(test: &str, how: &str, vars: &[(&str, &str)]) {
-    let name = this(test);
-    if !running_alone(&name) {
-        let out = super::support::run_alone_with(&name, vars);
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.contains(&format!("descriptors {how}: 200 runs")), "{text}");
-        return;
-    }
-    many_descriptors(how);
-}
-
 #[test]
 fn a_harness_holding_many_descriptors_gives_hooks_exactly_three() {
-    many_descriptors_alone(
+    if alone(
         "a_harness_holding_many_descriptors_gives_hooks_exactly_three",
-        "shared",
         &[],
-    );
+        &["descriptors shared: 200 runs"],
+    ) {
+        many_descriptors("shared");
+    }
 }
 
 #[test]
 fn a_harness_holding_many_descriptors_gives_hooks_exactly_three_with_a_copy_at_clone() {
-    many_descriptors_alone(
+    if alone(
         "a_harness_holding_many_descriptors_gives_hooks_exactly_three_with_a_copy_at_clone",
-        "copied",
         &[("HOOK_PROTOCOL_SHARE_FILES", "0")],
-    );
+        &["descriptors copied: 200 runs"],
+    ) {
+        many_descriptors("copied");
+    }
 }
 
 /// Every child refused a table of its own ends at once and is started again with a copy.
 #[test]
 fn a_harness_holding_many_descriptors_gives_hooks_exactly_three_when_a_table_is_refused() {
-    many_descriptors_alone(
+    if alone(
         "a_harness_holding_many_descriptors_gives_hooks_exactly_three_when_a_table_is_refused",
-        "refused",
         &[("HOOK_PROTOCOL_SHARE_FILES", "refused")],
-    );
+        &["descriptors refused: 200 runs"],
+    ) {
+        many_descriptors("refused");
+    }
 }

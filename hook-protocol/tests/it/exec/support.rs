@@ -117,11 +117,13 @@ pub(crate) fn group_members(pgid: u32) -> Vec<u32> {
 
 /// Our children that are zombies.
 pub(crate) fn zombie_children() -> Vec<u32> {
+    children().into_iter().filter(|p| stat(*p).is_some_and(|(s, _, _)| s == b'Z')).collect()
+}
+
+/// This process's children, whatever their state.
+pub(crate) fn children() -> Vec<u32> {
     let me = std::process::id();
-    all_pids()
-        .into_iter()
-        .filter(|p| stat(*p).is_some_and(|(s, ppid, _)| ppid == me && s == b'Z'))
-        .collect()
+    all_pids().into_iter().filter(|p| stat(*p).is_some_and(|(_, ppid, _)| ppid == me)).collect()
 }
 
 /// The open descriptors of this process apart from those of the idle cgroups the runner keeps
