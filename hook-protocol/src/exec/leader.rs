@@ -98,6 +98,11 @@ impl Leader {
         }
     }
 
+    /// Whether the leader's exit wakes the runner by itself (a pidfd), without polling.
+    pub(super) fn wakes_on_exit(&self) -> bool {
+        matches!(self.watch, Watch::Pidfd(_))
+    }
+
     /// The run's cgroup, when it has one.
     pub(super) fn cgroup(&self) -> Option<&RunCgroup> {
         self.cgroup.as_deref()

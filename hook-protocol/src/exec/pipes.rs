@@ -1,13 +1,15 @@
 //! The hook's three pipes: stdin written, stdout and stderr drained, all from one task.
 //!
-//! On Linux, stdout and stderr first wake the runner only at their end of file (the `EPOLLHUP`
-//! epoll reports whatever is asked, with no interest in input): a hook's output wakes it only
-//! once the run has lasted the runner's watching delay, when stdin could not be written at once,
-//! or when the leader has exited with a pipe still open ([`Pipes::watch_output`]). A hook that
-//! ends sooner, as most do, costs one wake-up, at its end, instead of one for its output and
-//! one for its end, and is read then; a hook that fills a pipe meanwhile waits at most that
-//! delay to be drained. Elsewhere (kqueue reports an end of file only with input) the output
-//! wakes the runner from the start.
+//! A hook's output first wakes the runner not at all: until the run has lasted the runner's
+//! watching delay, stdin could not be written at once, or the leader has exited with a pipe
+//! still open ([`Pipes::watch_output`]), the pipes are read only once the leader has exited.
+//! When the leader's exit wakes the runner by itself (a pidfd), stdout and stderr are not even
+//! registered with the reactor until then ("quiet"): a hook that ends sooner, as most do, costs
+//! one wake-up, at its exit, and no registration of its pipes. Without a pidfd (the exit is
+//! then polled), they wake the runner at their end of file on Linux (the `EPOLLHUP` epoll
+//! reports whatever is asked, with no interest in input), and with their output elsewhere
+//! (kqueue reports an end of file only with input). A hook that fills a pipe meanwhile waits at
+//! most the watching delay to be drained.
 //!
 //! [`Pipes::pump`] moves whatever bytes can move without blocking on every open pipe and
 //! registers for readiness on the rest; the runner calls it on every wake-up. Reads go straight
@@ -121,9 +123,11 @@ struct Stdin {
     written: usize,
 }
 
-/// Stdout or stderr, open: registered for its end of file only, or for its output too.
+/// Stdout or stderr, open: not registered (read once the leader has exited), registered for
+/// its end of file only, or for its output too.
 #[derive(Debug)]
 enum Out {
+    Quiet(File),
     #[cfg_attr(
         not(any(target_os = "linux", target_os = "android")),
         allow(dead_code, reason = "kqueue has no end-only interest: never made there")
@@ -135,6 +139,7 @@ enum Out {
 impl Out {
     fn file(&self) -> &File {
         match self {
+            Out::Quiet(file) => file,
             Out::EndOnly(fd) | Out::Output(fd) => fd.get_ref(),
         }
     }
@@ -160,7 +165,9 @@ pub(super) struct Pipes {
 impl Pipes {
     /// Takes the pipes of a freshly spawned hook and writes what of the payload fits at once
     /// (the whole of it when it fits the pipe buffer, 64 KiB on Linux), closing stdin when done.
-    /// `stdin` is None when there is no payload (the hook reads `/dev/null`).
+    /// `stdin` is None when there is no payload (the hook reads `/dev/null`). `quiet`: the
+    /// leader's exit wakes the runner by itself, so stdout and stderr need no registration
+    /// until they are watched.
     ///
     /// # Errors
     ///
@@ -172,13 +179,22 @@ impl Pipes {
         payload: &Arc<[u8]>,
         stdout_max: usize,
         stderr_max: usize,
+        quiet: bool,
     ) -> io::Result<Self> {
+        let out = |fd: OwnedFd| -> io::Result<Out> {
+            if quiet {
+                sys::set_nonblocking(fd.as_fd())?;
+                Ok(Out::Quiet(File::from(fd)))
+            } else {
+                end_only(fd)
+            }
+        };
         let mut pipes = Self {
             stdin: None,
             stdin_outcome: None,
             stdin_written: 0,
-            stdout: Some(end_only(stdout)?),
-            stderr: Some(end_only(stderr)?),
+            stdout: Some(out(stdout)?),
+            stderr: Some(out(stderr)?),
             out: Capture::new(stdout_max),
             err: Capture::new(stderr_max),
             scratch: Vec::new(),
@@ -288,7 +304,9 @@ impl Pipes {
 
     /// Whether the output of stdout and stderr (those still open) wakes the runner.
     pub(super) fn watches_output(&self) -> bool {
-        ![&self.stdout, &self.stderr].iter().any(|out| matches!(out, Some(Out::EndOnly(_))))
+        ![&self.stdout, &self.stderr]
+            .iter()
+            .any(|out| matches!(out, Some(Out::Quiet(_) | Out::EndOnly(_))))
     }
 
     /// Registers stdout and stderr for their output, so that it wakes the runner.
@@ -298,24 +316,27 @@ impl Pipes {
     /// When a pipe cannot be registered.
     pub(super) fn watch_output(&mut self) -> io::Result<()> {
         for pipe in [&mut self.stdout, &mut self.stderr] {
-            if let Some(Out::EndOnly(_)) = pipe
-                && let Some(Out::EndOnly(fd)) = pipe.take()
-            {
-                let file = fd.into_inner();
-                *pipe = Some(Out::Output(sys::register(OwnedFd::from(file), Interest::READABLE)?));
-            }
+            let file = match pipe.take() {
+                Some(Out::Quiet(file)) => file,
+                Some(Out::EndOnly(fd)) => fd.into_inner(),
+                other => {
+                    *pipe = other;
+                    continue;
+                }
+            };
+            *pipe = Some(Out::Output(sys::register(OwnedFd::from(file), Interest::READABLE)?));
         }
         Ok(())
     }
 
-    /// Reads what the pipes registered for their end only hold, without waiting: called once
-    /// the leader has exited; a pipe only its descendants still hold stays open (and the
-    /// runner then watches its output).
-    pub(super) fn read_end_only(&mut self) {
+    /// Reads what the pipes whose output is not watched hold, without waiting: called once the
+    /// leader has exited; a pipe only its descendants still hold stays open (and the runner
+    /// then watches its output).
+    pub(super) fn read_unwatched(&mut self) {
         for (pipe, capture) in
             [(&mut self.stdout, &mut self.out), (&mut self.stderr, &mut self.err)]
         {
-            if matches!(pipe, Some(Out::EndOnly(_))) {
+            if matches!(pipe, Some(Out::Quiet(_) | Out::EndOnly(_))) {
                 read_now(pipe, capture, &mut self.scratch);
             }
         }

@@ -85,6 +85,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
         &inv.stdin,
         limits.stdout_max,
         limits.stderr_max,
+        leader.wakes_on_exit(),
     )
     .map_err(pipes_error)?;
     pipes.tap = inv.first_line.clone();
@@ -115,7 +116,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
             // Exited normally: read what it left in the pipes whose output was not watched yet
             // (usually everything, and both ends of file), then give whatever it left holding
             // them a short window (the usual case does not touch the timer).
-            pipes.read_end_only();
+            pipes.read_unwatched();
             if !pipes.outputs_closed() {
                 pipes.watch_output().map_err(pipes_error)?;
                 timer.as_mut().reset(tokio::time::Instant::now() + limits.leak_window);
