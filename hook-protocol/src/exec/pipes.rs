@@ -1,8 +1,8 @@
 //! The hook's three pipes: stdin written, stdout and stderr drained, all from one task.
 //!
-//! A hook's output first wakes the runner not at all: until the run has lasted the runner's
-//! watching delay, stdin could not be written at once, or the leader has exited with a pipe
-//! still open ([`Pipes::watch_output`]), the pipes are read only once the leader has exited.
+//! At first a hook's output does not wake the runner at all: until the run has lasted the
+//! runner's watching delay, stdin could not be written at once, or the leader has exited with a
+//! pipe still open ([`Pipes::watch_output`]), the pipes are read only once the leader has exited.
 //! When the leader's exit wakes the runner by itself (a pidfd), stdout and stderr are not even
 //! registered with the reactor until then ("quiet"): a hook that ends sooner, as most do, costs
 //! one wake-up, at its exit, and no registration of its pipes. Without a pidfd (the exit is
