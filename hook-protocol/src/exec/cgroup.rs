@@ -2,19 +2,26 @@
 //! cgroup per run, its limits, signalling, killing and removing it.
 //!
 //! Layout: under a parent (the harness's own cgroup by default), the harness makes one
-//! directory, `hooks-<pid>`, and in it one cgroup per running hook, named by the counter of the
-//! run that made it (the second half of its [`RUN_MARKER`](super::RUN_MARKER) value). A run
-//! that ends normally, leaves nothing running and has no limit hands its empty cgroup to the
-//! next run (at most 64 wait so): making and removing a cgroup costs more than the rest of a
-//! run's containment. Every other cgroup is removed as soon as it is empty, and what is left at
-//! the end is removed by the supervisor once the harness is gone. Nothing else is created, and
-//! the harness's own cgroup is left as it is, except that a controller a limit needs is
-//! enabled in its `cgroup.subtree_control` when the kernel allows it (when the harness's
-//! cgroup is the root, or holds no process: cgroup v2's "no internal processes" rule).
+//! directory, `hooks-<pid>-<start>` (its pid and start time, so that no later process with the
+//! same pid, nor the supervisor of an earlier one, ever shares it), and in it one cgroup per
+//! running hook, named by the counter of the run that made it (the second half of its
+//! [`RUN_MARKER`](super::RUN_MARKER) value). Only directories it made itself serve its runs: the
+//! kernel SIGKILLs at birth a child placed by `CLONE_INTO_CGROUP` into a cgroup that was ever
+//! killed through `cgroup.kill` (Linux 6.18 at least), so a directory left by another process
+//! is never reused. A run that ends normally, leaves nothing running and has no limit hands its
+//! empty cgroup to the next run (at most 64 wait so): making and removing a cgroup costs more
+//! than the rest of a run's containment. Every other cgroup is removed as soon as it is empty,
+//! with the empty cgroups a hook made in it (a harness run as a hook makes its own directory
+//! there), and what is left at the end is removed by the supervisor once the harness is gone.
+//! Nothing else is created, and the harness's own cgroup is left as it is, except that a
+//! controller a limit needs is enabled in its `cgroup.subtree_control` when the kernel allows
+//! it (when the harness's cgroup is the root, or holds no process: cgroup v2's "no internal
+//! processes" rule).
 //!
 //! Limits go where their controller is: in the run's cgroup when the v2 hierarchy has the
 //! controller, else, on a host that keeps it on a cgroup v1 hierarchy (a "hybrid" host), in a
-//! cgroup of the same name under `hooks-<pid>` of that hierarchy, which the child joins too.
+//! cgroup of the same name under the harness's directory of that hierarchy, which the child
+//! joins too.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -165,7 +172,7 @@ enum Place {
 /// The harness's directory of hook cgroups, and where each controller's limits go.
 #[derive(Debug)]
 pub(super) struct Setup {
-    /// `<parent>/hooks-<pid>` in the v2 hierarchy.
+    /// `<parent>/hooks-<pid>-<start>` in the v2 hierarchy ([`dir_name`]).
     dir: PathBuf,
     /// The parent it was made in.
     parent: PathBuf,
@@ -218,12 +225,10 @@ impl Fds {
 struct Dirs(Vec<PathBuf>);
 
 impl Dirs {
-    /// Removes every directory; the ones that are still busy are kept.
+    /// Removes every directory, with the empty cgroups made in it; the ones that are still
+    /// busy are kept.
     fn remove(&mut self) -> bool {
-        self.0.retain(|d| match fs::remove_dir(d) {
-            Ok(()) => false,
-            Err(e) => e.kind() != io::ErrorKind::NotFound,
-        });
+        self.0.retain(|d| !remove_tree(d));
         self.0.is_empty()
     }
 }
@@ -242,7 +247,7 @@ pub(super) enum SetupError {
 }
 
 impl Setup {
-    /// Makes `<parent>/hooks-<pid>`, after removing what harnesses that died left there.
+    /// Makes `<parent>/hooks-<pid>-<start>`, after removing what harnesses that died left there.
     pub(super) fn new(mounts: &Mounts, parent: &Path) -> Result<Self, SetupError> {
         let Some((point, _)) = &mounts.v2 else { return Err(SetupError::NotACgroup) };
         if !parent.is_dir() {
@@ -252,16 +257,15 @@ impl Setup {
             Ok(rel) if parent.join("cgroup.procs").is_file() => rel,
             _ => return Err(SetupError::NotACgroup),
         };
-        let name = format!("hooks-{}", std::process::id());
+        let name = dir_name();
         let dir = parent.join(&name);
         sweep_stale(parent);
-        match fs::create_dir(&dir) {
-            Ok(()) => {}
-            // Left by an earlier process that had our pid: empty it of its cgroups.
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                remove_children(&dir);
-            }
-            Err(e) => return Err(SetupError::NotWritable(e)),
+        // A directory of that name is one an earlier process with this pid left (possible only
+        // without a start time): removed first, so that every cgroup in it is ours; one still
+        // in use is not taken.
+        remove_tree(&dir);
+        if let Err(e) = fs::create_dir(&dir) {
+            return Err(SetupError::NotWritable(e));
         }
         // The root cgroup has no `cgroup.kill`: the check is on the directory just made.
         if !dir.join("cgroup.kill").exists() {
@@ -336,14 +340,8 @@ impl Setup {
         let v1 = self.v1.iter().find(|(list, _)| list.iter().any(|c| c == name));
         if let Some((_, own)) = v1 {
             let dir = own.join(self.dir.file_name().unwrap_or_default());
-            let made = match fs::create_dir(&dir) {
-                Ok(()) => Ok(()),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    remove_children(&dir);
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            };
+            remove_tree(&dir);
+            let made = fs::create_dir(&dir);
             return match made {
                 Ok(()) => {
                     self.new_dirs.lock().unwrap_or_else(PoisonError::into_inner).push(dir.clone());
@@ -389,11 +387,9 @@ impl Setup {
             Some(idle) => idle,
             None => {
                 let dir = self.dir.join(id.to_string());
-                if let Err(e) = fs::create_dir(&dir)
-                    && e.kind() != io::ErrorKind::AlreadyExists
-                {
-                    return Err(e);
-                }
+                // Never one that exists already: it may have been killed (see the module
+                // documentation), and the run's id is new, so it is not one of ours.
+                fs::create_dir(&dir)?;
                 Idle { name: id, dir, fds: None }
             }
         };
@@ -678,27 +674,81 @@ fn enable(dir: &Path, controller: &str) -> Result<(), String> {
     })
 }
 
-/// Removes what harnesses that died left in `parent`: `hooks-<pid>` directories of processes
-/// that no longer exist, once empty.
+/// The name of this process's directory: `hooks-<pid>-<start>`, the start time in clock ticks
+/// after boot as `/proc/<pid>/stat` gives it (`hooks-<pid>` where it cannot be read).
+pub(super) fn dir_name() -> String {
+    let pid = std::process::id();
+    match start_time(&pid.to_string()) {
+        Some(start) => format!("hooks-{pid}-{start}"),
+        None => format!("hooks-{pid}"),
+    }
+}
+
+/// The start time of process `pid` (field 22 of `/proc/<pid>/stat`, after the parenthesised
+/// command, which may hold spaces and parentheses).
+fn start_time(pid: &str) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether the harness a directory named `name` belongs to is gone: `hooks-<pid>-<start>` of a
+/// process that no longer exists or started at another time (its pid was reused since), or
+/// `hooks-<pid>` of a process that no longer exists. None for other names.
+fn is_stale(name: &str) -> Option<bool> {
+    let rest = name.strip_prefix("hooks-")?;
+    let (pid, start) = match rest.split_once('-') {
+        Some((pid, start)) => (pid, Some(start.parse::<u64>().ok()?)),
+        None => (rest, None),
+    };
+    let number = pid.parse::<i32>().ok().filter(|&p| p > 0)?;
+    if sys::kill(number, 0).is_err_and(|e| e.raw_os_error() == Some(libc::ESRCH)) {
+        return Some(true);
+    }
+    Some(start.is_some_and(|start| start_time(pid).is_some_and(|now| now != start)))
+}
+
+/// Removes what harnesses that are gone left in `parent`, as far as it is empty.
 fn sweep_stale(parent: &Path) {
     let Ok(entries) = fs::read_dir(parent) else { return };
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("hooks-")) else { continue };
-        let Ok(pid) = pid.parse::<i32>() else { continue };
-        if pid != 0 && sys::kill(pid, 0).is_err_and(|e| e.raw_os_error() == Some(libc::ESRCH)) {
-            remove_children(&entry.path());
-            let _ = fs::remove_dir(entry.path());
+        if entry.file_name().to_str().and_then(is_stale) == Some(true) {
+            remove_tree(&entry.path());
         }
     }
 }
 
-/// Removes the empty child cgroups of `dir`.
-fn remove_children(dir: &Path) {
+/// Removes the cgroup `dir` and the cgroups in it, deepest first, unless a process is in it
+/// (then nothing is removed, and whoever runs there keeps its cgroups). True when `dir` is gone.
+fn remove_tree(dir: &Path) -> bool {
+    match fs::remove_dir(dir) {
+        Ok(()) => return true,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return true,
+        Err(_) => {}
+    }
+    let populated = fs::read_to_string(dir.join("cgroup.events"))
+        .is_ok_and(|text| text.lines().any(|l| l == "populated 1"));
+    if populated {
+        return false;
+    }
+    remove_descendants(dir, 0);
+    fs::remove_dir(dir).is_ok()
+}
+
+/// How deep [`remove_tree`] goes: a harness run as a hook nests its directory two levels down
+/// (`hooks-<pid>-<start>/<run>`), and such nesting rarely goes past a few harnesses.
+const TREE_DEPTH: usize = 16;
+
+fn remove_descendants(dir: &Path, depth: usize) {
+    if depth >= TREE_DEPTH {
+        return;
+    }
     let Ok(entries) = fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            let _ = fs::remove_dir(entry.path());
+            let path = entry.path();
+            remove_descendants(&path, depth + 1);
+            let _ = fs::remove_dir(&path);
         }
     }
 }
@@ -798,5 +848,53 @@ mod tests {
         assert_eq!(counter(&path, "max"), 3);
         assert_eq!(counter(&path, "absent"), 0);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_directory_is_stale_once_its_harness_is_gone_or_its_pid_reused() {
+        let me = std::process::id();
+        let start = start_time(&me.to_string()).unwrap();
+        // Ours, and the old form of a live process's name.
+        assert_eq!(is_stale(&format!("hooks-{me}-{start}")), Some(false));
+        assert_eq!(is_stale(&format!("hooks-{me}")), Some(false));
+        assert_eq!(dir_name(), format!("hooks-{me}-{start}"));
+        // Our pid, another start: a process that had our pid before us.
+        assert_eq!(is_stale(&format!("hooks-{me}-{}", start + 1)), Some(true));
+        // A pid above the kernel's largest: no such process.
+        assert_eq!(is_stale("hooks-2147483647-5"), Some(true));
+        assert_eq!(is_stale("hooks-2147483647"), Some(true));
+        for other in ["hooks", "hooks-", "hooks-x", "hooks-1-x", "other-1", "hooks-0"] {
+            assert_eq!(is_stale(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_start_time_is_read_past_a_command_with_spaces_and_parentheses() {
+        // Field 22 of this process's own stat, whatever its command is called.
+        let stat = fs::read_to_string("/proc/self/stat").unwrap();
+        let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+        assert_eq!(start_time("self"), fields[19].parse().ok());
+        assert_eq!(start_time("0"), None);
+    }
+
+    #[test]
+    fn a_tree_of_empty_directories_is_removed_deepest_first_and_a_populated_one_is_kept() {
+        let root = std::env::temp_dir().join(format!("cgroup-tree-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        // A harness's directory holding a run in which a nested harness made its own.
+        let nested = root.join("hooks-1-2/0/hooks-3-4");
+        for run in ["0", "1", "2"] {
+            fs::create_dir_all(nested.join(run)).unwrap();
+        }
+        assert!(remove_tree(&root.join("hooks-1-2")));
+        assert!(!root.join("hooks-1-2").exists());
+        // One whose `cgroup.events` says a process is in it stays whole.
+        let busy = root.join("hooks-5-6");
+        fs::create_dir_all(busy.join("0/hooks-7-8/0")).unwrap();
+        fs::write(busy.join("cgroup.events"), "populated 1\nfrozen 0\n").unwrap();
+        assert!(!remove_tree(&busy));
+        assert!(busy.join("0/hooks-7-8/0").is_dir());
+        assert!(remove_tree(&root.join("absent")));
+        fs::remove_dir_all(&root).unwrap();
     }
 }

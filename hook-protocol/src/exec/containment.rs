@@ -179,7 +179,7 @@ enum Parent {
 /// The harness's choice of containment, given once to [`contain`] before the first hook runs.
 ///
 /// By default ([`Containment::auto`]), on Linux with a writable cgroup v2 hierarchy, every hook
-/// runs in a cgroup of its own under `hooks-<pid>` in the harness's own cgroup, and a
+/// runs in a cgroup of its own under `hooks-<pid>-<start>` in the harness's own cgroup, and a
 /// supervisor process kills the running hooks if the harness dies without doing so itself.
 ///
 /// # Example
@@ -265,7 +265,7 @@ impl ContainmentStatus {
         &self.reason
     }
 
-    /// The directory holding the hooks' cgroups (`<parent>/hooks-<pid>`), with cgroups.
+    /// The directory holding the hooks' cgroups (`<parent>/hooks-<pid>-<start>`), with cgroups.
     pub fn cgroup_dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }
@@ -454,7 +454,7 @@ impl State {
                         SetupError::NotACgroup => ContainError::NotACgroup { path: parent },
                         SetupError::NoKill => ContainError::NoCgroupKill { path: parent },
                         SetupError::NotWritable(source) => ContainError::ParentNotWritable {
-                            path: parent.join(format!("hooks-{}", std::process::id())),
+                            path: parent.join(super::cgroup::dir_name()),
                             source,
                         },
                     };

@@ -52,8 +52,8 @@
 //! every outcome's `containment` ([`Mechanism`]):
 //!
 //! - **cgroup** (Linux, where a cgroup v2 directory is writable: root, a delegated subtree, a
-//!   systemd user session). Every hook runs in a cgroup of its own under `hooks-<pid>` in the
-//!   harness's own cgroup, or in the parent the harness configures ([`Containment::under`]).
+//!   systemd user session). Every hook runs in a cgroup of its own under `hooks-<pid>-<start>`
+//!   in the harness's own cgroup, or in the parent the harness configures ([`Containment::under`]).
 //!   The kernel creates the hook's process in it (`clone3` with `CLONE_INTO_CGROUP`), so
 //!   nothing of the hook ever runs outside it, and nothing it starts can leave it (short of
 //!   root writing itself into another cgroup): a double fork, `setsid` and a cleared

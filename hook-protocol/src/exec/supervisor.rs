@@ -9,8 +9,9 @@
 //! left running after a normal exit (`=cNAME`: such daemons are allowed to outlive the
 //! harness, as in Claude Code), SIGKILLs the process groups of runs with the tree walk still
 //! running (`+gPGID` when one starts, `-gPGID` when it is over), and removes the cgroups as
-//! they empty, polling with a backoff up to a minute, for as long as daemons keep theirs alive;
-//! then it exits. `dPATH` adds a per-harness directory (of a cgroup v1 hierarchy) to remove.
+//! they empty (with the empty cgroups made in them, as a harness run as a hook makes its own),
+//! polling with a backoff up to a minute, for as long as daemons keep theirs alive; then it
+//! exits. `dPATH` adds a per-harness directory (of a cgroup v1 hierarchy) to remove.
 //! A run in a cgroup costs it no message.
 //!
 //! It starts in a session of its own (a terminal's signals to the harness's group never reach
@@ -59,7 +60,10 @@ for id in $run; do kill -KILL "-${id#g}"; done 2>/dev/null
 pause=1
 while [ $# -gt 0 ]; do
   for dir in "$@"; do
-    for cg in "$dir"/*/; do rmdir "$cg"; done
+    for cg in "$dir"/*/; do
+      rmdir "$cg" || { grep -qx 'populated 0' "$cg/cgroup.events" &&
+        find "$cg" -depth -type d -exec rmdir {} +; }
+    done
     rmdir "$dir"
   done 2>/dev/null
   for dir in "$@"; do shift; if [ -d "$dir" ]; then set -- "$@" "$dir"; fi; done

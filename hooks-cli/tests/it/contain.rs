@@ -108,14 +108,15 @@ fn survivors(pids: &[u32], within: Duration) -> Vec<u32> {
 
 /// The cgroup directories `hooks` with pid `pid` made, wherever a cgroup file system is.
 fn cgroup_dirs_of(pid: u32) -> Vec<std::path::PathBuf> {
-    let name = format!("hooks-{pid}");
+    // `hooks-<pid>-<start>`.
+    let name = format!("hooks-{pid}-");
     let mut found = Vec::new();
     let mut stack = vec![std::path::PathBuf::from("/sys/fs/cgroup")];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for entry in entries.flatten() {
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                if entry.file_name() == name.as_str() {
+                if entry.file_name().to_string_lossy().starts_with(&name) {
                     found.push(entry.path());
                 } else if stack.len() < 64 && dir.components().count() < 8 {
                     stack.push(entry.path());

@@ -163,6 +163,30 @@ async fn leftovers_kill_empties_the_cgroup_and_removes_it() {
     assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());
 }
 
+/// A hook that makes cgroups in its own, as a harness run as a hook does (its own directory,
+/// a run's cgroup in it): once the run is over, its cgroup is removed with them, so that
+/// neither the harness nor its supervisor is left waiting on them.
+#[tokio::test]
+async fn cgroups_a_hook_made_in_its_own_are_removed_with_it() {
+    if !cgroups_here() {
+        return;
+    }
+    let dir = TempDir::new();
+    let file = dir.file("cgroup");
+    let harness = exec::containment().cgroup_dir().unwrap().display().to_string();
+    let mut inv = shell(&format!(
+        "{}; own=\"{harness}/$(sed -n 's|^0::.*/||p' /proc/self/cgroup)\"; \
+         mkdir -p \"$own/hooks-1-2/0\" \"$own/hooks-1-2/1\" && echo {{}}",
+        save_cgroup(&file)
+    ));
+    inv.leftovers = Leftovers::Kill;
+    let out = run(&inv).await.unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 }, "{}", out.stderr_text());
+    assert_eq!(out.stdout, b"{}\n");
+    let cgroup = saved_cgroup(&file);
+    assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());
+}
+
 /// A line that prints the value of the hook's own cgroup file `name` (v2), or, on a host that
 /// keeps the controller on cgroup v1, of `v1_name` in the controller's hierarchy.
 fn own_cgroup_file(name: &str, controller: &str, v1_name: &str) -> String {

@@ -398,7 +398,7 @@ fn many_descriptors(how: &str) {
                     .find(|l| l.contains(":pids:"))
                     .or_else(|| text.lines().find(|l| l.starts_with("0::")))
                     .unwrap_or_default();
-                let ours = format!("hooks-{}/", std::process::id());
+                let ours = format!("/hooks-{}-", std::process::id());
                 assert!(line.contains(&ours), "not in its pids cgroup: {text}");
                 joined += 1;
             }

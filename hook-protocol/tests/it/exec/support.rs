@@ -127,10 +127,10 @@ pub(crate) fn children() -> Vec<u32> {
 }
 
 /// The open descriptors of this process apart from those of the idle cgroups the runner keeps
-/// for its next runs (each one's directory and `cgroup.procs`, under `hooks-<pid>`), and how
-/// many of those there are.
+/// for its next runs (each one's directory and `cgroup.procs`, under `hooks-<pid>-<start>`),
+/// and how many of those there are.
 pub(crate) fn open_fds_and_idle_cgroup_fds() -> (usize, usize) {
-    let ours = format!("/hooks-{}/", std::process::id());
+    let ours = format!("/hooks-{}-", std::process::id());
     let (mut other, mut idle) = (0, 0);
     for entry in std::fs::read_dir("/proc/self/fd").unwrap().flatten() {
         match std::fs::read_link(entry.path()) {
