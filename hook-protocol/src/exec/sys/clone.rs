@@ -40,7 +40,11 @@
 //! cgroup's `cgroup.procs`: still before anything of the hook has run, so nothing of the hook
 //! can have forked outside, at the price of a cgroup migration (hundreds of microseconds: the
 //! kernel's thread-group lock waits for an RCU grace period). Cgroups of a v1 hierarchy (a
-//! hybrid host's limits) are always joined that way. A failed placement is reported, and the
+//! hybrid host's limits) are always joined that way, and so is every cgroup once a child the
+//! kernel placed was killed before it ran: the kernel SIGKILLs at birth a child placed in a
+//! cgroup whose count of `cgroup.kill` writes differs from its parent's cgroup's (Linux 6.18 at
+//! least; a harness whose own cgroup was once killed meets it at every spawn), which the child's
+//! first act, a flag in the shared memory, tells apart. A failed placement is reported, and the
 //! hook runs uncontained.
 //!
 //! The child's steps, in order:
@@ -104,6 +108,8 @@ struct Ctx {
     error: AtomicI32,
     /// Set by the child for each `cgroup.procs` write that failed: the errno.
     join_errors: [AtomicI32; MAX_JOIN],
+    /// Set by the child as its first act: a child that never ran was killed at birth.
+    ran: AtomicBool,
 }
 
 /// `clone3`'s flags we use (`linux/sched.h`).
@@ -130,6 +136,13 @@ struct CloneArgs {
 
 /// Whether `clone3` with the flags we use works here; cleared at the first refusal.
 static CLONE3: AtomicBool = AtomicBool::new(cfg!(target_arch = "x86_64"));
+
+/// Whether the kernel places the child in its cgroup (`CLONE_INTO_CGROUP`); cleared when a child
+/// so placed was killed before it ran: the kernel SIGKILLs at birth a child placed in a cgroup
+/// whose count of `cgroup.kill` writes differs from the parent's own cgroup's (Linux 6.18 at
+/// least; the harness's cgroup was killed once, say), and the child then joins its cgroup
+/// itself, as with `clone`.
+static INTO_CGROUP: AtomicBool = AtomicBool::new(true);
 
 /// Whether the `clone3` child starts on the harness's descriptor table (`CLONE_FILES`) and
 /// takes a copy of only the few it keeps; cleared when a child could not get one of its own.
@@ -212,6 +225,7 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         empty: sigset_empty()?,
         error: AtomicI32::new(0),
         join_errors: [const { AtomicI32::new(0) }; MAX_JOIN],
+        ran: AtomicBool::new(false),
     };
     let mut join_errors = [0; MAX_JOIN];
 
@@ -227,9 +241,15 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         // The child starts with every signal blocked (see the module documentation).
         let _blocked = BlockAll::new()?;
         if clone3_allowed() {
-            let mut cgroup = req.cgroup;
+            let mut cgroup = req.cgroup.filter(|_| INTO_CGROUP.load(Ordering::Relaxed));
+            // The v2 cgroup, joined by the child itself when the kernel does not place it.
+            let mut procs = match (req.cgroup, cgroup) {
+                (Some(dir), None) => Some(open_procs(dir)?),
+                _ => None,
+            };
             loop {
-                set_joins(&mut ctx, None, req.join);
+                set_joins(&mut ctx, procs.as_ref().map(AsRawFd::as_raw_fd), req.join);
+                ctx.ran.store(false, Ordering::Relaxed);
                 ctx.cleared = true;
                 ctx.shared_files = share_files_allowed();
                 let low = if ctx.shared_files { LowStdio::hold(stdio) } else { None };
@@ -242,6 +262,14 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
                 ctx.stdio = stdio;
                 ctx.unshare_below = below_stdio;
                 match result {
+                    Ok((pid, _)) if cgroup.is_some() && !ctx.ran.load(Ordering::Acquire) => {
+                        // Killed before it ran (see `INTO_CGROUP`): reaped, and started again
+                        // joining its cgroup itself, as every child from now on.
+                        let _ = super::wait_blocking(pid);
+                        INTO_CGROUP.store(false, Ordering::Relaxed);
+                        cgroup = None;
+                        procs = req.cgroup.map(open_procs).transpose()?;
+                    }
                     Ok((pid, _)) if ctx.files_refused.load(Ordering::Acquire) => {
                         // It ended at once, having done nothing: reaped, and started again
                         // with a copy of the table, as from now on.
@@ -251,8 +279,10 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
                         ctx.error.store(0, Ordering::Relaxed);
                     }
                     Ok(started) => {
-                        // The v1 joins are the child's, after the v2 placement (slot 0).
-                        collect(&ctx, &mut join_errors[1..]);
+                        // The v1 joins are the child's, after the v2 placement (slot 0), which
+                        // is the child's too when it joined itself.
+                        let from = usize::from(procs.is_none());
+                        collect(&ctx, &mut join_errors[from..]);
                         return Ok(started);
                     }
                     // No clone3, or not with these flags (Linux before 5.7), or refused by a
@@ -444,6 +474,7 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
     // SAFETY: `arg` is the `Ctx` the parent passed, alive until this child has called
     // `execve` or exited (the parent is suspended meanwhile).
     let ctx = unsafe { &*arg.cast_const().cast::<Ctx>() };
+    ctx.ran.store(true, Ordering::Release);
     for (fd, error) in ctx.join.iter().zip(&ctx.join_errors).take(ctx.joins) {
         // SAFETY: writing one byte from a static buffer to a descriptor of the parent's.
         if unsafe { libc::write(*fd, b"0".as_ptr().cast::<c_void>(), 1) } != 1 {

@@ -187,6 +187,60 @@ async fn cgroups_a_hook_made_in_its_own_are_removed_with_it() {
     assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());
 }
 
+/// This process's cgroup v2 directory, found without setting up containment (which it would
+/// fix for the process): the cgroup2 mount and `/proc/self/cgroup`.
+fn own_v2_cgroup() -> Option<PathBuf> {
+    let mounts = std::fs::read_to_string("/proc/self/mounts").ok()?;
+    let point = mounts.lines().find_map(|l| {
+        let mut fields = l.split(' ');
+        let point = fields.nth(1)?;
+        (fields.next()? == "cgroup2").then(|| point.to_owned())
+    })?;
+    let cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = cgroup.lines().find_map(|l| l.strip_prefix("0::"))?;
+    Some(PathBuf::from(point).join(path.trim_start_matches('/')))
+}
+
+/// A harness whose own cgroup was once killed through `cgroup.kill` still runs its hooks, each
+/// in its cgroup: the kernel kills at birth a child placed by `CLONE_INTO_CGROUP` in a cgroup
+/// whose count of kills differs from the parent's, and the child then joins its cgroup itself.
+#[test]
+fn a_harness_in_a_cgroup_once_killed_runs_its_hooks_contained() {
+    let name = this("a_harness_in_a_cgroup_once_killed_runs_its_hooks_contained");
+    let Some(own) = own_v2_cgroup() else { return };
+    let killed = own.join(format!("killed-{}", std::process::id()));
+    if !running_alone(&name) {
+        if std::fs::create_dir(&killed).is_err() {
+            eprintln!("skipped: {} cannot be made", killed.display());
+            return;
+        }
+        std::fs::write(killed.join("cgroup.kill"), "1").unwrap();
+        super::support::run_alone_with(&name, &[("KILLED_CGROUP", killed.to_str().unwrap())]);
+        // The fresh process's supervisor removes its directory in there once it is gone.
+        let until = Instant::now() + Duration::from_secs(10);
+        while std::fs::remove_dir(&killed).is_err() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!killed.exists(), "{} was left behind", killed.display());
+        return;
+    }
+    let killed = PathBuf::from(std::env::var_os("KILLED_CGROUP").unwrap());
+    let parent = killed.parent().unwrap().join("cgroup.procs");
+    std::fs::write(killed.join("cgroup.procs"), std::process::id().to_string()).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let out = rt.block_on(run(&shell("sed -n 's/^0:://p' /proc/self/cgroup"))).unwrap();
+    // Back where it was, so that the cgroup can go once this process has.
+    std::fs::write(parent, std::process::id().to_string()).unwrap();
+    assert_eq!(out.exit, Exit::Code { code: 0 }, "{}", out.stderr_text());
+    if exec::containment().mechanism() != Mechanism::Cgroup {
+        eprintln!("skipped: {}", exec::containment());
+        return;
+    }
+    let inside = format!("/{}/hooks-", killed.file_name().unwrap().to_string_lossy());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&inside), "not in its cgroup: {text}");
+}
+
 /// A line that prints the value of the hook's own cgroup file `name` (v2), or, on a host that
 /// keeps the controller on cgroup v1, of `v1_name` in the controller's hierarchy.
 fn own_cgroup_file(name: &str, controller: &str, v1_name: &str) -> String {
