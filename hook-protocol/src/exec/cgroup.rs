@@ -176,7 +176,7 @@ pub(super) struct Setup {
     dir: PathBuf,
     /// The parent it was made in.
     parent: PathBuf,
-    /// The v2 path of `dir` as `/proc/PID/cgroup` shows it (`0::/a/hooks-1`), for membership
+    /// The v2 path of `dir` as `/proc/PID/cgroup` shows it (`0::/a/hooks-1-2`), for membership
     /// checks.
     rel: String,
     /// Per controller (see [`Controller::index`]): resolved on first need.
