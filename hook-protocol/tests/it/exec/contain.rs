@@ -187,27 +187,14 @@ async fn cgroups_a_hook_made_in_its_own_are_removed_with_it() {
     assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());
 }
 
-/// This process's cgroup v2 directory, found without setting up containment (which it would
-/// fix for the process): the cgroup2 mount and `/proc/self/cgroup`.
-fn own_v2_cgroup() -> Option<PathBuf> {
-    let mounts = std::fs::read_to_string("/proc/self/mounts").ok()?;
-    let point = mounts.lines().find_map(|l| {
-        let mut fields = l.split(' ');
-        let point = fields.nth(1)?;
-        (fields.next()? == "cgroup2").then(|| point.to_owned())
-    })?;
-    let cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let path = cgroup.lines().find_map(|l| l.strip_prefix("0::"))?;
-    Some(PathBuf::from(point).join(path.trim_start_matches('/')))
-}
-
 /// A harness whose own cgroup was once killed through `cgroup.kill` still runs its hooks, each
 /// in its cgroup: the kernel kills at birth a child placed by `CLONE_INTO_CGROUP` in a cgroup
 /// whose count of kills differs from the parent's, and the child then joins its cgroup itself.
 #[test]
 fn a_harness_in_a_cgroup_once_killed_runs_its_hooks_contained() {
     let name = this("a_harness_in_a_cgroup_once_killed_runs_its_hooks_contained");
-    let Some(own) = own_v2_cgroup() else { return };
+    // Found without setting up containment, which the alone run must do only once inside.
+    let Some(own) = own_v2_dir() else { return };
     let killed = own.join(format!("killed-{}", std::process::id()));
     if !running_alone(&name) {
         if std::fs::create_dir(&killed).is_err() {
