@@ -201,13 +201,21 @@ fn a_harness_in_a_cgroup_once_killed_runs_its_hooks_contained() {
             eprintln!("skipped: {} cannot be made", killed.display());
             return;
         }
+        /// Removes the cgroup once the fresh process's supervisor has removed its directory in
+        /// it, whether the test passed or not.
+        struct Removed<'a>(&'a std::path::Path);
+        impl Drop for Removed<'_> {
+            fn drop(&mut self) {
+                let until = Instant::now() + Duration::from_secs(10);
+                while std::fs::remove_dir(self.0).is_err() && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
+        }
+        let removed = Removed(&killed);
         std::fs::write(killed.join("cgroup.kill"), "1").unwrap();
         super::support::run_alone_with(&name, &[("KILLED_CGROUP", killed.to_str().unwrap())]);
-        // The fresh process's supervisor removes its directory in there once it is gone.
-        let until = Instant::now() + Duration::from_secs(10);
-        while std::fs::remove_dir(&killed).is_err() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        drop(removed);
         assert!(!killed.exists(), "{} was left behind", killed.display());
         return;
     }
