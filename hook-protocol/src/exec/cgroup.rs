@@ -7,7 +7,7 @@
 //! running hook, named by the counter of the run that made it (the second half of its
 //! [`RUN_MARKER`](super::RUN_MARKER) value). Only directories it made itself serve its runs: the
 //! kernel SIGKILLs at birth a child placed by `CLONE_INTO_CGROUP` into a cgroup that was ever
-//! killed through `cgroup.kill` (Linux 6.18 at least), so a directory left by another process
+//! killed through `cgroup.kill` (seen on Linux 6.18), so a directory left by another process
 //! is never reused. A run that ends normally, leaves nothing running and has no limit hands its
 //! empty cgroup to the next run (at most 64 wait so): making and removing a cgroup costs more
 //! than the rest of a run's containment. Every other cgroup is removed as soon as it is empty,
@@ -578,9 +578,7 @@ impl RunCgroup {
 
     /// Whether a live process is in the cgroup.
     pub(super) fn populated(&self) -> bool {
-        fs::read_to_string(self.dir().join("cgroup.events"))
-            .map(|text| text.lines().any(|l| l == "populated 1"))
-            .unwrap_or(false)
+        populated(self.dir())
     }
 
     /// Sends `signal` to every process in the cgroup, each through a pidfd after checking that
@@ -678,7 +676,7 @@ fn enable(dir: &Path, controller: &str) -> Result<(), String> {
 /// after boot as `/proc/<pid>/stat` gives it (`hooks-<pid>` where it cannot be read).
 pub(super) fn dir_name() -> String {
     let pid = std::process::id();
-    match start_time(&pid.to_string()) {
+    match start_time("self") {
         Some(start) => format!("hooks-{pid}-{start}"),
         None => format!("hooks-{pid}"),
     }
@@ -726,13 +724,18 @@ fn remove_tree(dir: &Path) -> bool {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return true,
         Err(_) => {}
     }
-    let populated = fs::read_to_string(dir.join("cgroup.events"))
-        .is_ok_and(|text| text.lines().any(|l| l == "populated 1"));
-    if populated {
+    if populated(dir) {
         return false;
     }
     remove_descendants(dir, 0);
     fs::remove_dir(dir).is_ok()
+}
+
+/// Whether a live process is in the cgroup `dir` or below it (`cgroup.events`; a directory
+/// without one, as in cgroup v1, counts as empty).
+fn populated(dir: &Path) -> bool {
+    fs::read_to_string(dir.join("cgroup.events"))
+        .is_ok_and(|text| text.lines().any(|l| l == "populated 1"))
 }
 
 /// How deep [`remove_tree`] goes: a harness run as a hook nests its directory two levels down

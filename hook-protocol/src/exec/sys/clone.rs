@@ -42,8 +42,8 @@
 //! kernel's thread-group lock waits for an RCU grace period). Cgroups of a v1 hierarchy (a
 //! hybrid host's limits) are always joined that way, and so is every cgroup once a child the
 //! kernel placed was killed before it ran: the kernel SIGKILLs at birth a child placed in a
-//! cgroup whose count of `cgroup.kill` writes differs from its parent's cgroup's (Linux 6.18 at
-//! least; a harness whose own cgroup was once killed meets it at every spawn), which the child's
+//! cgroup whose count of `cgroup.kill` writes differs from its parent's cgroup's (seen on Linux
+//! 6.18; a harness whose own cgroup was once killed meets it at every spawn), which the child's
 //! first act, a flag in the shared memory, tells apart. A failed placement is reported, and the
 //! hook runs uncontained.
 //!
@@ -138,10 +138,8 @@ struct CloneArgs {
 static CLONE3: AtomicBool = AtomicBool::new(cfg!(target_arch = "x86_64"));
 
 /// Whether the kernel places the child in its cgroup (`CLONE_INTO_CGROUP`); cleared when a child
-/// so placed was killed before it ran: the kernel SIGKILLs at birth a child placed in a cgroup
-/// whose count of `cgroup.kill` writes differs from the parent's own cgroup's (Linux 6.18 at
-/// least; the harness's cgroup was killed once, say), and the child then joins its cgroup
-/// itself, as with `clone`.
+/// so placed was killed before it ran (see the module documentation), and every child then joins
+/// its cgroup itself, as with `clone`.
 static INTO_CGROUP: AtomicBool = AtomicBool::new(true);
 
 /// Whether the `clone3` child starts on the harness's descriptor table (`CLONE_FILES`) and
