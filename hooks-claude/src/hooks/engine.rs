@@ -14,13 +14,14 @@ use serde_json::{Map, Value};
 use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::hooks::active::{Activation, WorkspaceTrust};
 use crate::hooks::hook::{ClaudeHook, DedupKey, NotRun, SessionEndDeadline, Twin};
-use crate::input::{ClaudeInput, Stop, SubagentStop, payload};
+use crate::input::{ClaudeInput, Stop, SubagentStop};
 use crate::present::{Presenter, Shown};
 use crate::run::background::{AsyncResult, Background, BackgroundLimits};
 use crate::run::env::HostEnv;
 use crate::run::http::HttpPolicy;
 use crate::run::runner::{Delegates, Shared};
 use crate::wire::decode::{ClaudeMeta, ClaudeStatus};
+use crate::wire::neutral::event_from_input;
 use crate::wire::seams::{ClaudePayload, event_from_payload};
 use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
 
@@ -53,7 +54,8 @@ impl<D> Fired<D> {
         self.report.records.iter().map(ClaudeRecord::from_record).collect()
     }
 
-    /// The stdin object the hooks received.
+    /// The stdin object the hooks received. An event fired from a typed input reads it back
+    /// from the stdin bytes on the first call (the engine itself never needs it).
     pub fn input(&self) -> &Map<String, Value> {
         self.input.object()
     }
@@ -574,12 +576,12 @@ impl Engine {
     /// Fires a typed input and returns the event's typed decision. The hooks get exactly this
     /// input's JSON on stdin.
     pub async fn fire<I: ClaudeInput>(&self, input: &I) -> Fired<I::Decision> {
-        let mut event = event_from_payload(I::EVENT.as_str(), payload(input));
+        let mut event = event_from_input(input);
         self.prepare(I::EVENT.as_str(), &mut event);
         let report = self.dispatcher.dispatch(&event).await;
         let input = match event.extensions.get::<ClaudePayload>() {
             Some(p) => p.clone(),
-            None => ClaudePayload::new(I::EVENT.as_str(), payload(input)),
+            None => ClaudePayload::of_input(input),
         };
         Fired {
             decision: I::Decision::from_run(&report),

@@ -255,7 +255,7 @@ impl ClaudeHook {
     fn not_run_for(&self, event: &Event, payload: &ClaudePayload) -> Option<NotRun> {
         let h = &self.runner.entry.handler;
         let name = self.runner.entry.event;
-        let cwd = field(payload.object(), "cwd").and_then(Value::as_str).map(Path::new);
+        let cwd = payload.cwd().map(Path::new);
         let host = &self.runner.shared.host;
         let rctx =
             RuleContext { cwd, project_dir: Some(&host.project_dir), home: host.home.as_deref() };

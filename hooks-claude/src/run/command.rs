@@ -48,7 +48,7 @@ pub(crate) async fn run(
     };
     let host = &hook.shared.host;
     let mut inv = Invocation::new(spec, hook.start_dir(payload), timeout);
-    inv.env = hook_env(&hook.env, payload.object(), env_file);
+    inv.env = hook_env(&hook.env, payload, env_file);
     inv.stdin = Arc::clone(payload.bytes());
     let project = host.project_dir.clone();
     let direct = hook.direct.clone();
@@ -215,9 +215,7 @@ struct JobHook {
 
 impl JobHook {
     fn of(hook: &Runner, payload: &ClaudePayload) -> Self {
-        let text = |key: &str| {
-            payload.object().get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
-        };
+        let text = |key: Option<&str>| key.unwrap_or_default().to_owned();
         Self {
             id: hook.info.id.clone(),
             label: hook.info.label.clone(),
@@ -225,8 +223,8 @@ impl JobHook {
             event: hook.entry.event,
             from_plugin: hook.entry.source.plugin().is_some(),
             timeout: hook.timeout,
-            session_id: text("session_id"),
-            cwd: text("cwd"),
+            session_id: text(payload.session_id()),
+            cwd: text(payload.cwd()),
         }
     }
 }

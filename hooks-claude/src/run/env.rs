@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::wire::seams::ClaudePayload;
 use hook_protocol::exec::{CommandSpec, Env, Scrub};
-use serde_json::{Map, Value};
 
 use crate::run::direct::Direct;
 use crate::run::plain;
@@ -96,15 +96,12 @@ pub(crate) fn base_env(entry: &Entry, host: &HostEnv, settings_env: &[(String, S
 /// The environment of one hook run: the hook's [`base_env`] plus the event's session, effort
 /// and `CLAUDE_ENV_FILE` (set last, over a settings `env` block's value of the same name; no
 /// variable of the base has their names otherwise).
-pub(crate) fn hook_env(base: &Env, payload: &Map<String, Value>, env_file: Option<&Path>) -> Env {
+pub(crate) fn hook_env(base: &Env, payload: &ClaudePayload, env_file: Option<&Path>) -> Env {
     let mut env = base.clone();
-    if let Some(id) = crate::wire::lookup::field(payload, "session_id").and_then(Value::as_str) {
+    if let Some(id) = payload.session_id() {
         env.set("CLAUDE_CODE_SESSION_ID", id);
     }
-    if let Some(level) = crate::wire::lookup::field(payload, "effort")
-        .and_then(|e| e.get("level"))
-        .and_then(Value::as_str)
-    {
+    if let Some(level) = payload.effort_level() {
         env.set("CLAUDE_EFFORT", level);
     }
     if let Some(file) = env_file {

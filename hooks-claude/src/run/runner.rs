@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use hook_protocol::exec::{CommandSpec, Env};
 use hook_protocol::{HookInfo, HookOutcome, ProcessFacts};
-use serde_json::Value;
 
 use crate::Entry;
 use crate::run::background::Background;
@@ -90,8 +89,8 @@ impl Runner {
     /// in the project directory (see `command::run`), so that a `cwd` that exists costs no
     /// `stat` of its own.
     pub(crate) fn start_dir(&self, payload: &ClaudePayload) -> PathBuf {
-        crate::wire::lookup::field(payload.object(), "cwd")
-            .and_then(Value::as_str)
+        payload
+            .cwd()
             .filter(|p| !p.is_empty())
             .map_or_else(|| self.shared.host.project_dir.clone(), PathBuf::from)
     }

@@ -6,7 +6,6 @@
 //! built from the neutral fields ([`payload_from_event`]).
 
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
 
 use hook_protocol::{
     Common, Custom, Event, InputRewritten, Notification, Payload, PreCompact, PromptSubmit,
@@ -17,45 +16,9 @@ use serde_json::{Map, Value};
 
 use crate::EventName;
 use crate::matcher::{canonical_model, file_basename};
-use crate::wire::input::stdin_shared;
 use crate::wire::lookup::field;
 
-/// The exact stdin object of one Claude event, carried in [`Event::extensions`].
-///
-/// Its bytes are printed once, when a hook first needs them, and shared by every hook of the
-/// event (and the clones of the payload): an event no command hook runs on prints nothing.
-#[derive(Debug, Clone)]
-pub struct ClaudePayload(Arc<Shared>);
-
-/// What the clones of one payload share, in one allocation.
-#[derive(Debug)]
-struct Shared {
-    name: String,
-    object: Map<String, Value>,
-    bytes: OnceLock<Arc<[u8]>>,
-}
-
-impl ClaudePayload {
-    /// A payload for the event `name` (its `hook_event_name`).
-    pub fn new(name: impl Into<String>, object: Map<String, Value>) -> Self {
-        Self(Arc::new(Shared { name: name.into(), object, bytes: OnceLock::new() }))
-    }
-
-    /// The event's name.
-    pub fn name(&self) -> &str {
-        &self.0.name
-    }
-
-    /// The object.
-    pub fn object(&self) -> &Map<String, Value> {
-        &self.0.object
-    }
-
-    /// The bytes written to stdin: the compact object and `\n`.
-    pub fn bytes(&self) -> &Arc<[u8]> {
-        self.0.bytes.get_or_init(|| stdin_shared(&self.0.object))
-    }
-}
+pub use crate::wire::payload::ClaudePayload;
 
 fn s<'a>(map: &'a Map<String, Value>, key: &str) -> &'a str {
     field(map, key).and_then(Value::as_str).unwrap_or_default()

@@ -114,7 +114,7 @@ fn short_has_escape(bytes: &[u8]) -> bool {
 /// one ending at the string's end (a string shorter than a lane is checked by words); only a
 /// block or lane that holds an escape is read byte by byte.
 /// Every run between escapes is copied with one `extend_from_slice`.
-fn write_str(s: &str, out: &mut Vec<u8>) {
+pub(crate) fn write_str(s: &str, out: &mut Vec<u8>) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');

@@ -32,6 +32,7 @@ macro_rules! input {
         impl ClaudeInput for $name {
             const EVENT: EventName = EventName::$name;
             type Decision = $decision;
+            const UNIQUE_KEYS: bool = true;
 
             fn base(&self) -> &Base {
                 &self.base

@@ -8,9 +8,12 @@
 mod compact;
 mod events;
 mod validate;
+mod writer;
 
 pub use events::*;
 pub use validate::{InvalidInput, validate};
+
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -160,6 +163,13 @@ pub trait ClaudeInput: Serialize + DeserializeOwned + Clone + Send + Sync + 'sta
 
     /// The common fields, mutably.
     fn base_mut(&mut self) -> &mut Base;
+
+    /// Whether the input's JSON has no key twice in an object and no `hook_event_name` of its
+    /// own, so that its stdin bytes can be printed straight from it, without building its
+    /// [`payload`] object first (the object would keep one of two equal keys). Every input of
+    /// this crate has such JSON; an input defined elsewhere keeps the default, and its bytes
+    /// are printed from its object.
+    const UNIQUE_KEYS: bool = false;
 }
 
 /// The stdin object for a typed input: the common fields, `hook_event_name`, then the event's
@@ -196,28 +206,55 @@ const STDIN_ROOM: usize = 4096;
 const SCRATCH_KEPT: usize = 64 * 1024;
 
 thread_local! {
-    /// The buffer [`stdin_shared`] prints into, kept between payloads.
+    /// The buffer [`print_shared`] prints into, kept between payloads.
     static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// [`stdin_bytes`] in the shared form a hook process's stdin takes: printed into a buffer the
-/// thread keeps and copied once into the shared allocation, instead of into a fresh vector
-/// that is then copied and freed (two large allocations per event instead of one).
-pub(crate) fn stdin_shared(payload: &Map<String, Value>) -> std::sync::Arc<[u8]> {
-    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut bytes) => {
-            bytes.clear();
-            bytes.reserve(STDIN_ROOM);
-            compact::write_object(payload, &mut bytes);
-            bytes.push(b'\n');
-            let shared = std::sync::Arc::from(bytes.as_slice());
-            if bytes.capacity() > SCRATCH_KEPT {
-                *bytes = Vec::new();
-            }
-            shared
-        }
-        // Not reached (nothing printed calls back here); a fresh vector if it ever is.
+/// [`stdin_bytes`] in the shared form a hook process's stdin takes.
+pub(crate) fn stdin_shared(payload: &Map<String, Value>) -> Arc<[u8]> {
+    match print_shared(|bytes| {
+        compact::write_object(payload, bytes);
+        Ok(())
+    }) {
+        Ok(shared) => shared,
+        // Not reached: an object always prints.
         Err(_) => stdin_bytes(payload).into(),
+    }
+}
+
+/// The stdin bytes of a typed input ([`stdin_bytes`] of its [`payload`]), in the shared form,
+/// printed straight from the input, without building its object; `None` when its keys may
+/// repeat ([`ClaudeInput::UNIQUE_KEYS`]) or it holds what only the object prints exactly.
+pub(crate) fn stdin_straight<I: ClaudeInput>(input: &I) -> Option<Arc<[u8]>> {
+    if !I::UNIQUE_KEYS {
+        return None;
+    }
+    let at = input.base().field_count();
+    print_shared(|bytes| writer::write_top(input, I::EVENT.as_str(), at, bytes)).ok()
+}
+
+/// Prints a payload and its `\n` into a buffer the thread keeps, and copies it once into the
+/// shared allocation, instead of into a fresh vector that is then copied and freed (two large
+/// allocations per event instead of one).
+fn print_shared(
+    print: impl FnOnce(&mut Vec<u8>) -> Result<(), writer::Unprintable>,
+) -> Result<Arc<[u8]>, writer::Unprintable> {
+    SCRATCH.with(|scratch| {
+        let mut fresh = Vec::new();
+        // Not reached (nothing printed calls back here); a fresh vector if it ever is.
+        let mut kept = scratch.try_borrow_mut().ok();
+        let bytes = kept.as_deref_mut().unwrap_or(&mut fresh);
+        bytes.clear();
+        bytes.reserve(STDIN_ROOM);
+        let printed = print(bytes);
+        let shared = printed.map(|()| {
+            bytes.push(b'\n');
+            Arc::from(bytes.as_slice())
+        });
+        if bytes.capacity() > SCRATCH_KEPT {
+            *bytes = Vec::new();
+        }
+        shared
     })
 }
 
