@@ -68,7 +68,7 @@ impl<D: FromRun> Fired<D> {
     /// call; the rendering reflects the decision as it is at the call (the Stop loop guard's
     /// override included).
     pub fn shown(&self) -> Shown {
-        self.presenter.shown_with(&self.report, self.input.object(), self.decision.guard_override())
+        self.presenter.shown_with(&self.report, &self.input, self.decision.guard_override())
     }
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use hook_protocol::{Event, FailurePolicy, Hook, HookInfo, HookOutcome, Matcher, On, Source};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::config::settings::Origin;
 use crate::hooks::active::{Activation, WorkspaceTrust};
@@ -234,16 +234,27 @@ impl ClaudeHook {
     fn rule_passes(
         rule: Option<&PermissionRule>,
         event: EventName,
-        payload: &Map<String, Value>,
+        call: Option<(&str, &Value)>,
         rctx: RuleContext<'_>,
     ) -> bool {
         let Some(rule) = rule else { return true };
         if !event.is_tool_event() {
             return false;
         }
-        let tool = field(payload, "tool_name").and_then(Value::as_str).unwrap_or_default();
-        let input = field(payload, "tool_input").unwrap_or(&Value::Null);
+        let (tool, input) = call.unwrap_or(("", &Value::Null));
         rule.matches(tool, input, rctx)
+    }
+
+    /// The tool name and input an `if` rule is matched against: the payload's `tool_name` and
+    /// `tool_input`. A payload printed from a typed input has them in the neutral event's tool
+    /// call, made from the same input, which spares reading its object back.
+    fn tool_call<'e>(event: &'e Event, payload: &'e ClaudePayload) -> Option<(&'e str, &'e Value)> {
+        if let Some(call) = event.payload.tool_call().filter(|_| payload.is_printed()) {
+            return Some((&call.tool_name, &call.tool_input));
+        }
+        let object = payload.object();
+        let tool = field(object, "tool_name").and_then(Value::as_str).unwrap_or_default();
+        Some((tool, field(object, "tool_input").unwrap_or(&Value::Null)))
     }
 
     /// Why the hook would not run on `event`, or `None` when it would.
@@ -263,14 +274,21 @@ impl ClaudeHook {
             if !name.is_tool_event() {
                 return Some(NotRun::IfOnNonToolEvent);
             }
-            if !Self::rule_passes(Some(rule), name, payload.object(), rctx) {
+            if !Self::rule_passes(Some(rule), name, Self::tool_call(event, payload), rctx) {
                 return Some(NotRun::IfMismatch { rule: h.if_rule.clone().unwrap_or_default() });
             }
         }
         let subject = event.subject();
         for twin in &self.twins {
             let matches = subject.is_none_or(|s| twin.matcher.is_match(s));
-            if matches && Self::rule_passes(twin.rule.as_ref(), name, payload.object(), rctx) {
+            if matches
+                && Self::rule_passes(
+                    twin.rule.as_ref(),
+                    name,
+                    twin.rule.as_ref().and(Self::tool_call(event, payload)),
+                    rctx,
+                )
+            {
                 return Some(NotRun::Duplicate { of: twin.id.clone() });
             }
         }

@@ -178,7 +178,7 @@ impl Presenter {
     pub(crate) fn shown_with(
         &self,
         report: &Report,
-        input: &Map<String, Value>,
+        input: &dyn crate::wire::lookup::Texts,
         guard: Option<&crate::GuardOverride>,
     ) -> Shown {
         render::render(self, report, input, guard)

@@ -1,8 +1,8 @@
 //! Which of Claude Code's texts applies to what the hooks of an event said. The texts
 //! themselves are in `templates.rs`.
 
+use crate::wire::lookup::Texts;
 use hook_protocol::{Decision, HookRecord, HookStatus, Report};
-use serde_json::{Map, Value};
 
 use super::persist::Saver;
 use super::templates as t;
@@ -93,15 +93,15 @@ fn views(report: &Report) -> Vec<View<'_>> {
         .collect()
 }
 
-fn text<'a>(input: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    input.get(key).and_then(Value::as_str)
+fn text<'a>(input: &'a dyn Texts, key: &str) -> Option<&'a str> {
+    input.text(key)
 }
 
 /// One rendering.
 struct Renderer<'a> {
     event: &'a str,
     name: Option<EventName>,
-    input: &'a Map<String, Value>,
+    input: &'a dyn Texts,
     /// `{Event}:{Tool}`, `SessionStart:{source}` or `{Event}`.
     hook_name: String,
     /// The label of context paragraphs.
@@ -325,13 +325,13 @@ impl<'a> Renderer<'a> {
 pub(super) fn render(
     presenter: &Presenter,
     report: &Report,
-    input: &Map<String, Value>,
+    input: &dyn Texts,
     guard: Option<&GuardOverride>,
 ) -> Shown {
     let event = text(input, "hook_event_name").unwrap_or_default();
     let name = EventName::parse(event);
     let tool_event = name.is_some_and(EventName::is_tool_event);
-    let subject = crate::wire::seams::subject_of(name, input);
+    let subject = crate::wire::seams::subject_in(name, input);
     let cwd = text(input, "cwd").unwrap_or_default();
     let session_id = text(input, "session_id").unwrap_or_default();
     let mut warnings = Vec::new();

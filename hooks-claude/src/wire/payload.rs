@@ -5,16 +5,17 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
+use crate::wire::input::writer::{Entries, Field};
 use crate::wire::input::{Base, ClaudeInput, payload, stdin_shared, stdin_straight};
-use crate::wire::lookup::field;
+use crate::wire::lookup::{Texts, field};
 
 /// The exact stdin object of one Claude event, carried in [`hook_protocol::Event::extensions`].
 ///
 /// Its bytes are printed once and shared by every hook of the event (and the clones of the
 /// payload). A payload made from an object prints them when a hook first needs them: an
 /// event no command hook runs on prints nothing. A payload fired from a typed input is
-/// printed straight from the input, and its object is read back from the bytes only when
-/// something asks for it.
+/// printed straight from the input, its string fields are read in the bytes where they were
+/// printed, and its object is read back from the bytes only when something asks for it.
 #[derive(Clone)]
 pub struct ClaudePayload(Arc<Shared>);
 
@@ -24,15 +25,16 @@ struct Shared {
     /// Set when the payload is made from an object; read from `bytes` when first asked for.
     object: OnceLock<Map<String, Value>>,
     bytes: OnceLock<Arc<[u8]>>,
-    /// A printed input's fields every hook's run reads; `None` for a payload made from an
-    /// object, which has them in the object.
-    facts: Option<Facts>,
+    /// A printed input's top-level entries and effort level; `None` for a payload made from
+    /// an object, which has them in the object.
+    printed: Option<Printed>,
 }
 
-/// The common fields a hook's run reads (its start directory and environment).
-struct Facts {
-    session_id: String,
-    cwd: String,
+/// What a payload printed from a typed input knows of its fields without its object.
+struct Printed {
+    /// Where each top-level entry lies in the bytes.
+    entries: Entries,
+    /// `effort.level`, which every hook's environment reads.
     effort: Option<String>,
 }
 
@@ -52,7 +54,7 @@ impl ClaudePayload {
             name: name.into(),
             object: OnceLock::from(object),
             bytes: OnceLock::new(),
-            facts: None,
+            printed: None,
         }))
     }
 
@@ -60,17 +62,16 @@ impl ClaudePayload {
     /// ([`ClaudeInput::UNIQUE_KEYS`]), else made from its [`payload`] object.
     pub(crate) fn of_input<I: ClaudeInput>(input: &I) -> Self {
         let name = I::EVENT.as_str().to_owned();
-        let Some(bytes) = stdin_straight(input) else { return Self::new(name, payload(input)) };
+        let Some((bytes, entries)) = stdin_straight(input) else {
+            return Self::new(name, payload(input));
+        };
         let base: &Base = input.base();
+        let effort = base.effort.as_ref().map(|e| e.level.clone());
         Self(Arc::new(Shared {
             name,
             object: OnceLock::new(),
             bytes: OnceLock::from(bytes),
-            facts: Some(Facts {
-                session_id: base.session_id.clone(),
-                cwd: base.cwd.clone(),
-                effort: base.effort.as_ref().map(|e| e.level.clone()),
-            }),
+            printed: Some(Printed { entries, effort }),
         }))
     }
 
@@ -92,33 +93,87 @@ impl ClaudePayload {
         self.0.bytes.get_or_init(|| stdin_shared(self.object()))
     }
 
+    /// Whether it was printed from a typed input (by [`ClaudePayload::of_input`]).
+    pub(crate) fn is_printed(&self) -> bool {
+        self.0.printed.is_some()
+    }
+
     /// `session_id`, when the payload has it as a string.
     pub(crate) fn session_id(&self) -> Option<&str> {
-        match &self.0.facts {
-            Some(facts) => Some(&facts.session_id),
-            None => self.text("session_id"),
-        }
+        self.text("session_id")
     }
 
     /// `cwd`, when the payload has it as a string.
     pub(crate) fn cwd(&self) -> Option<&str> {
-        match &self.0.facts {
-            Some(facts) => Some(&facts.cwd),
-            None => self.text("cwd"),
-        }
+        self.text("cwd")
     }
 
     /// `effort.level`, when the payload has it as a string.
     pub(crate) fn effort_level(&self) -> Option<&str> {
-        match &self.0.facts {
-            Some(facts) => facts.effort.as_deref(),
+        match &self.0.printed {
+            Some(printed) => printed.effort.as_deref(),
             None => {
                 field(self.object(), "effort").and_then(|e| e.get("level")).and_then(Value::as_str)
             }
         }
     }
+}
 
+impl Texts for ClaudePayload {
+    /// A printed payload's string field is read where it was printed; one with an escape in
+    /// it, and every field of a payload made from an object, from the object.
     fn text(&self, key: &str) -> Option<&str> {
-        field(self.object(), key).and_then(Value::as_str)
+        if let (Some(printed), Some(bytes)) = (&self.0.printed, self.0.bytes.get()) {
+            match printed.entries.field(bytes, key) {
+                Some(Field::Text(text)) => return Some(text),
+                Some(Field::Other) | None => return None,
+                Some(Field::Escaped) => {}
+            }
+        }
+        self.object().text(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::input::{Effort, PreToolUse};
+
+    #[test]
+    fn a_printed_payload_reads_its_fields_without_its_object_until_asked() {
+        let mut base = Base::new("s-1", "/t", "/work");
+        base.effort = Some(Effort { level: "high".into() });
+        let input = PreToolUse {
+            base,
+            tool_name: "Bash".into(),
+            tool_input: json!({"command": "ls"}),
+            tool_use_id: "toolu_1".into(),
+            ..PreToolUse::default()
+        };
+        let p = ClaudePayload::of_input(&input);
+        assert!(p.is_printed());
+        assert_eq!(p.session_id(), Some("s-1"));
+        assert_eq!(p.cwd(), Some("/work"));
+        assert_eq!(p.effort_level(), Some("high"));
+        assert_eq!(p.text("hook_event_name"), Some("PreToolUse"));
+        assert_eq!(p.text("tool_name"), Some("Bash"));
+        assert_eq!(p.text("tool_input"), None);
+        assert_eq!(p.text("prompt"), None);
+        assert!(p.0.object.get().is_none(), "the object was built");
+        assert_eq!(p.object(), &payload(&input));
+        assert_eq!(p.bytes().as_ref(), crate::input::stdin_bytes(&payload(&input)).as_slice());
+    }
+
+    #[test]
+    fn a_field_with_an_escape_is_read_from_the_object() {
+        let input = PreToolUse {
+            base: Base::new("s", "/t", "C:\\work\t\"x\""),
+            ..PreToolUse::default()
+        };
+        let p = ClaudePayload::of_input(&input);
+        assert_eq!(p.cwd(), Some("C:\\work\t\"x\""));
+        assert!(p.0.object.get().is_some());
     }
 }

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::EventName;
 use crate::matcher::{canonical_model, file_basename};
-use crate::wire::lookup::field;
+use crate::wire::lookup::{Texts, field};
 
 pub use crate::wire::payload::ClaudePayload;
 
@@ -31,9 +31,14 @@ fn opt(map: &Map<String, Value>, key: &str) -> Option<String> {
 /// The matcher subject of an event's payload ([Matchers](crate::compatibility#matchers)), `None`
 /// when the event ignores matchers.
 pub fn subject_of(event: Option<EventName>, map: &Map<String, Value>) -> Option<String> {
+    subject_in(event, map)
+}
+
+/// [`subject_of`] in a payload however it is held.
+pub(crate) fn subject_in(event: Option<EventName>, payload: &dyn Texts) -> Option<String> {
     let event = event?;
     let field = event.subject_field()?;
-    let value = s(map, field);
+    let value = payload.text(field).unwrap_or_default();
     match event {
         EventName::FileChanged => Some(file_basename(value).to_owned()),
         EventName::PreModelSwitch | EventName::PostModelSwitch => canonical_model(value),

@@ -8,7 +8,7 @@
 mod compact;
 mod events;
 mod validate;
-mod writer;
+pub(crate) mod writer;
 
 pub use events::*;
 pub use validate::{InvalidInput, validate};
@@ -216,16 +216,17 @@ pub(crate) fn stdin_shared(payload: &Map<String, Value>) -> Arc<[u8]> {
         compact::write_object(payload, bytes);
         Ok(())
     }) {
-        Ok(shared) => shared,
+        Ok((shared, ())) => shared,
         // Not reached: an object always prints.
         Err(_) => stdin_bytes(payload).into(),
     }
 }
 
 /// The stdin bytes of a typed input ([`stdin_bytes`] of its [`payload`]), in the shared form,
-/// printed straight from the input, without building its object; `None` when its keys may
-/// repeat ([`ClaudeInput::UNIQUE_KEYS`]) or it holds what only the object prints exactly.
-pub(crate) fn stdin_straight<I: ClaudeInput>(input: &I) -> Option<Arc<[u8]>> {
+/// printed straight from the input, without building its object, and where its top-level
+/// entries lie in them; `None` when its keys may repeat ([`ClaudeInput::UNIQUE_KEYS`]) or it
+/// holds what only the object prints exactly.
+pub(crate) fn stdin_straight<I: ClaudeInput>(input: &I) -> Option<(Arc<[u8]>, writer::Entries)> {
     if !I::UNIQUE_KEYS {
         return None;
     }
@@ -236,9 +237,9 @@ pub(crate) fn stdin_straight<I: ClaudeInput>(input: &I) -> Option<Arc<[u8]>> {
 /// Prints a payload and its `\n` into a buffer the thread keeps, and copies it once into the
 /// shared allocation, instead of into a fresh vector that is then copied and freed (two large
 /// allocations per event instead of one).
-fn print_shared(
-    print: impl FnOnce(&mut Vec<u8>) -> Result<(), writer::Unprintable>,
-) -> Result<Arc<[u8]>, writer::Unprintable> {
+fn print_shared<T>(
+    print: impl FnOnce(&mut Vec<u8>) -> Result<T, writer::Unprintable>,
+) -> Result<(Arc<[u8]>, T), writer::Unprintable> {
     SCRATCH.with(|scratch| {
         let mut fresh = Vec::new();
         // Not reached (nothing printed calls back here); a fresh vector if it ever is.
@@ -247,9 +248,9 @@ fn print_shared(
         bytes.clear();
         bytes.reserve(STDIN_ROOM);
         let printed = print(bytes);
-        let shared = printed.map(|()| {
+        let shared = printed.map(|printed| {
             bytes.push(b'\n');
-            Arc::from(bytes.as_slice())
+            (Arc::from(bytes.as_slice()), printed)
         });
         if bytes.capacity() > SCRATCH_KEPT {
             *bytes = Vec::new();

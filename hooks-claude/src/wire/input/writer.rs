@@ -31,14 +31,54 @@ impl ser::Error for Unprintable {
 }
 
 /// Appends `input`'s compact JSON object with `"hook_event_name":name` inserted before its
-/// entry number `at` (after the last when it has fewer), as [`super::payload`] places it.
+/// entry number `at` (after the last when it has fewer), as [`super::payload`] places it, and
+/// returns where its entries lie in `out`.
 pub(crate) fn write_top<T: Serialize + ?Sized>(
     input: &T,
     name: &str,
     at: usize,
     out: &mut Vec<u8>,
-) -> Result<(), Unprintable> {
+) -> Result<Entries, Unprintable> {
     input.serialize(Top { out, name, at })
+}
+
+/// Where each top-level entry of a printed object lies in its bytes: its key (inside the
+/// quotes, as printed) and its value (as printed), so that a string field is read without
+/// reading the object back.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Entries(Vec<Entry>);
+
+#[derive(Debug, Clone)]
+struct Entry {
+    key: std::ops::Range<usize>,
+    value: std::ops::Range<usize>,
+}
+
+/// A top-level field of a printed object, as its bytes hold it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Field<'a> {
+    /// A string printed without an escape: the string itself.
+    Text(&'a str),
+    /// A string with an escape in it: read it from the object.
+    Escaped,
+    /// Not a string.
+    Other,
+}
+
+impl Entries {
+    /// The field `key` of `bytes` (the bytes these entries were recorded in), `None` when the
+    /// object has no such key. `key` is a plain field name (no character that prints escaped),
+    /// compared with the key as printed.
+    pub(crate) fn field<'a>(&self, bytes: &'a [u8], key: &str) -> Option<Field<'a>> {
+        let entry = self.0.iter().find(|e| bytes.get(e.key.clone()) == Some(key.as_bytes()))?;
+        Some(match bytes.get(entry.value.clone())? {
+            [b'"', inner @ .., b'"'] if !inner.contains(&b'\\') => {
+                std::str::from_utf8(inner).map_or(Field::Escaped, Field::Text)
+            }
+            [b'"', ..] => Field::Escaped,
+            _ => Field::Other,
+        })
+    }
 }
 
 /// The top-level serializer: only an object is printed (a struct, or a map as
@@ -49,11 +89,15 @@ struct Top<'a> {
     at: usize,
 }
 
-/// The top-level object being printed: it counts its entries to place `hook_event_name`.
+/// The top-level object being printed: it counts its entries to place `hook_event_name`, and
+/// records where each lies.
 struct TopObject<'a> {
     out: &'a mut Vec<u8>,
     name: &'a str,
     at: usize,
+    recorded: Vec<Entry>,
+    /// The key of the entry whose value comes next (a map's key and value come apart).
+    key: std::ops::Range<usize>,
     /// The object's own entries begun so far.
     entries: usize,
     /// Whether anything is written inside the braces (the next thing takes a comma).
@@ -79,25 +123,42 @@ impl TopObject<'_> {
         if self.wrote {
             self.out.push(b',');
         }
+        let key = self.out.len() + 1..self.out.len() + 1 + "hook_event_name".len();
         write_str("hook_event_name", self.out);
         self.out.push(b':');
+        let start = self.out.len();
         write_str(self.name, self.out);
+        self.recorded.push(Entry { key, value: start..self.out.len() });
         self.wrote = true;
         self.placed = true;
     }
 
-    fn finish(mut self) {
+    fn finish(mut self) -> Entries {
         if !self.placed {
             self.place();
         }
         self.out.push(b'}');
+        Entries(self.recorded)
     }
 
-    fn entry<V: Serialize + ?Sized>(&mut self, key: &str, value: &V) -> Result<(), Unprintable> {
-        self.begin_entry();
-        write_str(key, self.out);
+    /// Prints a key (after [`TopObject::begin_entry`]) and its colon, and keeps where it is.
+    fn key(
+        &mut self,
+        print: impl FnOnce(&mut Vec<u8>) -> Result<(), Unprintable>,
+    ) -> Result<(), Unprintable> {
+        let start = self.out.len();
+        print(self.out)?;
+        // Inside the quotes (a key always prints as a string).
+        self.key = start + 1..self.out.len().saturating_sub(1).max(start + 1);
         self.out.push(b':');
-        value.serialize(&mut Json(self.out))
+        Ok(())
+    }
+
+    fn value<V: Serialize + ?Sized>(&mut self, value: &V) -> Result<(), Unprintable> {
+        let start = self.out.len();
+        value.serialize(&mut Json(self.out))?;
+        self.recorded.push(Entry { key: self.key.clone(), value: start..self.out.len() });
+        Ok(())
     }
 }
 
@@ -107,15 +168,15 @@ fn not_an_object() -> Unprintable {
 }
 
 impl<'a> Serializer for Top<'a> {
-    type Ok = ();
+    type Ok = Entries;
     type Error = Unprintable;
-    type SerializeSeq = Impossible<(), Unprintable>;
-    type SerializeTuple = Impossible<(), Unprintable>;
-    type SerializeTupleStruct = Impossible<(), Unprintable>;
-    type SerializeTupleVariant = Impossible<(), Unprintable>;
+    type SerializeSeq = Impossible<Entries, Unprintable>;
+    type SerializeTuple = Impossible<Entries, Unprintable>;
+    type SerializeTupleStruct = Impossible<Entries, Unprintable>;
+    type SerializeTupleVariant = Impossible<Entries, Unprintable>;
     type SerializeMap = TopObject<'a>;
     type SerializeStruct = TopObject<'a>;
-    type SerializeStructVariant = Impossible<(), Unprintable>;
+    type SerializeStructVariant = Impossible<Entries, Unprintable>;
 
     fn serialize_map(self, _len: Option<usize>) -> Result<TopObject<'a>, Unprintable> {
         self.out.push(b'{');
@@ -123,6 +184,8 @@ impl<'a> Serializer for Top<'a> {
             out: self.out,
             name: self.name,
             at: self.at,
+            recorded: Vec::with_capacity(16),
+            key: 0..0,
             entries: 0,
             wrote: false,
             placed: false,
@@ -142,62 +205,62 @@ impl<'a> Serializer for Top<'a> {
         self,
         _name: &'static str,
         value: &T,
-    ) -> Result<(), Unprintable> {
+    ) -> Result<Entries, Unprintable> {
         value.serialize(self)
     }
 
-    fn serialize_bool(self, _v: bool) -> Result<(), Unprintable> {
+    fn serialize_bool(self, _v: bool) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_i8(self, _v: i8) -> Result<(), Unprintable> {
+    fn serialize_i8(self, _v: i8) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_i16(self, _v: i16) -> Result<(), Unprintable> {
+    fn serialize_i16(self, _v: i16) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_i32(self, _v: i32) -> Result<(), Unprintable> {
+    fn serialize_i32(self, _v: i32) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_i64(self, _v: i64) -> Result<(), Unprintable> {
+    fn serialize_i64(self, _v: i64) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_u8(self, _v: u8) -> Result<(), Unprintable> {
+    fn serialize_u8(self, _v: u8) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_u16(self, _v: u16) -> Result<(), Unprintable> {
+    fn serialize_u16(self, _v: u16) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_u32(self, _v: u32) -> Result<(), Unprintable> {
+    fn serialize_u32(self, _v: u32) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_u64(self, _v: u64) -> Result<(), Unprintable> {
+    fn serialize_u64(self, _v: u64) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_f32(self, _v: f32) -> Result<(), Unprintable> {
+    fn serialize_f32(self, _v: f32) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_f64(self, _v: f64) -> Result<(), Unprintable> {
+    fn serialize_f64(self, _v: f64) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_char(self, _v: char) -> Result<(), Unprintable> {
+    fn serialize_char(self, _v: char) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_str(self, _v: &str) -> Result<(), Unprintable> {
+    fn serialize_str(self, _v: &str) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<(), Unprintable> {
+    fn serialize_bytes(self, _v: &[u8]) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_none(self) -> Result<(), Unprintable> {
+    fn serialize_none(self) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Unprintable> {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Entries, Unprintable> {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> Result<(), Unprintable> {
+    fn serialize_unit(self) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Unprintable> {
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
     fn serialize_unit_variant(
@@ -205,7 +268,7 @@ impl<'a> Serializer for Top<'a> {
         _name: &'static str,
         _index: u32,
         _variant: &'static str,
-    ) -> Result<(), Unprintable> {
+    ) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -214,7 +277,7 @@ impl<'a> Serializer for Top<'a> {
         _index: u32,
         _variant: &'static str,
         _value: &T,
-    ) -> Result<(), Unprintable> {
+    ) -> Result<Entries, Unprintable> {
         Err(not_an_object())
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Unprintable> {
@@ -251,28 +314,25 @@ impl<'a> Serializer for Top<'a> {
 }
 
 impl ser::SerializeMap for TopObject<'_> {
-    type Ok = ();
+    type Ok = Entries;
     type Error = Unprintable;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Unprintable> {
         self.begin_entry();
-        key.serialize(Key(self.out))?;
-        self.out.push(b':');
-        Ok(())
+        self.key(|out| key.serialize(Key(out)))
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unprintable> {
-        value.serialize(&mut Json(self.out))
+        self.value(value)
     }
 
-    fn end(self) -> Result<(), Unprintable> {
-        self.finish();
-        Ok(())
+    fn end(self) -> Result<Entries, Unprintable> {
+        Ok(self.finish())
     }
 }
 
 impl ser::SerializeStruct for TopObject<'_> {
-    type Ok = ();
+    type Ok = Entries;
     type Error = Unprintable;
 
     fn serialize_field<T: Serialize + ?Sized>(
@@ -280,12 +340,16 @@ impl ser::SerializeStruct for TopObject<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Unprintable> {
-        self.entry(key, value)
+        self.begin_entry();
+        self.key(|out| {
+            write_str(key, out);
+            Ok(())
+        })?;
+        self.value(value)
     }
 
-    fn end(self) -> Result<(), Unprintable> {
-        self.finish();
-        Ok(())
+    fn end(self) -> Result<Entries, Unprintable> {
+        Ok(self.finish())
     }
 }
 

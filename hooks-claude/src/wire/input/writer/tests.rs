@@ -20,7 +20,7 @@ fn through_the_object<T: Serialize>(value: &T, name: &str, at: usize) -> Option<
 
 fn straight<T: Serialize>(value: &T, name: &str, at: usize) -> Result<Vec<u8>, super::Unprintable> {
     let mut out = Vec::new();
-    write_top(value, name, at, &mut out).map(|()| out)
+    write_top(value, name, at, &mut out).map(|_| out)
 }
 
 /// The typed input of an event's sample, printed straight and through its object.
@@ -42,9 +42,10 @@ fn check<I: ClaudeInput>() {
         "{}",
         I::EVENT.as_str()
     );
-    let shared =
+    let (shared, _) =
         stdin_straight(&input).unwrap_or_else(|| panic!("{}: not printed", I::EVENT.as_str()));
     assert_eq!(&*shared, stdin_bytes(&payload(&input)).as_slice());
+    same_texts(&input);
     // The sample itself is the object the input makes.
     assert_eq!(payload(&input), sample, "{}", I::EVENT.as_str());
 }
@@ -214,10 +215,36 @@ fn any_base() -> impl Strategy<Value = Base> {
     )
 }
 
+/// Every top-level field of a printed input reads as its object holds it: a string without an
+/// escape where it was printed, any other from the object.
+fn same_texts<I: ClaudeInput>(input: &I) {
+    use crate::wire::lookup::Texts;
+    let object = payload(input);
+    let Some((bytes, entries)) = stdin_straight(input) else { panic!("not printed") };
+    let printed = crate::wire::payload::ClaudePayload::of_input(input);
+    let keys = object.keys().map(String::as_str).chain(["absent", "hook_event_nam", ""]);
+    for key in keys {
+        let expected = object.get(key);
+        let found = entries.field(&bytes, key);
+        match (expected, &found) {
+            (None, None) | (Some(Value::String(_)), Some(super::Field::Escaped)) => {}
+            (Some(Value::String(s)), Some(super::Field::Text(t))) => assert_eq!(s, t, "{key}"),
+            (Some(v), Some(super::Field::Other)) => assert!(!v.is_string(), "{key}"),
+            _ => panic!("{key}: {found:?} for {expected:?}"),
+        }
+        if let Some(Value::String(s)) = expected {
+            let plain = !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\');
+            assert_eq!(plain, matches!(found, Some(super::Field::Text(_))), "{key}: {s:?}");
+        }
+        assert_eq!(printed.text(key), object.text(key), "{key}");
+    }
+}
+
 fn same_bytes<I: ClaudeInput>(input: &I) -> Result<(), TestCaseError> {
     let expected = stdin_bytes(&payload(input));
     let straight = stdin_straight(input);
-    prop_assert_eq!(straight.as_deref(), Some(expected.as_slice()));
+    prop_assert_eq!(straight.as_ref().map(|(b, _)| &**b), Some(expected.as_slice()));
+    same_texts(input);
     // The object read back from the bytes is the object, numbers included.
     let printed = crate::wire::payload::ClaudePayload::of_input(input);
     prop_assert_eq!(printed.object(), &payload(input));
