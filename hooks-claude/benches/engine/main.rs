@@ -21,8 +21,9 @@
 //! - `ENGINE_BENCH_CONTAIN=auto|off` (default `auto`, what a harness gets: a cgroup per hook
 //!   where one can be made, else the process-tree walk; `off`: the tree walk only).
 //! - `ENGINE_BENCH_ONLY=engine,fast,scale`: the tables to run (default all).
-//! - `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours>:<events>`: one side alone,
-//!   for `perf`, `strace -c` or `valgrind --tool=callgrind`; prints µs and CPU µs per event.
+//! - `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours|shown>:<events>`: one side
+//!   alone, for `perf`, `strace -c` or `valgrind --tool=callgrind`; prints µs and CPU µs per
+//!   event (`shown`: ours, and `Fired::shown` after each event, as a harness's loop does).
 //!   `ENGINE_BENCH_PROFILE=load:<rounds>`: loading 1,000 hooks and building the engine alone;
 //!   `ENGINE_BENCH_PROFILE=unmatched:<hooks>:<events>`: events none of `hooks` matches.
 //!
@@ -163,6 +164,21 @@ impl Ctx {
 
 /// Fires one event and checks that every hook allowed it.
 pub(crate) async fn fire(engine: &Engine, input: &PreToolUse, hooks: usize) {
+    fired(engine, input, hooks).await;
+}
+
+/// Fires one event, checks that every hook allowed it, and renders what Claude Code shows
+/// after it, as a harness's loop does.
+async fn fire_and_show(engine: &Engine, input: &PreToolUse, hooks: usize) {
+    let shown = fired(engine, input, hooks).await.shown();
+    std::hint::black_box(shown);
+}
+
+async fn fired(
+    engine: &Engine,
+    input: &PreToolUse,
+    hooks: usize,
+) -> hooks_claude::Fired<hooks_claude::ToolCallDecision> {
     let fired = engine.pre_tool_use(input).await;
     let records = &fired.report.records;
     let allowed = matches!(fired.decision.permission, ToolPermission::Allow { .. });
@@ -172,6 +188,7 @@ pub(crate) async fn fire(engine: &Engine, input: &PreToolUse, hooks: usize) {
     {
         fail(&format!("an event did not get {hooks} allows: {:?}", fired.records()));
     }
+    fired
 }
 
 /// One cell of the first two tables.
@@ -451,11 +468,10 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours>:<events>`: one side alone;
+/// `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours|shown>:<events>`: one side alone;
 /// `ENGINE_BENCH_PROFILE=load:<rounds>`: loading 1,000 hooks and building the engine.
 fn profile(ctx: &Arc<Ctx>, spec: &str) {
-    let usage =
-        "ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours>:<events> or load:<rounds>";
+    let usage = "ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours|shown>:<events> or load:<rounds>";
     let parts: Vec<&str> = spec.split(':').collect();
     if let ["load", rounds] = parts[..] {
         let rounds = match rounds.parse::<usize>() {
@@ -492,13 +508,14 @@ fn profile(ctx: &Arc<Ctx>, spec: &str) {
         Ok(n) if (1..=1_000_000).contains(&n) => n,
         _ => fail(&format!("{usage}: events is from 1 to 1000000, got `{events}`")),
     };
-    if side != "raw" && side != "ours" {
-        fail(&format!("{usage}: the side is `raw` or `ours`, got `{side}`"));
+    if !["raw", "ours", "shown"].contains(&side) {
+        fail(&format!("{usage}: the side is `raw`, `ours` or `shown`, got `{side}`"));
     }
     enter(&format!("profile {spec}"));
     let engine = Arc::new(setup::engine_of(&ctx.dir, &ctx.noop, form, hooks));
     let raw = Arc::new(Raw::new(&ctx.noop, &ctx.stdin, form));
-    let ours = side == "ours";
+    let ours = side != "raw";
+    let show = side == "shown";
     let c = Arc::clone(ctx);
     let (us, (user, system)) = ctx.block(async move {
         let lockstep = (!ours).then(|| Lockstep::new(&raw, hooks, events));
@@ -507,6 +524,7 @@ fn profile(ctx: &Arc<Ctx>, spec: &str) {
         for _ in 0..events {
             match &lockstep {
                 Some(l) => l.event(),
+                None if show => fire_and_show(&engine, &c.input, hooks).await,
                 None => fire(&engine, &c.input, hooks).await,
             }
         }

@@ -44,17 +44,22 @@ fn fresh_id() -> String {
     uuid::Uuid::new_v4().simple().to_string()
 }
 
-/// Saves the long texts of one rendering in one session's directory.
+/// Saves the long texts of one rendering in one session's directory, whose path is worked
+/// out only when a text is long enough to be saved (most renderings save nothing).
 pub(crate) struct Saver<'a> {
-    pub(crate) dir: PathBuf,
+    /// The Claude home.
+    pub(crate) home: &'a Path,
+    /// The session's `cwd` and `session_id`, which name its directory.
+    pub(crate) cwd: &'a str,
+    pub(crate) session_id: &'a str,
     pub(crate) warnings: &'a mut Vec<String>,
 }
 
 impl Saver<'_> {
-    /// Writes `text` whole to a new file `name` (private to the user) in the directory.
-    fn write(&self, name: &str, text: &str) -> std::io::Result<PathBuf> {
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir)?;
-        let path = self.dir.join(name);
+    /// Writes `text` whole to a new file `name` (private to the user) in `dir`.
+    fn write(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+        let path = dir.join(name);
         let mut file =
             std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path)?;
         file.write_all(text.as_bytes())?;
@@ -65,12 +70,13 @@ impl Saver<'_> {
     /// preview alone with a warning.
     fn block(&mut self, name: &str, text: &str, chars: usize) -> String {
         let preview = t::preview(text);
-        match self.write(name, text) {
+        let dir = tool_results_dir(self.home, self.cwd, self.session_id);
+        match Self::write(&dir, name, text) {
             Ok(path) => t::persisted_output(chars, &path.display().to_string(), preview),
             Err(e) => {
                 self.warnings.push(format!(
                     "a hook text of {chars} characters could not be saved in {} ({e}); only its first {} characters are shown",
-                    self.dir.display(),
+                    dir.display(),
                     t::chars(preview)
                 ));
                 t::unsaved_output(chars, &e.to_string(), preview)

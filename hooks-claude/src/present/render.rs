@@ -342,7 +342,7 @@ pub(super) fn render(
         input,
         hook_name: t::hook_name(event, tool_event, subject.as_deref()),
         context_label: t::context_label(event, tool_event, subject.as_deref()),
-        saver: Saver { dir: presenter.tool_results_dir(cwd, session_id), warnings: &mut warnings },
+        saver: Saver { home: presenter.claude_home(), cwd, session_id, warnings: &mut warnings },
         model: Vec::new(),
         user: Vec::new(),
     };
@@ -377,7 +377,9 @@ pub(super) fn render(
 pub(super) fn late(presenter: &Presenter, result: &AsyncResult) -> Shown {
     let mut warnings = Vec::new();
     let mut saver = Saver {
-        dir: presenter.tool_results_dir(&result.cwd, &result.session_id),
+        home: presenter.claude_home(),
+        cwd: &result.cwd,
+        session_id: &result.session_id,
         warnings: &mut warnings,
     };
     let model = result

@@ -168,10 +168,8 @@ mod tests {
 
     #[test]
     fn a_field_with_an_escape_is_read_from_the_object() {
-        let input = PreToolUse {
-            base: Base::new("s", "/t", "C:\\work\t\"x\""),
-            ..PreToolUse::default()
-        };
+        let input =
+            PreToolUse { base: Base::new("s", "/t", "C:\\work\t\"x\""), ..PreToolUse::default() };
         let p = ClaudePayload::of_input(&input);
         assert_eq!(p.cwd(), Some("C:\\work\t\"x\""));
         assert!(p.0.object.get().is_some());
