@@ -285,7 +285,7 @@ impl ClaudeHook {
                 && Self::rule_passes(
                     twin.rule.as_ref(),
                     name,
-                    twin.rule.as_ref().and(Self::tool_call(event, payload)),
+                    twin.rule.as_ref().and_then(|_| Self::tool_call(event, payload)),
                     rctx,
                 )
             {

@@ -1,7 +1,6 @@
 //! Which of Claude Code's texts applies to what the hooks of an event said. The texts
 //! themselves are in `templates.rs`.
 
-use crate::wire::lookup::Texts;
 use hook_protocol::{Decision, HookRecord, HookStatus, Report};
 
 use super::persist::Saver;
@@ -10,6 +9,7 @@ use super::{ModelText, Placement, Presenter, Shown};
 use crate::output::Specific;
 use crate::wire::decision::shown_reason_record;
 use crate::wire::decode::{ClaudeMeta, ClaudeStatus};
+use crate::wire::lookup::Texts;
 use crate::{AsyncResult, EventName, Exit2, GuardOverride};
 
 /// How a hook's decision came about, which decides the words around its reason.
