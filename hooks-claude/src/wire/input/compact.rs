@@ -193,7 +193,7 @@ fn escape(b: u8, out: &mut Vec<u8>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use proptest::prelude::*;
     use serde_json::json;
 
@@ -311,7 +311,8 @@ mod tests {
         assert_eq!(ours(&v), theirs(&v));
     }
 
-    fn any_value() -> impl Strategy<Value = Value> {
+    /// Any JSON value, strings with escapes in them often (the writer tests use it too).
+    pub(crate) fn any_value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),

@@ -11,13 +11,136 @@
 //! and on generated inputs.
 
 use std::fmt::Display;
-use std::io::Write as _;
 
 use serde::Serialize;
 use serde::ser::{self, Impossible, Serializer};
-use serde_json::Number;
 
 use super::compact::write_str;
+/// Methods of a [`Serializer`] that refuse what they are given, each returning `Err($err)`:
+/// the part of the top-level and key serializers that is not theirs to print.
+macro_rules! refuse {
+    ($ok:ty, $err:expr; $($method:ident)*) => { $( refuse!(@ $method, $ok, $err); )* };
+    (@ serialize_bool, $ok:ty, $err:expr) => { refuse!(@scalar serialize_bool, bool, $ok, $err); };
+    (@ serialize_i8, $ok:ty, $err:expr) => { refuse!(@scalar serialize_i8, i8, $ok, $err); };
+    (@ serialize_i16, $ok:ty, $err:expr) => { refuse!(@scalar serialize_i16, i16, $ok, $err); };
+    (@ serialize_i32, $ok:ty, $err:expr) => { refuse!(@scalar serialize_i32, i32, $ok, $err); };
+    (@ serialize_i64, $ok:ty, $err:expr) => { refuse!(@scalar serialize_i64, i64, $ok, $err); };
+    (@ serialize_u8, $ok:ty, $err:expr) => { refuse!(@scalar serialize_u8, u8, $ok, $err); };
+    (@ serialize_u16, $ok:ty, $err:expr) => { refuse!(@scalar serialize_u16, u16, $ok, $err); };
+    (@ serialize_u32, $ok:ty, $err:expr) => { refuse!(@scalar serialize_u32, u32, $ok, $err); };
+    (@ serialize_u64, $ok:ty, $err:expr) => { refuse!(@scalar serialize_u64, u64, $ok, $err); };
+    (@ serialize_f32, $ok:ty, $err:expr) => { refuse!(@scalar serialize_f32, f32, $ok, $err); };
+    (@ serialize_f64, $ok:ty, $err:expr) => { refuse!(@scalar serialize_f64, f64, $ok, $err); };
+    (@ serialize_char, $ok:ty, $err:expr) => { refuse!(@scalar serialize_char, char, $ok, $err); };
+    (@ serialize_str, $ok:ty, $err:expr) => { refuse!(@scalar serialize_str, &str, $ok, $err); };
+    (@ serialize_bytes, $ok:ty, $err:expr) => { refuse!(@scalar serialize_bytes, &[u8], $ok, $err); };
+    (@scalar $method:ident, $t:ty, $ok:ty, $err:expr) => {
+        fn $method(self, _v: $t) -> Result<$ok, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_none, $ok:ty, $err:expr) => {
+        fn serialize_none(self) -> Result<$ok, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_some, $ok:ty, $err:expr) => {
+        fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<$ok, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_unit, $ok:ty, $err:expr) => {
+        fn serialize_unit(self) -> Result<$ok, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_unit_struct, $ok:ty, $err:expr) => {
+        fn serialize_unit_struct(self, _name: &'static str) -> Result<$ok, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_unit_variant, $ok:ty, $err:expr) => {
+        fn serialize_unit_variant(
+            self,
+            _name: &'static str,
+            _index: u32,
+            _variant: &'static str,
+        ) -> Result<$ok, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_newtype_variant, $ok:ty, $err:expr) => {
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _name: &'static str,
+            _index: u32,
+            _variant: &'static str,
+            _value: &T,
+        ) -> Result<$ok, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_seq, $ok:ty, $err:expr) => {
+        fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_tuple, $ok:ty, $err:expr) => {
+        fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_tuple_struct, $ok:ty, $err:expr) => {
+        fn serialize_tuple_struct(
+            self,
+            _name: &'static str,
+            _len: usize,
+        ) -> Result<Self::SerializeTupleStruct, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_tuple_variant, $ok:ty, $err:expr) => {
+        fn serialize_tuple_variant(
+            self,
+            _name: &'static str,
+            _index: u32,
+            _variant: &'static str,
+            _len: usize,
+        ) -> Result<Self::SerializeTupleVariant, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_map, $ok:ty, $err:expr) => {
+        fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_struct, $ok:ty, $err:expr) => {
+        fn serialize_struct(
+            self,
+            _name: &'static str,
+            _len: usize,
+        ) -> Result<Self::SerializeStruct, Unprintable> {
+            Err($err)
+        }
+    };
+    (@ serialize_struct_variant, $ok:ty, $err:expr) => {
+        fn serialize_struct_variant(
+            self,
+            _name: &'static str,
+            _index: u32,
+            _variant: &'static str,
+            _len: usize,
+        ) -> Result<Self::SerializeStructVariant, Unprintable> {
+            Err($err)
+        }
+    };
+}
+mod json;
+mod key;
+
+use json::Json;
+use key::Key;
 
 /// Why an input could not be printed straight away; the caller then goes through the object.
 #[derive(Debug, thiserror::Error)]
@@ -209,107 +332,17 @@ impl<'a> Serializer for Top<'a> {
         value.serialize(self)
     }
 
-    fn serialize_bool(self, _v: bool) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_i8(self, _v: i8) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_i16(self, _v: i16) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_i32(self, _v: i32) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_i64(self, _v: i64) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_u8(self, _v: u8) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_u16(self, _v: u16) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_u32(self, _v: u32) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_u64(self, _v: u64) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_f32(self, _v: f32) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_f64(self, _v: f64) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_char(self, _v: char) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_str(self, _v: &str) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_none(self) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
+    /// As the object holds it: the value itself.
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Entries, Unprintable> {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-    ) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<Entries, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Unprintable> {
-        Err(not_an_object())
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Unprintable> {
-        Err(not_an_object())
+
+    refuse! { Entries, not_an_object();
+        serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8
+        serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char
+        serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct
+        serialize_unit_variant serialize_newtype_variant serialize_seq serialize_tuple
+        serialize_tuple_struct serialize_tuple_variant serialize_struct_variant
     }
 }
 
@@ -360,473 +393,6 @@ fn special(name: &str) -> Result<(), Unprintable> {
         return Err(Unprintable(format!("`{name}` is printed through the object")));
     }
     Ok(())
-}
-
-/// The serializer of every value below the top.
-struct Json<'a>(&'a mut Vec<u8>);
-
-impl Json<'_> {
-    fn number(&mut self, n: impl Into<Number>) {
-        // Writing into a vector cannot fail.
-        let _ = write!(self.0, "{}", n.into());
-    }
-}
-
-/// An object, array or variant being printed below the top.
-struct Compound<'a, 'b> {
-    json: &'b mut Json<'a>,
-    first: bool,
-    /// `}` to close a variant's wrapping object after the inner one.
-    variant: bool,
-}
-
-impl Compound<'_, '_> {
-    fn comma(&mut self) {
-        if !self.first {
-            self.json.0.push(b',');
-        }
-        self.first = false;
-    }
-
-    fn close(self, bracket: u8) {
-        self.json.0.push(bracket);
-        if self.variant {
-            self.json.0.push(b'}');
-        }
-    }
-}
-
-impl<'a, 'b> Serializer for &'b mut Json<'a> {
-    type Ok = ();
-    type Error = Unprintable;
-    type SerializeSeq = Compound<'a, 'b>;
-    type SerializeTuple = Compound<'a, 'b>;
-    type SerializeTupleStruct = Compound<'a, 'b>;
-    type SerializeTupleVariant = Compound<'a, 'b>;
-    type SerializeMap = Compound<'a, 'b>;
-    type SerializeStruct = Compound<'a, 'b>;
-    type SerializeStructVariant = Compound<'a, 'b>;
-
-    fn serialize_bool(self, v: bool) -> Result<(), Unprintable> {
-        self.0.extend_from_slice(if v { b"true" } else { b"false" });
-        Ok(())
-    }
-    fn serialize_i8(self, v: i8) -> Result<(), Unprintable> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Unprintable> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Unprintable> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Unprintable> {
-        self.number(v);
-        Ok(())
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Unprintable> {
-        if let Ok(v) = u64::try_from(v) {
-            self.serialize_u64(v)
-        } else if let Ok(v) = i64::try_from(v) {
-            self.serialize_i64(v)
-        } else {
-            Err(Unprintable("number out of range".into()))
-        }
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Unprintable> {
-        self.serialize_u64(v.into())
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Unprintable> {
-        self.serialize_u64(v.into())
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Unprintable> {
-        self.serialize_u64(v.into())
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Unprintable> {
-        self.number(v);
-        Ok(())
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Unprintable> {
-        match u64::try_from(v) {
-            Ok(v) => self.serialize_u64(v),
-            Err(_) => Err(Unprintable("number out of range".into())),
-        }
-    }
-    /// As the object holds it: widened to `f64`.
-    fn serialize_f32(self, v: f32) -> Result<(), Unprintable> {
-        self.serialize_f64(v.into())
-    }
-    /// A number when finite, else `null`, as the object holds it.
-    fn serialize_f64(self, v: f64) -> Result<(), Unprintable> {
-        match Number::from_f64(v) {
-            Some(n) => self.number(n),
-            None => self.0.extend_from_slice(b"null"),
-        }
-        Ok(())
-    }
-    fn serialize_char(self, v: char) -> Result<(), Unprintable> {
-        write_str(v.encode_utf8(&mut [0; 4]), self.0);
-        Ok(())
-    }
-    fn serialize_str(self, v: &str) -> Result<(), Unprintable> {
-        write_str(v, self.0);
-        Ok(())
-    }
-    /// An array of numbers, as the object holds bytes.
-    fn serialize_bytes(self, v: &[u8]) -> Result<(), Unprintable> {
-        let mut seq = self.serialize_seq(Some(v.len()))?;
-        for b in v {
-            ser::SerializeSeq::serialize_element(&mut seq, b)?;
-        }
-        ser::SerializeSeq::end(seq)
-    }
-    fn serialize_none(self) -> Result<(), Unprintable> {
-        self.serialize_unit()
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Unprintable> {
-        value.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<(), Unprintable> {
-        self.0.extend_from_slice(b"null");
-        Ok(())
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Unprintable> {
-        self.serialize_unit()
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<(), Unprintable> {
-        self.serialize_str(variant)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<(), Unprintable> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-        value: &T,
-    ) -> Result<(), Unprintable> {
-        self.0.push(b'{');
-        write_str(variant, self.0);
-        self.0.push(b':');
-        value.serialize(&mut *self)?;
-        self.0.push(b'}');
-        Ok(())
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'b>, Unprintable> {
-        self.0.push(b'[');
-        Ok(Compound { json: self, first: true, variant: false })
-    }
-    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'b>, Unprintable> {
-        self.serialize_seq(Some(len))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        len: usize,
-    ) -> Result<Compound<'a, 'b>, Unprintable> {
-        self.serialize_seq(Some(len))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-        _len: usize,
-    ) -> Result<Compound<'a, 'b>, Unprintable> {
-        self.0.push(b'{');
-        write_str(variant, self.0);
-        self.0.extend_from_slice(b":[");
-        Ok(Compound { json: self, first: true, variant: true })
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, 'b>, Unprintable> {
-        self.0.push(b'{');
-        Ok(Compound { json: self, first: true, variant: false })
-    }
-    fn serialize_struct(
-        self,
-        name: &'static str,
-        len: usize,
-    ) -> Result<Compound<'a, 'b>, Unprintable> {
-        special(name)?;
-        self.serialize_map(Some(len))
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-        _len: usize,
-    ) -> Result<Compound<'a, 'b>, Unprintable> {
-        self.0.push(b'{');
-        write_str(variant, self.0);
-        self.0.extend_from_slice(b":{");
-        Ok(Compound { json: self, first: true, variant: true })
-    }
-}
-
-impl ser::SerializeSeq for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Unprintable;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unprintable> {
-        self.comma();
-        value.serialize(&mut *self.json)
-    }
-
-    fn end(self) -> Result<(), Unprintable> {
-        self.close(b']');
-        Ok(())
-    }
-}
-
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Unprintable;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unprintable> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), Unprintable> {
-        ser::SerializeSeq::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Unprintable;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unprintable> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), Unprintable> {
-        ser::SerializeSeq::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Unprintable;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unprintable> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), Unprintable> {
-        ser::SerializeSeq::end(self)
-    }
-}
-
-impl ser::SerializeMap for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Unprintable;
-
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Unprintable> {
-        self.comma();
-        key.serialize(Key(self.json.0))?;
-        self.json.0.push(b':');
-        Ok(())
-    }
-
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unprintable> {
-        value.serialize(&mut *self.json)
-    }
-
-    fn end(self) -> Result<(), Unprintable> {
-        self.close(b'}');
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Unprintable;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Unprintable> {
-        ser::SerializeMap::serialize_entry(self, key, value)
-    }
-
-    fn end(self) -> Result<(), Unprintable> {
-        self.close(b'}');
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Unprintable;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Unprintable> {
-        ser::SerializeMap::serialize_entry(self, key, value)
-    }
-
-    fn end(self) -> Result<(), Unprintable> {
-        self.close(b'}');
-        Ok(())
-    }
-}
-
-/// A map key: a string (or a character, or a unit variant's name); any other key is printed
-/// through the object, whose rules for them are its own.
-struct Key<'a>(&'a mut Vec<u8>);
-
-/// A key this writer leaves to the object.
-fn not_a_string_key() -> Unprintable {
-    Unprintable("a map key that is not a string".into())
-}
-
-impl Serializer for Key<'_> {
-    type Ok = ();
-    type Error = Unprintable;
-    type SerializeSeq = Impossible<(), Unprintable>;
-    type SerializeTuple = Impossible<(), Unprintable>;
-    type SerializeTupleStruct = Impossible<(), Unprintable>;
-    type SerializeTupleVariant = Impossible<(), Unprintable>;
-    type SerializeMap = Impossible<(), Unprintable>;
-    type SerializeStruct = Impossible<(), Unprintable>;
-    type SerializeStructVariant = Impossible<(), Unprintable>;
-
-    fn serialize_str(self, v: &str) -> Result<(), Unprintable> {
-        write_str(v, self.0);
-        Ok(())
-    }
-    fn serialize_char(self, v: char) -> Result<(), Unprintable> {
-        write_str(v.encode_utf8(&mut [0; 4]), self.0);
-        Ok(())
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<(), Unprintable> {
-        self.serialize_str(variant)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<(), Unprintable> {
-        value.serialize(self)
-    }
-
-    fn serialize_bool(self, _v: bool) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_i8(self, _v: i8) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_i16(self, _v: i16) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_i32(self, _v: i32) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_i64(self, _v: i64) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_u8(self, _v: u8) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_u16(self, _v: u16) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_u32(self, _v: u32) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_u64(self, _v: u64) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_f32(self, _v: f32) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_f64(self, _v: f64) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_none(self) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_unit(self) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<(), Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, Unprintable> {
-        Err(not_a_string_key())
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Unprintable> {
-        Err(not_a_string_key())
-    }
 }
 
 #[cfg(test)]

@@ -45,14 +45,7 @@ macro_rules! every_input {
     };
 }
 
-every_input! {
-    SessionStart Setup InstructionsLoaded UserPromptSubmit UserPromptExpansion MessageDisplay
-    PreToolUse PermissionRequest PermissionDenied PostToolUse PostToolUseFailure PostToolBatch
-    Notification SubagentStart SubagentStop TaskCreated TaskCompleted Stop StopFailure
-    TeammateIdle ConfigChange CwdChanged DirectoryAdded FileChanged WorktreeCreate
-    WorktreeRemove PreCompact PostCompact PreModelSwitch PostModelSwitch Elicitation
-    ElicitationResult SessionEnd
-}
+crate::wire::input::with_every_input!(every_input);
 
 #[test]
 fn fields_left_out_or_empty_make_the_event_their_object_makes() {

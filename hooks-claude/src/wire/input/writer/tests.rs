@@ -6,6 +6,7 @@ use super::write_top;
 use crate::EventName;
 use crate::input::*;
 use crate::samples::payload_of;
+use crate::wire::input::compact::tests::any_value;
 use crate::wire::input::{compact, stdin_bytes, stdin_straight};
 
 /// What the object path prints for `value` with `hook_event_name` at `at`: `None` when the
@@ -61,14 +62,7 @@ macro_rules! every_input {
     };
 }
 
-every_input! {
-    SessionStart Setup InstructionsLoaded UserPromptSubmit UserPromptExpansion MessageDisplay
-    PreToolUse PermissionRequest PermissionDenied PostToolUse PostToolUseFailure PostToolBatch
-    Notification SubagentStart SubagentStop TaskCreated TaskCompleted Stop StopFailure
-    TeammateIdle ConfigChange CwdChanged DirectoryAdded FileChanged WorktreeCreate
-    WorktreeRemove PreCompact PostCompact PreModelSwitch PostModelSwitch Elicitation
-    ElicitationResult SessionEnd
-}
+crate::wire::input::with_every_input!(every_input);
 
 #[derive(Serialize)]
 enum Shape {
@@ -179,25 +173,6 @@ fn an_input_with_keys_twice_prints_through_its_object() {
         String::from_utf8_lossy(payload.bytes()),
         "{\"session_id\":\"s\",\"transcript_path\":\"/t\",\"cwd\":\"/other\",\"hook_event_name\":\"Setup\"}\n"
     );
-}
-
-fn any_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        any::<f64>().prop_map(Value::from),
-        any::<String>().prop_map(Value::String),
-        "[\"\\\\\\x00-\\x1f a-z]{0,80}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(3, 32, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((any::<String>(), inner), 0..6)
-                .prop_map(|entries| Value::Object(entries.into_iter().collect())),
-        ]
-    })
 }
 
 fn any_base() -> impl Strategy<Value = Base> {
