@@ -682,12 +682,12 @@ impl Engine {
     ) -> RawRun {
         let mut event = self.raw_event(name, input, session_id);
         self.prepare(name, &mut event);
-        let sent = event
-            .extensions
-            .get::<crate::ClaudePayload>()
-            .map(|p| p.object().clone())
-            .unwrap_or_default();
         let report = self.dispatcher.dispatch(&event).await;
+        let payload = event.extensions.get::<crate::ClaudePayload>().cloned();
+        drop(event);
+        // The event's handle is gone: the object is taken, not copied, unless a hook still
+        // holds the payload.
+        let sent = payload.map(ClaudePayload::into_object).unwrap_or_default();
         let records = report.records.iter().map(ClaudeRecord::from_record).collect();
         RawRun {
             event: name.to_owned(),

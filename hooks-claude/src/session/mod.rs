@@ -318,7 +318,7 @@ impl Session {
         let late = self.drain_late();
         let raw = self.engine.raw_event(name, input, &self.session_id);
         let (report, payload, files) = self.engine.fire_prepared(name, raw, cancel).await;
-        let input = payload.object().clone();
+        let input = payload.into_object();
         self.phase = next;
         let mut fired =
             Fired { report, input, guard: None, guard_override: None, late, warnings: Vec::new() };

@@ -88,6 +88,22 @@ impl ClaudePayload {
         self.0.object.get_or_init(|| serde_json::from_slice(self.bytes()).unwrap_or_default())
     }
 
+    /// The object, taken without a copy when this is the payload's last handle (a firing
+    /// whose hooks have all let go of it), else copied.
+    pub(crate) fn into_object(self) -> Map<String, Value> {
+        match Arc::try_unwrap(self.0) {
+            Ok(shared) => match shared.object.into_inner() {
+                Some(object) => object,
+                None => shared
+                    .bytes
+                    .get()
+                    .and_then(|bytes| serde_json::from_slice(bytes).ok())
+                    .unwrap_or_default(),
+            },
+            Err(shared) => Self(shared).object().clone(),
+        }
+    }
+
     /// The bytes written to stdin: the compact object and `\n`.
     pub fn bytes(&self) -> &Arc<[u8]> {
         self.0.bytes.get_or_init(|| stdin_shared(self.object()))
@@ -164,6 +180,25 @@ mod tests {
         assert!(p.0.object.get().is_none(), "the object was built");
         assert_eq!(p.object(), &payload(&input));
         assert_eq!(p.bytes().as_ref(), crate::input::stdin_bytes(&payload(&input)).as_slice());
+    }
+
+    #[test]
+    fn the_last_handle_gives_its_object_up_without_a_copy_and_a_shared_one_copies_it() {
+        let object = payload(&PreToolUse { tool_name: "Bash".into(), ..PreToolUse::default() });
+        let p = ClaudePayload::new("PreToolUse", object.clone());
+        let text =
+            |o: &Map<String, Value>| o.get("tool_name").and_then(Value::as_str).map(str::as_ptr);
+        let held = text(p.object());
+        let other = p.clone();
+        let copied = p.into_object();
+        assert_eq!(copied, object);
+        assert_ne!(text(&copied), held, "a shared payload's object was taken");
+        assert_eq!(text(other.object()), held);
+        let taken = other.into_object();
+        assert_eq!(taken, object);
+        assert_eq!(text(&taken), held, "the last handle's object was copied");
+        let printed = ClaudePayload::of_input(&PreToolUse::default());
+        assert_eq!(printed.into_object(), payload(&PreToolUse::default()));
     }
 
     #[test]
