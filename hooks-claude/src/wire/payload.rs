@@ -84,7 +84,8 @@ impl ClaudePayload {
     pub fn object(&self) -> &Map<String, Value> {
         // A printed payload is read back from its bytes: the same object, key order and
         // numbers included (`float_roundtrip`), since its keys are unique. The bytes are
-        // compact JSON this crate printed, so reading them cannot fail.
+        // compact JSON this crate printed, nested no deeper than `serde_json` reads (the writer
+        // leaves a deeper input to the object path), so reading them cannot fail.
         self.0.object.get_or_init(|| serde_json::from_slice(self.bytes()).unwrap_or_default())
     }
 

@@ -279,7 +279,7 @@ impl TopObject<'_> {
 
     fn value<V: Serialize + ?Sized>(&mut self, value: &V) -> Result<(), Unprintable> {
         let start = self.out.len();
-        value.serialize(&mut Json(self.out))?;
+        value.serialize(&mut Json(self.out, 1))?;
         self.recorded.push(Entry { key: self.key.clone(), value: start..self.out.len() });
         Ok(())
     }

@@ -10,13 +10,30 @@ use serde_json::Number;
 use super::{Key, Unprintable, special};
 use crate::wire::input::compact::write_str;
 
-/// The serializer of every value below the top.
-pub(super) struct Json<'a>(pub(super) &'a mut Vec<u8>);
+/// The serializer of every value below the top: the output, and how many objects and arrays
+/// are open around the value (the top-level object counts one).
+pub(super) struct Json<'a>(pub(super) &'a mut Vec<u8>, pub(super) usize);
+
+/// The deepest nesting printed straight: the object is read back from the bytes when asked
+/// for, and `serde_json` reads at most 128 levels, so anything near that is printed through
+/// the object instead, which has no such limit.
+const READ_BACK_DEPTH: usize = 100;
 
 impl Json<'_> {
     fn number(&mut self, n: impl Into<Number>) {
         // Writing into a vector cannot fail.
         let _ = write!(self.0, "{}", n.into());
+    }
+
+    /// Opens `levels` objects or arrays, refused past [`READ_BACK_DEPTH`].
+    fn open(&mut self, levels: usize) -> Result<(), Unprintable> {
+        self.1 += levels;
+        if self.1 > READ_BACK_DEPTH {
+            return Err(Unprintable(format!(
+                "nested more than {READ_BACK_DEPTH} levels deep, too deep to read back"
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -38,8 +55,10 @@ impl Compound<'_, '_> {
 
     fn close(self, bracket: u8) {
         self.json.0.push(bracket);
+        self.json.1 -= 1;
         if self.variant {
             self.json.0.push(b'}');
+            self.json.1 -= 1;
         }
     }
 }
@@ -163,14 +182,17 @@ impl<'a, 'b> Serializer for &'b mut Json<'a> {
         variant: &'static str,
         value: &T,
     ) -> Result<(), Unprintable> {
+        self.open(1)?;
         self.0.push(b'{');
         write_str(variant, self.0);
         self.0.push(b':');
         value.serialize(&mut *self)?;
         self.0.push(b'}');
+        self.1 -= 1;
         Ok(())
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'b>, Unprintable> {
+        self.open(1)?;
         self.0.push(b'[');
         Ok(Compound { json: self, first: true, variant: false })
     }
@@ -191,12 +213,14 @@ impl<'a, 'b> Serializer for &'b mut Json<'a> {
         variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, 'b>, Unprintable> {
+        self.open(2)?;
         self.0.push(b'{');
         write_str(variant, self.0);
         self.0.extend_from_slice(b":[");
         Ok(Compound { json: self, first: true, variant: true })
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, 'b>, Unprintable> {
+        self.open(1)?;
         self.0.push(b'{');
         Ok(Compound { json: self, first: true, variant: false })
     }
@@ -215,6 +239,7 @@ impl<'a, 'b> Serializer for &'b mut Json<'a> {
         variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, 'b>, Unprintable> {
+        self.open(2)?;
         self.0.push(b'{');
         write_str(variant, self.0);
         self.0.extend_from_slice(b":{");

@@ -272,3 +272,20 @@ proptest! {
         same_bytes(&start)?;
     }
 }
+
+/// `levels` arrays, one inside the other, around `null`.
+fn nested(levels: usize) -> Value {
+    (0..levels).fold(Value::Null, |inner, _| Value::Array(vec![inner]))
+}
+
+#[test]
+fn an_input_nested_too_deep_to_read_back_is_printed_through_its_object() {
+    for (levels, straight) in [(99, true), (100, false), (300, false)] {
+        let input = PreToolUse { tool_input: nested(levels), ..PreToolUse::default() };
+        assert_eq!(stdin_straight(&input).is_some(), straight, "{levels} levels");
+        let printed = crate::wire::payload::ClaudePayload::of_input(&input);
+        assert_eq!(printed.bytes().as_ref(), stdin_bytes(&payload(&input)).as_slice());
+        // Nothing is lost: the object is whole, however deep.
+        assert_eq!(printed.object(), &payload(&input), "{levels} levels");
+    }
+}
