@@ -265,12 +265,9 @@ impl TopObject<'_> {
     }
 
     /// Prints a key (after [`TopObject::begin_entry`]) and its colon, and keeps where it is.
-    fn key(
-        &mut self,
-        print: impl FnOnce(&mut Vec<u8>) -> Result<(), Unprintable>,
-    ) -> Result<(), Unprintable> {
+    fn key<K: Serialize + ?Sized>(&mut self, key: &K) -> Result<(), Unprintable> {
         let start = self.out.len();
-        print(self.out)?;
+        key.serialize(Key(self.out))?;
         // Inside the quotes (a key always prints as a string).
         self.key = start + 1..self.out.len().saturating_sub(1).max(start + 1);
         self.out.push(b':');
@@ -352,7 +349,7 @@ impl ser::SerializeMap for TopObject<'_> {
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Unprintable> {
         self.begin_entry();
-        self.key(|out| key.serialize(Key(out)))
+        self.key(key)
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unprintable> {
@@ -373,12 +370,7 @@ impl ser::SerializeStruct for TopObject<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Unprintable> {
-        self.begin_entry();
-        self.key(|out| {
-            write_str(key, out);
-            Ok(())
-        })?;
-        self.value(value)
+        ser::SerializeMap::serialize_entry(self, key, value)
     }
 
     fn end(self) -> Result<Entries, Unprintable> {
