@@ -4,13 +4,15 @@
 //! checked when it is made and compiled once, on its first use on its own. Which
 //! configuration string becomes which kind is a dialect's rule; the core only evaluates. A
 //! [`MatcherSet`] tests many matchers against one subject at once: exact strings through a
-//! hash lookup and every pattern through one [`regex::RegexSet`] pass, so that a dispatcher
-//! never compiles its patterns one by one.
+//! hash lookup, the patterns that only look for a literal (`mcp__memory__.*`) through one
+//! Aho-Corasick pass, and every other pattern through one [`regex::RegexSet`] pass, so that a
+//! dispatcher never compiles its patterns one by one.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use aho_corasick::AhoCorasick;
 use regex::{Regex, RegexSet};
 use thiserror::Error;
 
@@ -43,6 +45,10 @@ enum Kind {
 /// compiles none: the dispatcher compiles them together in its [`MatcherSet`].
 struct Pattern {
     source: String,
+    /// The literal whose occurrence anywhere is a match, when the pattern is just that
+    /// (`mcp__memory__.*`, `Edit`, `.*Bash.*`): such a pattern is never compiled, and a
+    /// [`MatcherSet`] finds it with the other literals in one Aho-Corasick pass.
+    literal: Option<String>,
     /// Literals one of which begins every match (the `regex` crate's prefix extraction), when
     /// there are finitely many and none is empty: a subject holding none of them cannot match,
     /// which is answered without compiling.
@@ -54,16 +60,28 @@ struct Pattern {
 
 impl Pattern {
     fn new(source: &str, hir: &regex_syntax::hir::Hir) -> Self {
+        if let Some(literal) = contained_literal(hir) {
+            return Self {
+                source: source.to_owned(),
+                literal: Some(literal),
+                needles: None,
+                compiled: OnceLock::new(),
+            };
+        }
         let prefixes = regex_syntax::hir::literal::Extractor::new().extract(hir);
         let needles = prefixes.literals().filter(|l| l.iter().all(|l| !l.as_bytes().is_empty()));
         Self {
             source: source.to_owned(),
+            literal: None,
             needles: needles.map(|l| l.iter().map(|l| Box::from(l.as_bytes())).collect()),
             compiled: OnceLock::new(),
         }
     }
 
     fn is_match(&self, subject: &str) -> bool {
+        if let Some(literal) = &self.literal {
+            return subject.contains(literal.as_str());
+        }
         let haystack = subject.as_bytes();
         let holds = |needle: &[u8]| haystack.windows(needle.len()).any(|w| w == needle);
         if let Some(needles) = &self.needles
@@ -75,6 +93,36 @@ impl Pattern {
             .get_or_init(|| Regex::new(&self.source).ok())
             .as_ref()
             .is_some_and(|re| re.is_match(subject))
+    }
+}
+
+/// The literal `hir` finds a match exactly where it occurs, when it is one: a literal, or a
+/// concatenation of one with repetitions that may match nothing at either end (`.*`), which
+/// never decide whether an unanchored search finds a match. Groups around the whole are
+/// looked through; anything else (classes, alternations, anchors, case-insensitive letters)
+/// is not a literal.
+fn contained_literal(hir: &regex_syntax::hir::Hir) -> Option<String> {
+    use regex_syntax::hir::HirKind;
+    let optional =
+        |h: &regex_syntax::hir::Hir| matches!(h.kind(), HirKind::Repetition(r) if r.min == 0);
+    match hir.kind() {
+        HirKind::Empty => Some(String::new()),
+        HirKind::Literal(lit) => String::from_utf8(lit.0.to_vec()).ok(),
+        HirKind::Capture(cap) => contained_literal(&cap.sub),
+        HirKind::Repetition(r) if r.min == 0 => Some(String::new()),
+        HirKind::Concat(parts) => {
+            let start = parts.iter().position(|h| !optional(h)).unwrap_or(parts.len());
+            let end = parts.iter().rposition(|h| !optional(h)).map_or(start, |i| i + 1);
+            match &parts[start..end] {
+                [] => Some(String::new()),
+                [one] => match one.kind() {
+                    HirKind::Literal(lit) => String::from_utf8(lit.0.to_vec()).ok(),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 
@@ -98,13 +146,27 @@ impl Matcher {
     /// The syntax is checked here, with the `regex` crate's own parser and options; the
     /// pattern is compiled when first used on its own ([`Matcher::is_match`]) on a subject
     /// it may match (one holding a literal every match starts with), and by a [`MatcherSet`]
-    /// holding it.
+    /// holding it. A pattern that only looks for a literal (plain characters, with `.*` or
+    /// another repetition that may match nothing at either end: `mcp__memory__.*`) is never
+    /// compiled: it matches where the literal occurs.
     ///
     /// # Errors
     ///
     /// [`MatcherError`] naming the pattern when the engine rejects it (e.g. lookaround or
     /// backreferences, which the linear-time engine does not support).
     pub fn pattern(pattern: &str) -> Result<Self, MatcherError> {
+        // The common `mcp__server__.*` needs no parser: plain characters between `.*`s.
+        let core = pattern.strip_prefix(".*").unwrap_or(pattern);
+        let core = core.strip_suffix(".*").unwrap_or(core);
+        if !core.chars().any(regex_syntax::is_meta_character) {
+            let literal = Pattern {
+                source: pattern.to_owned(),
+                literal: Some(core.to_owned()),
+                needles: None,
+                compiled: OnceLock::new(),
+            };
+            return Ok(Self { kind: Kind::Pattern(Arc::new(literal)) });
+        }
         match regex_syntax::Parser::new().parse(pattern) {
             Ok(hir) => Ok(Self { kind: Kind::Pattern(Arc::new(Pattern::new(pattern, &hir))) }),
             Err(e) => {
@@ -179,6 +241,9 @@ pub struct MatcherSet {
     exact: HashMap<String, Vec<usize>>,
     patterns: Option<RegexSet>,
     pattern_owner: Vec<usize>,
+    /// The patterns that are literals ([`Pattern::literal`]), found together.
+    literals: Option<AhoCorasick>,
+    literal_owner: Vec<usize>,
 }
 
 impl MatcherSet {
@@ -191,6 +256,7 @@ impl MatcherSet {
     pub fn new<'a>(matchers: impl IntoIterator<Item = &'a Matcher>) -> Result<Self, MatcherError> {
         let mut set = Self::default();
         let mut sources = Vec::new();
+        let mut literals: Vec<&str> = Vec::new();
         for (i, m) in matchers.into_iter().enumerate() {
             set.len = i + 1;
             match &m.kind {
@@ -203,11 +269,25 @@ impl MatcherSet {
                         }
                     }
                 }
-                Kind::Pattern(p) => {
-                    sources.push(p.source.clone());
-                    set.pattern_owner.push(i);
-                }
+                Kind::Pattern(p) => match p.literal.as_deref() {
+                    Some("") => set.any.push(i),
+                    Some(literal) => {
+                        literals.push(literal);
+                        set.literal_owner.push(i);
+                    }
+                    None => {
+                        sources.push(p.source.clone());
+                        set.pattern_owner.push(i);
+                    }
+                },
             }
+        }
+        if !literals.is_empty() {
+            let searcher = AhoCorasick::new(&literals).map_err(|e| MatcherError {
+                pattern: literals.join(" | "),
+                message: e.to_string(),
+            })?;
+            set.literals = Some(searcher);
         }
         if !sources.is_empty() {
             let compiled = RegexSet::new(&sources).map_err(|e| MatcherError {
@@ -239,6 +319,13 @@ impl MatcherSet {
         let mut out = self.any.clone();
         if let Some(owners) = self.exact.get(subject) {
             out.extend_from_slice(owners);
+        }
+        if let Some(literals) = &self.literals {
+            out.extend(
+                literals
+                    .find_overlapping_iter(subject)
+                    .map(|m| self.literal_owner[m.pattern().as_usize()]),
+            );
         }
         if let Some(patterns) = &self.patterns {
             out.extend(patterns.matches(subject).into_iter().map(|i| self.pattern_owner[i]));
@@ -329,7 +416,57 @@ mod tests {
         assert!(!m.is_match("Bash"));
     }
 
+    #[test]
+    fn a_pattern_that_only_looks_for_a_literal_is_never_compiled() {
+        let literal = |p: &str| match &Matcher::pattern(p).unwrap().kind {
+            Kind::Pattern(p) => p.literal.clone(),
+            _ => panic!("not a pattern"),
+        };
+        assert_eq!(literal("mcp__memory__.*").as_deref(), Some("mcp__memory__"));
+        assert_eq!(literal(".*Bash.*").as_deref(), Some("Bash"));
+        assert_eq!(literal("(mcp__ü__.*)").as_deref(), Some("mcp__ü__"));
+        assert_eq!(literal("Edit.+?").as_deref(), None, "`.+` needs a character after");
+        assert_eq!(literal("a*").as_deref(), Some(""));
+        for not_literal in
+            ["^mcp__.*", "mcp__.*__get", "(?i)bash", "Edit|Write", r"\bBash", "[ab]c"]
+        {
+            assert_eq!(literal(not_literal), None, "{not_literal}");
+        }
+        let m = Matcher::pattern("mcp__memory__.*").unwrap();
+        assert!(m.is_match("mcp__memory__get") && m.is_match("x_mcp__memory__"));
+        assert!(!m.is_match("mcp__memory_get"));
+        let Kind::Pattern(p) = &m.kind else { panic!("not a pattern") };
+        assert!(p.compiled.get().is_none(), "compiled");
+        let set = MatcherSet::new(&[m, Matcher::pattern("a*").unwrap()]).unwrap();
+        assert!(set.patterns.is_none(), "a regex set was compiled for literals");
+        assert_eq!(set.matching(Some("mcp__memory__get")), vec![0, 1]);
+        assert_eq!(set.matching(Some("Bash")), vec![1]);
+    }
+
     proptest::proptest! {
+        /// A pattern that is a literal, with `.*` or `a*` at its ends, answers as the engine
+        /// does, alone and in a set with overlapping literals.
+        #[test]
+        fn a_literal_pattern_matches_as_the_engine_does(
+            parts in proptest::collection::vec(("(?:\\.\\*|a\\*)?", "[abü_]{0,3}", "(?:\\.\\*|b\\*)?"), 1..6),
+            subjects in proptest::collection::vec("[abü_]{0,6}", 1..6),
+        ) {
+            let patterns: Vec<String> = parts.iter().map(|(a, l, b)| format!("{a}{l}{b}")).collect();
+            let ms: Vec<Matcher> = patterns.iter().map(|p| Matcher::pattern(p).unwrap()).collect();
+            let set = MatcherSet::new(&ms).unwrap();
+            for subject in &subjects {
+                let mut expected = Vec::new();
+                for (i, (pattern, m)) in patterns.iter().zip(&ms).enumerate() {
+                    let engine = Regex::new(pattern).unwrap().is_match(subject);
+                    proptest::prop_assert_eq!(m.is_match(subject), engine, "{:?} on {:?}", pattern, subject);
+                    if engine {
+                        expected.push(i);
+                    }
+                }
+                proptest::prop_assert_eq!(set.matching(Some(subject)), expected, "{:?} on {:?}", patterns, subject);
+            }
+        }
+
         /// The syntax check accepts exactly what the engine compiles, with its message.
         #[test]
         fn the_syntax_check_agrees_with_the_engine(pattern in r"[a\\(){}\[\]|*+?^$.:=!<>,0-9pPdwsb-]{0,8}") {

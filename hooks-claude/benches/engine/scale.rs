@@ -112,13 +112,17 @@ pub(crate) fn run(ctx: &Arc<Ctx>) -> bool {
     {
         enter("scale: loading 1,000 hooks");
         let (load, build) = load_and_build(ctx, rounds.max(5));
-        let (target, ok) = ok_at_most(load, 10.0, "ms");
+        // What a harness waits for before its first event is both: the target holds them.
+        let (target, ok) = ok_at_most(load + build, 10.0, "ms");
         met &= ok;
+        println!("{:<52} {:>9.2} ms {:>12}  —", "loading a settings file of 1,000 hooks", load, "");
+        println!("{:<52} {:>9.2} ms {:>12}  —", "building the engine over them", build, "");
         println!(
             "{:<52} {:>9.2} ms {:>12}  {target}",
-            "loading a settings file of 1,000 hooks", load, ""
+            "both: from the file to an engine ready to fire",
+            load + build,
+            ""
         );
-        println!("{:<52} {:>9.2} ms {:>12}  —", "building the engine over them", build, "");
     }
 
     // Memory: what one event with one hook allocates, and whether anything stays.
