@@ -61,12 +61,7 @@ struct Pattern {
 impl Pattern {
     fn new(source: &str, hir: &regex_syntax::hir::Hir) -> Self {
         if let Some(literal) = contained_literal(hir) {
-            return Self {
-                source: source.to_owned(),
-                literal: Some(literal),
-                needles: None,
-                compiled: OnceLock::new(),
-            };
+            return Self::of_literal(source, literal);
         }
         let prefixes = regex_syntax::hir::literal::Extractor::new().extract(hir);
         let needles = prefixes.literals().filter(|l| l.iter().all(|l| !l.as_bytes().is_empty()));
@@ -74,6 +69,16 @@ impl Pattern {
             source: source.to_owned(),
             literal: None,
             needles: needles.map(|l| l.iter().map(|l| Box::from(l.as_bytes())).collect()),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// A pattern that only looks for `literal`.
+    fn of_literal(source: &str, literal: String) -> Self {
+        Self {
+            source: source.to_owned(),
+            literal: Some(literal),
+            needles: None,
             compiled: OnceLock::new(),
         }
     }
@@ -159,12 +164,7 @@ impl Matcher {
         let core = pattern.strip_prefix(".*").unwrap_or(pattern);
         let core = core.strip_suffix(".*").unwrap_or(core);
         if !core.chars().any(regex_syntax::is_meta_character) {
-            let literal = Pattern {
-                source: pattern.to_owned(),
-                literal: Some(core.to_owned()),
-                needles: None,
-                compiled: OnceLock::new(),
-            };
+            let literal = Pattern::of_literal(pattern, core.to_owned());
             return Ok(Self { kind: Kind::Pattern(Arc::new(literal)) });
         }
         match regex_syntax::Parser::new().parse(pattern) {
