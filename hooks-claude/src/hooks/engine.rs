@@ -430,6 +430,7 @@ impl EngineBuilder {
             http: crate::run::http::Client::default(),
             http_policy,
             delegates: self.delegates,
+            settings_base_env: std::sync::OnceLock::new(),
         });
         let activation = Arc::new(Activation::new(self.trust));
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);

@@ -176,7 +176,14 @@ impl ClaudeHook {
         };
         info.matcher = entry.matcher.clone();
         let spec = command_spec(&entry, &shared.host);
-        let env = base_env(&entry, &shared.host, &shared.settings_env);
+        let env = if entry.source.plugin().is_none() {
+            let shared_base = shared
+                .settings_base_env
+                .get_or_init(|| Arc::new(base_env(&entry, &shared.host, &shared.settings_env)));
+            Arc::clone(shared_base)
+        } else {
+            Arc::new(base_env(&entry, &shared.host, &shared.settings_env))
+        };
         let direct =
             spec.as_ref().ok().and_then(|_| direct_spec(&entry, &shared.host)).map(Arc::new);
         if direct.is_some() {

@@ -37,6 +37,9 @@ pub(crate) struct Shared {
     pub(crate) http: crate::run::http::Client,
     pub(crate) http_policy: HttpPolicy,
     pub(crate) delegates: Delegates,
+    /// The [`base_env`](crate::run::env::base_env) of every hook that is not a plugin's, the
+    /// same for all of them: built for the first and shared by the rest.
+    pub(crate) settings_base_env: std::sync::OnceLock<Arc<Env>>,
 }
 
 /// A handler's run: what runs and how, for every handler type.
@@ -47,8 +50,9 @@ pub(crate) struct Runner {
     pub(crate) spec: Result<CommandSpec, String>,
     /// The same command run without the shell, when it is plain words (the fast path).
     pub(crate) direct: Option<Arc<Direct>>,
-    /// The environment of its process on every event ([`crate::run::env::base_env`]).
-    pub(crate) env: Env,
+    /// The environment of its process on every event ([`crate::run::env::base_env`]), shared
+    /// by the hooks whose base is the same.
+    pub(crate) env: Arc<Env>,
     pub(crate) timeout: Duration,
     pub(crate) shared: Arc<Shared>,
 }
