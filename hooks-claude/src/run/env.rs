@@ -65,7 +65,8 @@ impl HostEnv {
 
 /// The part of a hook's environment that every event shares: the harness's, plus the
 /// settings `env` blocks, plus Claude Code's fixed variables and a plugin's. Built once per
-/// hook; [`hook_env`] adds an event's.
+/// engine for the hooks that are not a plugin's (they share it), once per hook for a plugin's;
+/// [`hook_env`] adds an event's.
 pub(crate) fn base_env(entry: &Entry, host: &HostEnv, settings_env: &[(String, String)]) -> Env {
     let mut env = Env::inherit();
     if let Some(scrub) = &host.scrub {
