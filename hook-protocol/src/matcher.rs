@@ -103,8 +103,8 @@ impl Pattern {
 
 /// The literal `hir` finds a match exactly where it occurs, when it is one: a literal, or a
 /// concatenation of one with repetitions that may match nothing at either end (`.*`), which
-/// never decide whether an unanchored search finds a match. Groups around the whole are
-/// looked through; anything else (classes, alternations, anchors, case-insensitive letters)
+/// never decide whether an unanchored search finds a match. Groups are looked through;
+/// anything else (classes, alternations, anchors, case-insensitive letters)
 /// is not a literal.
 fn contained_literal(hir: &regex_syntax::hir::Hir) -> Option<String> {
     use regex_syntax::hir::HirKind;
@@ -114,16 +114,13 @@ fn contained_literal(hir: &regex_syntax::hir::Hir) -> Option<String> {
         HirKind::Empty => Some(String::new()),
         HirKind::Literal(lit) => String::from_utf8(lit.0.to_vec()).ok(),
         HirKind::Capture(cap) => contained_literal(&cap.sub),
-        HirKind::Repetition(r) if r.min == 0 => Some(String::new()),
+        _ if optional(hir) => Some(String::new()),
         HirKind::Concat(parts) => {
             let start = parts.iter().position(|h| !optional(h)).unwrap_or(parts.len());
             let end = parts.iter().rposition(|h| !optional(h)).map_or(start, |i| i + 1);
             match &parts[start..end] {
                 [] => Some(String::new()),
-                [one] => match one.kind() {
-                    HirKind::Literal(lit) => String::from_utf8(lit.0.to_vec()).ok(),
-                    _ => None,
-                },
+                [one] => contained_literal(one),
                 _ => None,
             }
         }
