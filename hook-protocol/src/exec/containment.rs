@@ -530,19 +530,12 @@ impl State {
         }
     }
 
-    /// Tells the supervisor that process group `pid` started (`+gPGID`) or is over
-    /// (`-gPGID`), written without the formatting machinery, since it runs per hook.
+    /// Tells the supervisor that the tree-walk run leading process group `pid` started or is
+    /// over (through its table, which wakes it not; see `supervisor.rs`).
     pub(super) fn tell_group(&self, started: bool, pid: i32) {
-        let mut digits = itoa::Buffer::new();
-        let digits = digits.format(pid).as_bytes();
-        // A sign, `g` and at most 11 characters of an i32.
-        let mut message = [0_u8; 13];
-        message[0] = if started { b'+' } else { b'-' };
-        message[1] = b'g';
-        let Some(text) = message.get_mut(2..2 + digits.len()) else { return };
-        text.copy_from_slice(digits);
-        if let Ok(text) = std::str::from_utf8(&message[..2 + digits.len()]) {
-            self.tell(text);
+        let mut guard = self.supervisor.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(keeper) = guard.as_mut() {
+            keeper.group(started, pid, super::running::tree_groups);
         }
     }
 

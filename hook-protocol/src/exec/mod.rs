@@ -129,6 +129,8 @@ mod changes;
 mod containment;
 #[cfg(unix)]
 mod cstrings;
+#[cfg(unix)]
+mod group_table;
 mod invocation;
 #[cfg(unix)]
 mod leader;
