@@ -1,7 +1,7 @@
 //! Containment through the `hooks` command: what `-v` says, the signals that end `hooks`
 //! (SIGINT, SIGTERM, SIGHUP: the running hooks are killed, exit 128+signal), `hooks` killed
-//! outright during a 60 s hook, the descriptors a hook gets, and a cgroup parent that cannot be
-//! used. Each case runs with cgroups where this machine has them (said on stderr when not) and
+//! outright during a 60 s hook (also where no temporary file can be made), the descriptors a
+//! hook gets, and a cgroup parent that cannot be used. Each case runs with cgroups where this machine has them (said on stderr when not) and
 //! with `--no-cgroup`.
 
 use std::path::Path;
@@ -51,8 +51,14 @@ fn modes() -> Vec<&'static [&'static str]> {
 
 /// Starts `hooks run` in `dir` with `extra` flags.
 fn start(dir: &Path, extra: &[&str]) -> Child {
+    start_with(dir, extra, &[])
+}
+
+/// Starts `hooks run` in `dir` with `extra` flags and `env` set.
+fn start_with(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Child {
     #[expect(clippy::disallowed_methods, reason = "the tests drive the hooks binary itself")]
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    cmd.envs(env.iter().copied());
     cmd.args(RUN)
         .args(extra)
         .current_dir(dir)
@@ -191,6 +197,23 @@ fn hooks_killed_outright_during_a_60_s_hook_leaves_nothing_running() {
             Vec::<std::path::PathBuf>::new()
         );
     }
+}
+
+/// Where no temporary file can be made (`TMPDIR` names no directory), the supervisor has no
+/// table of the tree-walk runs and is told of each by a message; it kills the hook all the same.
+#[test]
+fn hooks_killed_outright_without_a_temporary_directory_leaves_nothing_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pids");
+    let project = project(&sleeper(&pidfile));
+    let missing = dir.path().join("no-such-directory");
+    let tmpdir = missing.to_str().unwrap();
+    let mut child = start_with(project.path(), &["--no-cgroup"], &[("TMPDIR", tmpdir)]);
+    let hook = pids(&pidfile, 2);
+    send("KILL", child.id());
+    let status = child.wait().unwrap();
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(9));
+    assert_eq!(survivors(&hook, Duration::from_secs(5)), Vec::<u32>::new());
 }
 
 #[test]
