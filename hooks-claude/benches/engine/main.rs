@@ -7,7 +7,8 @@
 //! in lockstep for `n` hooks. The hook is a static no-op that reads stdin and prints an allow,
 //! run through `sh -c` (shell form with the no-shell fast path off) and directly (exec form);
 //! a third table runs the same shell-form command with the fast path on (plain words: no
-//! shell) against the `sh -c` floor it replaces. Rounds interleave the two sides (event by
+//! shell) against the `sh -c` floor it replaces; a fourth (`tree.rs`) runs the one-hook cells
+//! again with the tree walk, the containment where no cgroup can be made. Rounds interleave the two sides (event by
 //! event when sequential, batch by batch when concurrent, which goes first alternating); the
 //! tables show medians over rounds, the median of the per-round ratios, and the CPU time of
 //! this process per event (`getrusage`, every thread), which is the harness's cost apart from
@@ -20,7 +21,8 @@
 //! - `ENGINE_BENCH_RUNTIME=multi|current` (default `multi`, one worker per core).
 //! - `ENGINE_BENCH_CONTAIN=auto|off` (default `auto`, what a harness gets: a cgroup per hook
 //!   where one can be made, else the process-tree walk; `off`: the tree walk only).
-//! - `ENGINE_BENCH_ONLY=engine,fast,scale`: the tables to run (default all).
+//! - `ENGINE_BENCH_ONLY=engine,fast,scale,tree`: the tables to run (default all; `tree` runs in
+//!   a second process when this one has cgroups, and is the `engine` table's when it has none).
 //! - `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours|shown>:<events>`: one side
 //!   alone, for `perf`, `strace -c` or `valgrind --tool=callgrind`; prints µs and CPU µs per
 //!   event (`shown`: ours, and `Fired::shown` after each event, as a harness's loop does).
@@ -36,6 +38,7 @@ mod measure;
 mod raw;
 mod scale;
 mod setup;
+mod tree;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,6 +55,9 @@ use setup::Form;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
+
+/// The tables, in the order they run.
+const TABLES: [&str; 4] = ["engine", "tree", "fast", "scale"];
 
 /// Events in flight in the concurrent cells.
 const IN_FLIGHT: usize = 4;
@@ -87,13 +93,13 @@ impl Knobs {
             }
         };
         let only: Vec<String> = match std::env::var("ENGINE_BENCH_ONLY") {
-            Err(_) => vec!["engine".into(), "fast".into(), "scale".into()],
+            Err(_) => TABLES.iter().map(|t| (*t).to_owned()).collect(),
             Ok(v) => v.split(',').map(|s| s.trim().to_owned()).collect(),
         };
-        if let Some(bad) = only.iter().find(|t| !["engine", "fast", "scale"].contains(&t.as_str()))
-        {
+        if let Some(bad) = only.iter().find(|t| !TABLES.contains(&t.as_str())) {
             fail(&format!(
-                "ENGINE_BENCH_ONLY takes `engine`, `fast` and `scale`, comma-separated; got `{bad}`"
+                "ENGINE_BENCH_ONLY takes `engine`, `fast`, `scale` and `tree`, comma-separated; \
+                 got `{bad}`"
             ));
         }
         let contain_off = match std::env::var("ENGINE_BENCH_CONTAIN").as_deref() {
@@ -191,12 +197,12 @@ async fn fired(
     fired
 }
 
-/// One cell of the first two tables.
+/// One cell of the engine, tree-walk and no-shell tables.
 #[derive(Debug, Clone, Copy)]
-struct Cell {
-    form: Form,
-    hooks: usize,
-    concurrent: bool,
+pub(crate) struct Cell {
+    pub(crate) form: Form,
+    pub(crate) hooks: usize,
+    pub(crate) concurrent: bool,
 }
 
 impl Cell {
@@ -322,7 +328,7 @@ fn timed(f: impl FnOnce()) -> (f64, f64) {
 }
 
 /// Measures one cell over the rounds, after a warm-up.
-fn measure(ctx: &Arc<Ctx>, cell: Cell) -> measure::Figures {
+pub(crate) fn measure(ctx: &Arc<Ctx>, cell: Cell) -> measure::Figures {
     enter(&cell.name());
     let engine = Arc::new(setup::engine_of(&ctx.dir, &ctx.noop, cell.form, cell.hooks));
     let raw = Arc::new(Raw::new(&ctx.noop, &ctx.stdin, cell.form));
@@ -350,14 +356,19 @@ fn measure(ctx: &Arc<Ctx>, cell: Cell) -> measure::Figures {
     rounds.figures()
 }
 
-fn header(first: &str) {
+pub(crate) fn header(first: &str) {
     println!(
         "{first:<44} {:>9} {:>9} {:>7} {:>9} {:>9}  target",
         "raw µs", "ours µs", "ratio", "raw cpu", "ours cpu"
     );
 }
 
-fn row(cell: Cell, f: &measure::Figures, target: Option<f64>, cpu_target: Option<f64>) -> bool {
+pub(crate) fn row(
+    cell: Cell,
+    f: &measure::Figures,
+    target: Option<f64>,
+    cpu_target: Option<f64>,
+) -> bool {
     let mut met = true;
     let mut notes = Vec::new();
     if let Some(t) = target {
@@ -420,6 +431,12 @@ fn main() -> ExitCode {
         let _ = std::fs::remove_dir_all(&dir);
         return ExitCode::SUCCESS;
     }
+    if tree::nested() {
+        println!();
+        let met = knobs.runs("tree") && tree::rows(&ctx);
+        let _ = std::fs::remove_dir_all(&dir);
+        tree::exit_nested(met);
+    }
     println!(
         "hooks_claude::Engine firing PreToolUse (2 KB payload) against std::process::Command on \
          the same command lines; {} interleaved rounds, on {flavour}; {containment}",
@@ -439,6 +456,17 @@ fn main() -> ExitCode {
                     all_met &= row(cell, &f, target, cpu);
                 }
             }
+        }
+    }
+    if knobs.runs("tree") {
+        if status.mechanism() != hook_protocol::exec::Mechanism::TreeWalk {
+            all_met &= tree::run_nested();
+        } else if knobs.runs("engine") {
+            println!();
+            println!("tree walk: the engine table above ran with it (this process has no cgroups)");
+        } else {
+            println!();
+            all_met &= tree::rows(&ctx);
         }
     }
     if knobs.runs("fast") {
