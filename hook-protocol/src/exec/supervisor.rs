@@ -325,6 +325,17 @@ mod tests {
         assert_eq!(dir_message(std::path::Path::new("/a\nb")), None);
     }
 
+    /// SIGKILLs the supervisor `pid` (as an outsider might) and waits until it is dead, not
+    /// yet reaped.
+    fn kill_and_wait(pid: u32) {
+        sys::kill(pid.cast_signed(), libc::SIGKILL).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !sys::exited_unreaped(pid.cast_signed()).unwrap() {
+            assert!(Instant::now() < deadline, "the supervisor did not die");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Whether `child` ends by SIGKILL within 10 s.
     fn killed(child: &mut std::process::Child) -> bool {
         use std::os::unix::process::ExitStatusExt;
@@ -356,12 +367,7 @@ mod tests {
         keeper.group(true, group(&running), Vec::new);
         keeper.group(false, group(&over), Vec::new);
         let first = keeper.pid().unwrap();
-        sys::kill(first.cast_signed(), libc::SIGKILL).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !sys::exited_unreaped(first.cast_signed()).unwrap() {
-            assert!(Instant::now() < deadline, "the supervisor did not die");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        kill_and_wait(first);
         // The next check finds it gone and starts another.
         let listed = group(&running);
         keeper.check(Instant::now() + CHECK_EVERY, || vec![listed]);
@@ -388,28 +394,14 @@ mod tests {
         let mut keeper = Keeper::start(Vec::new()).unwrap();
         keeper.tell(&format!("+g{group}"), Vec::new);
         let first = keeper.pid().unwrap();
-        sys::kill(first.cast_signed(), libc::SIGKILL).unwrap();
-        // Its socket is closed once it is dead: the next message finds it gone.
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !sys::exited_unreaped(first.cast_signed()).unwrap() {
-            assert!(Instant::now() < deadline, "the supervisor did not die");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        kill_and_wait(first);
+        // Its socket is closed now that it is dead: the next message finds it gone.
         keeper.tell("-g1", || vec![group]);
         let second = keeper.pid().unwrap();
         assert_ne!(second, first);
         // The first one is reaped: its pid is no child of ours any more.
         assert!(sys::exited_unreaped(first.cast_signed()).is_err());
         drop(keeper);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = sleeper.try_wait().unwrap() {
-                use std::os::unix::process::ExitStatusExt;
-                assert_eq!(status.signal(), Some(libc::SIGKILL));
-                break;
-            }
-            assert!(Instant::now() < deadline, "the new supervisor did not kill the group");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        assert!(killed(&mut sleeper), "the new supervisor did not kill the group");
     }
 }
