@@ -20,8 +20,10 @@ const SLOT: usize = 12;
 #[derive(Debug)]
 pub(super) struct GroupTable {
     file: File,
-    /// The slot of each group listed.
-    slots: HashMap<i32, u64>,
+    /// The slots of each group listed: two, for the moment between a leader's reaping and
+    /// its run's end, when a new run's leader may have its pid (and the old run's removal may
+    /// come second; either slot goes, since both name the same group).
+    slots: HashMap<i32, Vec<u64>>,
     /// Blank slots below `len`, reused first.
     free: Vec<u64>,
     /// Slots ever used.
@@ -59,7 +61,7 @@ impl GroupTable {
                 if slot == self.len {
                     self.len += 1;
                 }
-                self.slots.insert(pgid, slot);
+                self.slots.entry(pgid).or_default().push(slot);
                 Ok(())
             }
             Err(e) => {
@@ -73,12 +75,16 @@ impl GroupTable {
 
     /// Whether group `pgid` is listed here.
     pub(super) fn lists(&self, pgid: i32) -> bool {
-        self.slots.contains_key(&pgid)
+        self.slots.get(&pgid).is_some_and(|s| !s.is_empty())
     }
 
     /// Blanks group `pgid`'s slot; false when it was not listed here.
     pub(super) fn remove(&mut self, pgid: i32) -> bool {
-        let Some(slot) = self.slots.remove(&pgid) else { return false };
+        let Some(slots) = self.slots.get_mut(&pgid) else { return false };
+        let Some(slot) = slots.pop() else { return false };
+        if slots.is_empty() {
+            self.slots.remove(&pgid);
+        }
         let mut line = [b' '; SLOT];
         line[SLOT - 1] = b'\n';
         // A slot that cannot be blanked is not reused: it keeps naming a group that is over,
@@ -121,5 +127,14 @@ mod tests {
         assert_eq!(lines(&t), ["7", "99", "42"]);
         t.add(100).unwrap();
         assert_eq!(lines(&t), ["7", "99", "42", "100"]);
+        // A group listed twice (a new leader with a reaped one's pid) stays listed until both
+        // runs are over.
+        t.add(7).unwrap();
+        assert!(t.remove(7));
+        assert!(t.lists(7));
+        assert_eq!(lines(&t).iter().filter(|l| *l == "7").count(), 1);
+        assert!(t.remove(7));
+        assert!(!t.lists(7));
+        assert!(!t.remove(7));
     }
 }
