@@ -20,9 +20,9 @@ const SLOT: usize = 12;
 #[derive(Debug)]
 pub(super) struct GroupTable {
     file: File,
-    /// The slots of each group listed: two, for the moment between a leader's reaping and
-    /// its run's end, when a new run's leader may have its pid (and the old run's removal may
-    /// come second; either slot goes, since both name the same group).
+    /// The slots of each group listed: more than one in the moment between a leader's reaping
+    /// and its run's end, when a new run's leader may get its pid (the old run's removal may
+    /// then come second; either slot goes, since both name the same group).
     slots: HashMap<i32, Vec<u64>>,
     /// Blank slots below `len`, reused first.
     free: Vec<u64>,
@@ -87,8 +87,9 @@ impl GroupTable {
         }
         let mut line = [b' '; SLOT];
         line[SLOT - 1] = b'\n';
-        // A slot that cannot be blanked is not reused: it keeps naming a group that is over,
-        // which the supervisor would signal only if the harness died. Left as is.
+        // A slot that cannot be blanked (an I/O error on a file of a few bytes) is not reused:
+        // it keeps naming the group, which the supervisor signals if the harness dies later,
+        // as it did with a `-g` message lost to a full socket.
         if self.file.write_all_at(&line, slot * SLOT as u64).is_ok() {
             self.free.push(slot);
         }
