@@ -104,8 +104,7 @@ impl Pattern {
 /// The literal `hir` finds a match exactly where it occurs, when it is one: a literal, or a
 /// concatenation of one with repetitions that may match nothing at either end (`.*`), which
 /// never decide whether an unanchored search finds a match. Groups are looked through;
-/// anything else (classes, alternations, anchors, case-insensitive letters)
-/// is not a literal.
+/// anything else (classes, alternations, anchors, case-insensitive letters) is not a literal.
 fn contained_literal(hir: &regex_syntax::hir::Hir) -> Option<String> {
     use regex_syntax::hir::HirKind;
     let optional =

@@ -18,7 +18,7 @@
 //! supervisor's stdout and that it reads only at the end. A message per run instead (as
 //! `+gPGID` when one starts and `-gPGID` when it is over, still understood, and used when the
 //! table cannot be made or written) woke the supervisor twice per run: on two cores its turn
-//! made a one-hook event with the tree walk 10% slower and cost the harness a third more CPU
+//! made a one-hook event with the tree walk 10% slower and cost the harness about 45% more CPU
 //! (`ENGINE_BENCH_CONTAIN=off`, `cargo xtask bench engine`'s profile of one hook).
 //!
 //! It starts in a session of its own (a terminal's signals to the harness's group never reach
@@ -215,13 +215,7 @@ impl Keeper {
                 return;
             }
         }
-        let mut digits = itoa::Buffer::new();
-        let digits = digits.format(pgid);
-        let mut message = String::with_capacity(2 + digits.len());
-        message.push(if started { '+' } else { '-' });
-        message.push('g');
-        message.push_str(digits);
-        self.tell(&message, running);
+        self.tell(&group_message(started, pgid), running);
     }
 
     /// The pid of the supervisor running now, if one does.
@@ -285,8 +279,7 @@ impl Keeper {
                 // The new one reads the same table; only the groups not in it are told.
                 let listed = |g: &i32| self.table.as_ref().is_some_and(|t| t.lists(*g));
                 for group in running().into_iter().filter(|g| !listed(g)) {
-                    let mut digits = itoa::Buffer::new();
-                    told &= new.send(&format!("+g{}", digits.format(group)));
+                    told &= new.send(&group_message(true, group));
                 }
                 if told {
                     self.current = Some(new);
@@ -302,6 +295,12 @@ impl Keeper {
             ),
         }
     }
+}
+
+/// The message that process group `pgid` started (`+gPGID`) or is over (`-gPGID`), for when
+/// the table cannot hold it.
+fn group_message(started: bool, pgid: i32) -> String {
+    format!("{}g{pgid}", if started { '+' } else { '-' })
 }
 
 /// A message path, for `dPATH`.

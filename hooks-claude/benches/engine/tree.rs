@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use crate::setup::Form;
-use crate::{Cell, Ctx, fail, header, measure, row};
+use crate::{Cell, Ctx, ONE_HOOK_CPU, SEQUENTIAL_RATIO, fail, header, measure, row};
 
 /// The exit status of a nested run whose rows missed a target.
 const MISSED: i32 = 3;
@@ -30,7 +30,7 @@ pub(crate) fn rows(ctx: &Arc<Ctx>) -> bool {
     for form in [Form::Shell, Form::Direct] {
         let cell = Cell { form, hooks: 1, concurrent: false };
         let f = measure(ctx, cell);
-        met &= row(cell, &f, Some(1.05), Some(80.0));
+        met &= row(cell, &f, Some(SEQUENTIAL_RATIO), Some(ONE_HOOK_CPU));
     }
     met
 }

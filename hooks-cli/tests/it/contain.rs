@@ -1,8 +1,8 @@
 //! Containment through the `hooks` command: what `-v` says, the signals that end `hooks`
 //! (SIGINT, SIGTERM, SIGHUP: the running hooks are killed, exit 128+signal), `hooks` killed
 //! outright during a 60 s hook (also where no temporary file can be made), the descriptors a
-//! hook gets, and a cgroup parent that cannot be used. Each case runs with cgroups where this machine has them (said on stderr when not) and
-//! with `--no-cgroup`.
+//! hook gets, and a cgroup parent that cannot be used. Each case runs with cgroups where this
+//! machine has them (said on stderr when not) and with `--no-cgroup`.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
