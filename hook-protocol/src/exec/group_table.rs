@@ -20,9 +20,10 @@ const SLOT: usize = 12;
 #[derive(Debug)]
 pub(super) struct GroupTable {
     file: File,
-    /// The slots of each group listed: more than one in the moment between a leader's reaping
-    /// and its run's end, when a new run's leader may get its pid (the old run's removal may
-    /// then come second; either slot goes, since both name the same group).
+    /// The slots of each group listed, never an empty list: more than one in the moment
+    /// between a leader's reaping and its run's end, when a new run's leader may get its pid
+    /// (the old run's removal may then come second; either slot goes, since both name the same
+    /// group).
     slots: HashMap<i32, Vec<u64>>,
     /// Blank slots below `len`, reused first.
     free: Vec<u64>,
@@ -75,7 +76,7 @@ impl GroupTable {
 
     /// Whether group `pgid` is listed here.
     pub(super) fn lists(&self, pgid: i32) -> bool {
-        self.slots.get(&pgid).is_some_and(|s| !s.is_empty())
+        self.slots.contains_key(&pgid)
     }
 
     /// Blanks group `pgid`'s slot; false when it was not listed here.

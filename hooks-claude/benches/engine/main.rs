@@ -12,9 +12,9 @@
 //! the two sides (event by event when sequential, batch by batch when concurrent, which goes
 //! first alternating); the tables show medians over rounds, the median of the per-round
 //! ratios, and the CPU time of this process per event (`getrusage`, every thread), which is
-//! the harness's cost apart from the hooks' own. A last table measures scale: 1,000 configured hooks of which none matches,
-//! 100 matching hooks against 100 raw spawns at the engine's concurrency, loading a settings
-//! file of 1,000 hooks, and the memory an event allocates.
+//! the harness's cost apart from the hooks' own. A last table measures scale: 1,000 configured
+//! hooks of which none matches, 100 matching hooks against 100 raw spawns at the engine's
+//! concurrency, loading a settings file of 1,000 hooks, and the memory an event allocates.
 //!
 //! Knobs (out of range: an error naming the knob):
 //! - `ENGINE_BENCH_ROUNDS=N` (1 to 1000, default 21): rounds per cell.
