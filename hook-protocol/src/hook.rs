@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::exec::{Limit, Mechanism};
-use crate::{Event, Exit, Matcher, RawOutcome, Seam, Source, Verdict};
+use crate::{Event, Exit, Matcher, Metadata, RawOutcome, Seam, Source, Verdict};
 
 /// What the dispatcher does with a hook that failed (could not start, timed out, crashed, or
 /// answered something its dialect cannot read).
@@ -158,8 +157,9 @@ pub struct HookOutcome {
     pub warnings: Vec<String>,
     /// The process facts, for hooks that run a process.
     pub process: Option<ProcessFacts>,
-    /// Free-form data the hook returned for the record, not acted on.
-    pub metadata: Option<Value>,
+    /// Free-form data the hook returned for the record, not acted on: JSON, or its dialect's
+    /// typed record.
+    pub metadata: Option<Metadata>,
 }
 
 impl HookOutcome {
@@ -322,6 +322,6 @@ pub struct HookRecord {
     pub warnings: Vec<String>,
     /// The verdict that entered the merge (after the failure policy).
     pub verdict: Verdict,
-    /// Free-form data it returned, kept for audit.
-    pub metadata: Option<Value>,
+    /// Free-form data it returned, kept for audit (serialized as its JSON).
+    pub metadata: Option<Metadata>,
 }

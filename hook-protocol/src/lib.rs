@@ -124,6 +124,7 @@ pub mod exec;
 mod hook;
 mod matcher;
 mod merge;
+mod metadata;
 mod os_error;
 mod outcome;
 mod seam;
@@ -145,6 +146,7 @@ pub use hook::{
 };
 pub use matcher::{Matcher, MatcherError, MatcherSet};
 pub use merge::{Attributed, Attribution, Merged, Merger, merge};
+pub use metadata::{Metadata, RecordData};
 pub use os_error::os_error_text;
 pub use outcome::{Exit, RawOutcome, StdinOutcome, signal_name};
 pub use seam::Seam;

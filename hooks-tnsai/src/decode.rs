@@ -32,7 +32,8 @@ use std::time::Duration;
 
 use hook_protocol::codec::{self, ExitClass};
 use hook_protocol::{
-    HookOutcome, HookRecord, HookStatus, ProcessFacts, RawOutcome, Verdict, signal_name,
+    HookOutcome, HookRecord, HookStatus, Metadata, ProcessFacts, RawOutcome, RecordData, Verdict,
+    signal_name,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -70,16 +71,28 @@ pub struct RecordMeta {
 impl RecordMeta {
     /// The TNSAI part of a dispatch record, when the record is a TNSAI hook's that answered.
     pub fn of(record: &HookRecord) -> Option<Self> {
-        Self::from_value(record.metadata.as_ref()?)
+        Self::from_metadata(record.metadata.as_ref()?)
     }
 
-    /// The TNSAI part of a hook outcome's metadata.
+    /// The TNSAI part of a hook outcome's metadata: the record itself when it was kept typed,
+    /// read from its JSON otherwise.
+    pub fn from_metadata(metadata: &Metadata) -> Option<Self> {
+        match metadata.downcast_ref::<Self>() {
+            Some(meta) => Some(meta.clone()),
+            None => Self::from_value(&metadata.value()),
+        }
+    }
+
+    /// The TNSAI part of a hook outcome's metadata, as JSON.
     pub fn from_value(value: &Value) -> Option<Self> {
         Self::deserialize(value).ok()
     }
+}
 
-    fn to_value(&self) -> Option<Value> {
-        serde_json::to_value(self).ok()
+/// Kept typed in the record; its JSON is its serialization.
+impl RecordData for RecordMeta {
+    fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
@@ -166,7 +179,7 @@ fn answered(raw: &RawOutcome, event_type: &EventType, payload: &Map<String, Valu
     };
     let mut outcome = HookOutcome::success(verdict);
     outcome.warnings = response.warnings;
-    outcome.metadata = meta.to_value();
+    outcome.metadata = Some(Metadata::typed(meta));
     outcome
 }
 
@@ -210,7 +223,7 @@ fn blocked_by_exit(raw: &RawOutcome) -> HookOutcome {
     };
     let mut outcome = HookOutcome::with_status(HookStatus::Blocked, verdict);
     outcome.warnings = warnings;
-    outcome.metadata = meta.to_value();
+    outcome.metadata = Some(Metadata::typed(meta));
     outcome
 }
 
@@ -235,7 +248,7 @@ mod tests {
         assert_eq!(o.verdict.reason.as_deref(), Some("from json"));
         assert_eq!(o.verdict.severity, Some(hook_protocol::Severity::Low));
         assert_eq!(
-            RecordMeta::from_value(o.metadata.as_ref().unwrap()).unwrap().severity,
+            RecordMeta::from_metadata(o.metadata.as_ref().unwrap()).unwrap().severity,
             Some(ResponseSeverity::Low)
         );
         let o = run(2, "some text", "from stderr");

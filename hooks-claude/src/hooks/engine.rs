@@ -104,7 +104,7 @@ pub struct ClaudeRecord {
 impl ClaudeRecord {
     /// The Claude view of a core record (hooks of other kinds get the status the core gave).
     pub fn from_record(r: &HookRecord) -> Self {
-        let meta = ClaudeMeta::from_metadata(r.metadata.as_ref());
+        let meta = ClaudeMeta::of_metadata(r.metadata.as_ref());
         let status = meta.as_ref().map_or(
             match r.status {
                 hook_protocol::HookStatus::Success => ClaudeStatus::Success,
@@ -126,7 +126,7 @@ impl ClaudeRecord {
             exit_code: meta.as_ref().and_then(|m| m.exit_code),
             http_status: meta.as_ref().and_then(|m| m.http_status),
             duration: r.duration,
-            message: meta.and_then(|m| m.message).or_else(|| r.failure.clone()),
+            message: meta.and_then(|m| m.message.clone()).or_else(|| r.failure.clone()),
             warnings: r.warnings.clone(),
             stderr_tail: r.process.as_ref().map(|p| p.stderr_tail.clone()).unwrap_or_default(),
         }

@@ -1,6 +1,8 @@
 //! Which of Claude Code's texts applies to what the hooks of an event said. The texts
 //! themselves are in `templates.rs`.
 
+use std::borrow::Cow;
+
 use hook_protocol::{Decision, HookRecord, HookStatus, Report};
 
 use super::persist::Saver;
@@ -26,7 +28,7 @@ enum How {
 /// One hook's run, as the renderer reads it.
 struct View<'a> {
     record: &'a HookRecord,
-    meta: Option<ClaudeMeta>,
+    meta: Option<Cow<'a, ClaudeMeta>>,
 }
 
 impl View<'_> {
@@ -78,7 +80,7 @@ impl View<'_> {
     }
 
     fn specific(&self) -> Option<Specific> {
-        self.meta.as_ref().and_then(ClaudeMeta::parsed_output).and_then(|o| o.specific)
+        self.meta.as_deref().and_then(ClaudeMeta::parsed_output).and_then(|o| o.specific)
     }
 }
 
@@ -89,7 +91,7 @@ fn views(report: &Report) -> Vec<View<'_>> {
         .records
         .iter()
         .filter(|r| r.status != HookStatus::Skipped && end.is_none_or(|e| r.position <= e))
-        .map(|record| View { record, meta: ClaudeMeta::from_metadata(record.metadata.as_ref()) })
+        .map(|record| View { record, meta: ClaudeMeta::of_metadata(record.metadata.as_ref()) })
         .collect()
 }
 

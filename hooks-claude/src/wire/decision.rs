@@ -10,6 +10,7 @@
 //! answer, as exit 2 beats a JSON deny); for an ask, the first. Every hook's reason stays in
 //! its record and in [`hook_protocol::Merged::reasons`].
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use hook_protocol::{
@@ -78,9 +79,9 @@ fn with_reason(permission: ToolPermission, reason: Option<String>) -> ToolPermis
 }
 
 /// Each hook's Claude record and parsed output, in configuration order.
-fn outputs(report: &Report) -> impl Iterator<Item = (ClaudeMeta, Option<HookOutput>)> + '_ {
+fn outputs(report: &Report) -> impl Iterator<Item = (Cow<'_, ClaudeMeta>, Option<HookOutput>)> {
     report.records.iter().filter_map(|r| {
-        let meta = ClaudeMeta::from_metadata(r.metadata.as_ref())?;
+        let meta = ClaudeMeta::of_metadata(r.metadata.as_ref())?;
         let out = meta.parsed_output();
         Some((meta, out))
     })

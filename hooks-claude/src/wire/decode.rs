@@ -13,11 +13,14 @@
 //! event can block ([`crate::Exit2`]); its message is stderr, or `No stderr output`. A timeout
 //! gives no decision, except on `PreModelSwitch` and with `onFailure: "block"`.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use hook_protocol::codec::{parse_object, trim};
 use hook_protocol::exec::ExecError;
-use hook_protocol::{Decision, Exit, HookOutcome, HookStatus, RawOutcome, Verdict};
+use hook_protocol::{
+    Decision, Exit, HookOutcome, HookStatus, Metadata, RawOutcome, RecordData, Verdict,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -125,20 +128,40 @@ impl ClaudeMeta {
         HookOutput::parse(event, map, &self.event).ok().map(|o| o.discard_for(event))
     }
 
-    /// Reads the record kept in a hook's metadata.
-    pub fn from_metadata(metadata: Option<&Value>) -> Option<Self> {
-        metadata.and_then(|m| m.get("claude")).and_then(|v| Self::deserialize(v).ok())
+    /// Reads the record kept in a hook's metadata: the record itself when it was kept typed
+    /// (as this crate's hooks keep it), read from its JSON otherwise.
+    pub fn from_metadata(metadata: Option<&Metadata>) -> Option<Self> {
+        Self::of_metadata(metadata).map(Cow::into_owned)
     }
 
-    /// The metadata value holding this record.
-    pub fn to_metadata(&self) -> Value {
+    /// The record kept in a hook's metadata, borrowed when it was kept typed.
+    pub(crate) fn of_metadata(metadata: Option<&Metadata>) -> Option<Cow<'_, Self>> {
+        let metadata = metadata?;
+        match metadata.downcast_ref::<Self>() {
+            Some(meta) => Some(Cow::Borrowed(meta)),
+            None => metadata
+                .value()
+                .get("claude")
+                .and_then(|v| Self::deserialize(v).ok())
+                .map(Cow::Owned),
+        }
+    }
+
+    /// The metadata holding a copy of this record.
+    pub fn to_metadata(&self) -> Metadata {
         self.clone().into_metadata()
     }
 
-    /// The metadata value holding this record, built from it without a copy: the same value
-    /// as its serialization, key order included (a test checks it), without serde's round trip through a copy of
-    /// the output.
-    pub fn into_metadata(self) -> Value {
+    /// The metadata holding this record, kept typed: no JSON is built unless something asks
+    /// for it ([`Metadata::value`], a serialized record).
+    pub fn into_metadata(self) -> Metadata {
+        Metadata::typed(self)
+    }
+
+    /// The metadata's JSON form, `{"claude": record}`, built from the record without a copy:
+    /// the same value as its serialization, key order included (a test checks it), without
+    /// serde's round trip through a copy of the output.
+    pub fn into_json(self) -> Value {
         let text = |s: Option<String>| s.map_or(Value::Null, Value::String);
         let mut record = Map::with_capacity(9);
         record.insert("event".to_owned(), Value::String(self.event));
@@ -155,6 +178,13 @@ impl ClaudeMeta {
         let mut map = Map::with_capacity(1);
         map.insert("claude".to_owned(), Value::Object(record));
         Value::Object(map)
+    }
+}
+
+/// Kept typed in a hook's record; its JSON is `{"claude": record}`.
+impl RecordData for ClaudeMeta {
+    fn to_value(&self) -> Value {
+        self.clone().into_json()
     }
 }
 

@@ -79,7 +79,7 @@ impl Hook for ListHook {
             .iter()
             .flat_map(|r| r.warnings.iter().map(move |w| format!("{}: {w}", r.id)))
             .collect();
-        outcome.metadata = Some(json!({ "records": report.records }));
+        outcome.metadata = Some(json!({ "records": report.records }).into());
         outcome
     }
 }

@@ -228,7 +228,8 @@ async fn as_one_hook_the_list_keeps_its_pipeline_on_a_parallel_dispatcher() {
         ToolPermission::Deny { reason: Some("saw the rewrite".into()) }
     );
     assert_eq!(decision.control.severity, Some(hook_protocol::Severity::Critical));
-    let inner = report.records[0].metadata.as_ref().unwrap()["records"].as_array().unwrap();
+    let metadata = report.records[0].metadata.as_ref().unwrap().value();
+    let inner = metadata["records"].as_array().unwrap();
     let ids: Vec<&str> = inner.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["rewrite", "check"], "each inner hook's record is kept");
     // Not registered where none of its hooks match: no record at all.

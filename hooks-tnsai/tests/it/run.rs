@@ -22,7 +22,7 @@ fn reply(json: &str) -> String {
 }
 
 fn meta(o: &HookOutcome) -> RecordMeta {
-    RecordMeta::from_value(o.metadata.as_ref().expect("metadata")).expect("tnsai metadata")
+    RecordMeta::from_metadata(o.metadata.as_ref().expect("metadata")).expect("tnsai metadata")
 }
 
 #[tokio::test]

@@ -230,9 +230,17 @@ fn metadata_built_by_hand_is_the_serialized_record() {
     full.http_status = Some(503);
     for meta in [ClaudeMeta::new("Stop", ClaudeStatus::Success), full] {
         let serialized = serde_json::json!({ "claude": serde_json::to_value(&meta).unwrap() });
-        assert_eq!(meta.clone().into_metadata(), serialized);
+        assert_eq!(meta.clone().into_json(), serialized);
         // Key order too (maps compare equal in any order).
-        assert_eq!(meta.clone().into_metadata().to_string(), serialized.to_string());
-        assert_eq!(ClaudeMeta::from_metadata(Some(&meta.clone().into_metadata())), Some(meta));
+        assert_eq!(meta.clone().into_json().to_string(), serialized.to_string());
+        // Kept typed, it reads back as itself and serializes as its JSON; kept as JSON, it
+        // reads back the same.
+        let typed = meta.clone().into_metadata();
+        assert_eq!(typed.downcast_ref::<ClaudeMeta>(), Some(&meta));
+        assert_eq!(serde_json::to_string(&typed).unwrap(), serialized.to_string());
+        assert_eq!(typed, hook_protocol::Metadata::json(serialized.clone()));
+        assert_eq!(ClaudeMeta::from_metadata(Some(&typed)), Some(meta.clone()));
+        let json = hook_protocol::Metadata::json(serialized);
+        assert_eq!(ClaudeMeta::from_metadata(Some(&json)), Some(meta));
     }
 }
