@@ -18,7 +18,7 @@
 //! (which would block the hook).
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, PipeWriter, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -163,17 +163,20 @@ pub(super) struct Pipes {
 }
 
 impl Pipes {
-    /// Takes the pipes of a freshly spawned hook and writes what of the payload fits at once
-    /// (the whole of it when it fits the pipe buffer, 64 KiB on Linux), closing stdin when done.
-    /// `stdin` is None when there is no payload (the hook reads `/dev/null`). `quiet`: the
-    /// leader's exit wakes the runner by itself, so stdout and stderr need no registration
-    /// until they are watched.
+    /// Takes the pipes of a freshly spawned hook and writes what more of the payload fits at
+    /// once, closing stdin when done. `stdin` is None when there is nothing left to write (no
+    /// payload, and the hook reads `/dev/null`, or all of it written before the hook started);
+    /// otherwise it is non-blocking and holds the payload's first `written` bytes already
+    /// ([`prefill`]). `quiet`: the leader's exit wakes the runner by itself, so stdout
+    /// and stderr need no registration until they are watched.
     ///
     /// # Errors
     ///
     /// When a pipe cannot be made non-blocking or registered with the reactor.
+    #[expect(clippy::too_many_arguments, reason = "the pipes and what each of them carries")]
     pub(super) fn new(
         stdin: Option<OwnedFd>,
+        written: usize,
         stdout: OwnedFd,
         stderr: OwnedFd,
         payload: &Arc<[u8]>,
@@ -205,9 +208,12 @@ impl Pipes {
             pipes.stdin_outcome = Some(StdinOutcome::Written);
             return Ok(pipes);
         };
-        sys::set_nonblocking(stdin.as_fd())?;
         let file = File::from(stdin);
-        let mut written = 0;
+        let mut written = written.min(payload.len());
+        if written == payload.len() {
+            pipes.stdin_outcome = Some(StdinOutcome::Written);
+            return Ok(pipes);
+        }
         loop {
             match (&file).write(&payload[written..payload.len().min(written + CHUNK)]) {
                 Ok(n) => {
@@ -353,6 +359,31 @@ impl Pipes {
         self.stdin = None;
         self.stdin_outcome.unwrap_or(StdinOutcome::Unread { written: self.stdin_written as u64 })
     }
+}
+
+/// Makes the stdin pipe non-blocking and writes into it what of the payload fits now, before
+/// the hook is started, so that a hook reading its stdin at once finds it there. Otherwise a
+/// hook the kernel starts on another CPU than the harness's (as it often does at `execve`)
+/// reaches its first read before the harness has written, sleeps, and is woken from the other
+/// CPU. Returns the bytes written (all of a payload up to the pipe's size, 64 KiB on Linux);
+/// a write that fails leaves the rest, and the error, to [`Pipes::new`].
+///
+/// # Errors
+///
+/// When the pipe cannot be made non-blocking.
+pub(super) fn prefill(stdin: &PipeWriter, payload: &[u8]) -> io::Result<usize> {
+    sys::set_nonblocking(stdin.as_fd())?;
+    let mut pipe = stdin;
+    let mut written = 0;
+    while written < payload.len() {
+        let end = payload.len().min(written + CHUNK);
+        match pipe.write(&payload[written..end]) {
+            Ok(n) => written += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    Ok(written)
 }
 
 impl Stdin {

@@ -80,6 +80,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
     let pipes_error = |source| ExecError::Io { stage: "setting up the hook's pipes", source };
     let mut pipes = Pipes::new(
         spawned.stdin,
+        spawned.stdin_written,
         spawned.stdout,
         spawned.stderr,
         &inv.stdin,

@@ -19,8 +19,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::cstrings::{CStrings, Unpassable};
 use super::invocation::is_shell_name;
-use super::spare_pipes;
 use super::{CommandSpec, ExecError, Invocation, RUN_MARKER};
+use super::{pipes, spare_pipes};
 
 /// The `PATH` searched when the invocation's environment has none (glibc's `execvp` default).
 const DEFAULT_PATH: &str = "/bin:/usr/bin";
@@ -42,8 +42,12 @@ pub(super) struct Spawned {
     pub(super) pidfd: Option<OwnedFd>,
     /// For each `cgroup.procs` it was to join, 0 or the errno of the failed write.
     pub(super) join_errors: [i32; super::sys::MAX_JOIN],
-    /// None when there is no payload: the hook's stdin is then `/dev/null`.
+    /// Our end of the hook's stdin, non-blocking, when some of the payload is still to be
+    /// written; None when there is none (the hook's stdin is then `/dev/null`) or all of it
+    /// went into the pipe before the hook started (our end then closed).
     pub(super) stdin: Option<OwnedFd>,
+    /// The bytes of the payload already in the stdin pipe, written before the hook started.
+    pub(super) stdin_written: usize,
     pub(super) stdout: OwnedFd,
     pub(super) stderr: OwnedFd,
     /// `RUN_MARKER=value`, as it appears in `/proc/PID/environ`.
@@ -76,12 +80,16 @@ pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawn
     // Without a payload, stdin is `/dev/null`, opened once per process: one pipe less.
     let stdin_read;
     let null = if inv.stdin.is_empty() { dev_null() } else { None };
-    let (child_stdin, stdin) = match null {
-        Some(null) => (null, None),
+    let (child_stdin, stdin, stdin_written) = match null {
+        Some(null) => (null, None, 0),
         None => {
             let (read, write) = spare_pipes::take().map_err(pipes_error)?;
+            // The payload goes in before the hook starts, and when all of it fits, its end of
+            // file too (our end closed): a hook reading its stdin to the end never waits for us.
+            let written = pipes::prefill(&write, &inv.stdin).map_err(pipes_error)?;
             stdin_read = read;
-            (stdin_read.as_fd(), Some(OwnedFd::from(write)))
+            let rest = (written < inv.stdin.len()).then(|| OwnedFd::from(write));
+            (stdin_read.as_fd(), rest, written)
         }
     };
     let (stdout, child_stdout) = spare_pipes::take().map_err(pipes_error)?;
@@ -98,6 +106,7 @@ pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawn
         pidfd,
         join_errors,
         stdin,
+        stdin_written,
         stdout: stdout.into(),
         stderr: stderr.into(),
         marker,
