@@ -505,6 +505,34 @@ mod tests {
     }
 
     #[test]
+    fn a_payload_that_fits_is_all_in_the_pipe_before_anyone_reads() {
+        let (reader, writer) = io::pipe().unwrap();
+        let payload: Vec<u8> = (0..2_000_u32).map(|i| b'a' + (i % 26) as u8).collect();
+        assert_eq!(prefill(&writer, &payload).unwrap(), payload.len());
+        drop(writer);
+        // With our end closed the reader finds the whole payload and then its end of file,
+        // without anything else writing.
+        let mut read = Vec::new();
+        (&reader).read_to_end(&mut read).unwrap();
+        assert_eq!(read, payload);
+    }
+
+    #[test]
+    fn a_payload_larger_than_the_pipe_fills_it_without_blocking() {
+        let (reader, writer) = io::pipe().unwrap();
+        let payload = vec![b'x'; 4 << 20];
+        let written = prefill(&writer, &payload).unwrap();
+        assert!(written > 0 && written < payload.len(), "{written} of {} bytes", payload.len());
+        // The pipe was left non-blocking: one more write is refused rather than waited on.
+        let more = (&writer).write(b"y").map_err(|e| e.kind());
+        assert_eq!(more, Err(io::ErrorKind::WouldBlock));
+        drop(writer);
+        let mut read = Vec::new();
+        (&reader).read_to_end(&mut read).unwrap();
+        assert_eq!(read.len(), written);
+    }
+
+    #[test]
     fn capture_keeps_up_to_the_cap_and_counts_the_rest() {
         let data: Vec<u8> = (0..20_000_u32).map(|i| (i % 251) as u8).collect();
         let mut capture = Capture::new(10_000);
