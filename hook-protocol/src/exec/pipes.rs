@@ -210,10 +210,6 @@ impl Pipes {
         };
         let file = File::from(stdin);
         let mut written = written.min(payload.len());
-        if written == payload.len() {
-            pipes.stdin_outcome = Some(StdinOutcome::Written);
-            return Ok(pipes);
-        }
         loop {
             match (&file).write(&payload[written..payload.len().min(written + CHUNK)]) {
                 Ok(n) => {
@@ -362,11 +358,12 @@ impl Pipes {
 }
 
 /// Makes the stdin pipe non-blocking and writes into it what of the payload fits now, before
-/// the hook is started, so that a hook reading its stdin at once finds it there. Otherwise a
-/// hook the kernel starts on another CPU than the harness's (as it often does at `execve`)
-/// reaches its first read before the harness has written, sleeps, and is woken from the other
-/// CPU. Returns the bytes written (all of a payload up to the pipe's size, 64 KiB on Linux);
-/// a write that fails leaves the rest, and the error, to [`Pipes::new`].
+/// the hook is started, so that a hook reading its stdin finds it there (and its end of file,
+/// once the caller closes its end). Otherwise a hook the kernel starts on another CPU than the
+/// harness's, as it often does at `execve`, can reach the end of what is there before the
+/// harness has written the rest or closed the pipe, sleep, and be woken from the other CPU.
+/// Returns the bytes written (all of a payload up to the pipe's size, 64 KiB on Linux); a write
+/// that fails leaves the rest, and the error, to [`Pipes::new`].
 ///
 /// # Errors
 ///
