@@ -12,7 +12,9 @@
 //! the two sides (event by event when sequential, batch by batch when concurrent, which goes
 //! first alternating); the tables show medians over rounds, the median of the per-round
 //! ratios, and the CPU time of this process per event (`getrusage`, every thread), which is
-//! the harness's cost apart from the hooks' own. A last table measures scale: 1,000 configured
+//! the harness's cost apart from the hooks' own. The `capture` table (`capture.rs`) adds std's
+//! own way of capturing a hook (its payload piped in, its output read back) as a third side
+//! of the one-hook cells, to tell what capturing costs any runner. A last table measures scale: 1,000 configured
 //! hooks of which none matches, 100 matching hooks against 100 raw spawns at the engine's
 //! concurrency, loading a settings file of 1,000 hooks, and the memory an event allocates.
 //!
@@ -21,11 +23,12 @@
 //! - `ENGINE_BENCH_RUNTIME=multi|current` (default `multi`, one worker per core).
 //! - `ENGINE_BENCH_CONTAIN=auto|off` (default `auto`, what a harness gets: a cgroup per hook
 //!   where one can be made, else the process-tree walk; `off`: the tree walk only).
-//! - `ENGINE_BENCH_ONLY=engine,fast,scale,tree`: the tables to run (default all; `tree` runs in
+//! - `ENGINE_BENCH_ONLY=engine,capture,tree,fast,scale`: the tables to run (default all; `tree` runs in
 //!   a second process when this one has cgroups, and is the `engine` table's when it has none).
-//! - `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours|shown>:<events>`: one side
-//!   alone, for `perf`, `strace -c` or `valgrind --tool=callgrind`; prints µs and CPU µs per
-//!   event (`shown`: ours, and `Fired::shown` after each event, as a harness's loop does).
+//! - `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|piped|ours|shown>:<events>`: one
+//!   side alone, for `perf`, `strace -c` or `valgrind --tool=callgrind`; prints µs and CPU µs
+//!   per event (`piped`: the raw floor capturing as std does, see `capture.rs`; `shown`: ours,
+//!   and `Fired::shown` after each event, as a harness's loop does).
 //!   `ENGINE_BENCH_PROFILE=load:<rounds>`: loading 1,000 hooks and building the engine alone;
 //!   `ENGINE_BENCH_PROFILE=unmatched:<hooks>:<events>`: events none of `hooks` matches.
 //!
@@ -34,6 +37,7 @@
 
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
 
+mod capture;
 mod measure;
 mod raw;
 mod scale;
@@ -57,7 +61,7 @@ use setup::Form;
 static GLOBAL: Counting = Counting;
 
 /// The tables, in the order they run.
-const TABLES: [&str; 4] = ["engine", "tree", "fast", "scale"];
+const TABLES: [&str; 5] = ["engine", "capture", "tree", "fast", "scale"];
 
 /// The target ratio of a sequential cell of the engine and tree-walk tables.
 pub(crate) const SEQUENTIAL_RATIO: f64 = 1.05;
@@ -103,8 +107,8 @@ impl Knobs {
         };
         if let Some(bad) = only.iter().find(|t| !TABLES.contains(&t.as_str())) {
             fail(&format!(
-                "ENGINE_BENCH_ONLY takes `engine`, `fast`, `scale` and `tree`, comma-separated; \
-                 got `{bad}`"
+                "ENGINE_BENCH_ONLY takes `engine`, `capture`, `tree`, `fast` and `scale`, \
+                 comma-separated; got `{bad}`"
             ));
         }
         let contain_off = match std::env::var("ENGINE_BENCH_CONTAIN").as_deref() {
@@ -463,6 +467,10 @@ fn main() -> ExitCode {
             }
         }
     }
+    if knobs.runs("capture") {
+        println!();
+        capture::run(&ctx);
+    }
     if knobs.runs("tree") {
         if status.mechanism() != hook_protocol::exec::Mechanism::TreeWalk {
             all_met &= tree::run_nested();
@@ -501,10 +509,10 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours|shown>:<events>`: one side alone;
+/// `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|piped|ours|shown>:<events>`: one side alone;
 /// `ENGINE_BENCH_PROFILE=load:<rounds>`: loading 1,000 hooks and building the engine.
 fn profile(ctx: &Arc<Ctx>, spec: &str) {
-    let usage = "ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|ours|shown>:<events> or load:<rounds>";
+    let usage = "ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|piped|ours|shown>:<events> or load:<rounds>";
     let parts: Vec<&str> = spec.split(':').collect();
     if let ["load", rounds] = parts[..] {
         let rounds = match rounds.parse::<usize>() {
@@ -541,13 +549,20 @@ fn profile(ctx: &Arc<Ctx>, spec: &str) {
         Ok(n) if (1..=1_000_000).contains(&n) => n,
         _ => fail(&format!("{usage}: events is from 1 to 1000000, got `{events}`")),
     };
-    if !["raw", "ours", "shown"].contains(&side) {
-        fail(&format!("{usage}: the side is `raw`, `ours` or `shown`, got `{side}`"));
+    if !["raw", "piped", "ours", "shown"].contains(&side) {
+        fail(&format!("{usage}: the side is `raw`, `piped`, `ours` or `shown`, got `{side}`"));
     }
     enter(&format!("profile {spec}"));
     let engine = Arc::new(setup::engine_of(&ctx.dir, &ctx.noop, form, hooks));
-    let raw = Arc::new(Raw::new(&ctx.noop, &ctx.stdin, form));
-    let ours = side != "raw";
+    let mut raw = Raw::new(&ctx.noop, &ctx.stdin, form);
+    if side == "piped" {
+        raw.piped = Some(
+            std::fs::read(&ctx.stdin)
+                .unwrap_or_else(|e| fail(&format!("cannot read `{}`: {e}", ctx.stdin.display()))),
+        );
+    }
+    let raw = Arc::new(raw);
+    let ours = side != "raw" && side != "piped";
     let show = side == "shown";
     let c = Arc::clone(ctx);
     let (us, (user, system)) = ctx.block(async move {

@@ -1,8 +1,10 @@
 //! The raw floor: std's `Command` running the same command lines, stdin from a file holding
 //! the payload, stdout and stderr to `/dev/null`, `.status()`. An event with `n` hooks is `n`
-//! threads in lockstep, one spawn each; the event ends when all have.
+//! threads in lockstep, one spawn each; the event ends when all have. The `capture` table's
+//! third side is the same with three pipes instead ([`Raw::piped`]).
 
 use std::fs::File;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Barrier};
@@ -20,13 +22,21 @@ pub(crate) struct Raw {
     stdin: PathBuf,
     /// Direct (the program with its argument) or through `sh -c` (the line).
     direct: bool,
+    /// The payload written through a pipe and the output read back (`wait_with_output`), as a
+    /// runner that captures must; None: stdin from the file, the output to `/dev/null`.
+    pub(crate) piped: Option<Vec<u8>>,
 }
 
 impl Raw {
     /// The raw floor for the engine's `form`: a plain-words command is compared with the
     /// `sh -c` floor it replaces.
     pub(crate) fn new(noop: &Path, stdin: &Path, form: Form) -> Self {
-        Self { noop: noop.to_owned(), stdin: stdin.to_owned(), direct: form == Form::Direct }
+        Self {
+            noop: noop.to_owned(),
+            stdin: stdin.to_owned(),
+            direct: form == Form::Direct,
+            piped: None,
+        }
     }
 
     /// One spawn of hook `i`, waited for.
@@ -48,6 +58,26 @@ impl Raw {
             c.arg("-c").arg(line(&self.noop, i));
             c
         };
+        if let Some(payload) = &self.piped {
+            let mut child = cmd
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|e| fail(&format!("raw spawn failed: {e}")));
+            if let Some(mut stdin) = child.stdin.take() {
+                // Dropped at the end of the block: the hook's end of file.
+                stdin
+                    .write_all(payload)
+                    .unwrap_or_else(|e| fail(&format!("cannot write the raw no-op's stdin: {e}")));
+            }
+            let out =
+                child.wait_with_output().unwrap_or_else(|e| fail(&format!("raw wait failed: {e}")));
+            if !out.status.success() || out.stdout.is_empty() {
+                fail(&format!("the raw no-op exited with {}", out.status));
+            }
+            return;
+        }
         let stdin = File::open(&self.stdin)
             .unwrap_or_else(|e| fail(&format!("cannot open `{}`: {e}", self.stdin.display())));
         let status = cmd
