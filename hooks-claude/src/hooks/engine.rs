@@ -518,15 +518,32 @@ fn claude_hooks(
     activation: &Arc<Activation>,
     session_end: SessionEndBudget,
 ) -> Vec<Arc<ClaudeHook>> {
-    let mut hooks: Vec<ClaudeHook> = Vec::new();
+    let mut hooks: Vec<ClaudeHook> = Vec::with_capacity(entries.len());
     let mut seen: HashMap<(EventName, DedupKey), Vec<Twin>> = HashMap::new();
+    // The entries of one file come together: its origin is written once.
+    let mut origin: Option<(&Arc<crate::SourceFile>, String)> = None;
+    let mut digits = itoa::Buffer::new();
     for (i, entry) in entries.iter().enumerate() {
         if entry.disabled {
             continue;
         }
-        let id = format!("claude:{}:{}", entry.event, first + i);
+        let event = entry.event.as_str();
+        let index = digits.format(first + i);
+        let mut id = String::with_capacity("claude::".len() + event.len() + index.len());
+        id.push_str("claude:");
+        id.push_str(event);
+        id.push(':');
+        id.push_str(index);
+        let from = match &origin {
+            Some((source, text)) if Arc::ptr_eq(source, &entry.source) => text.clone(),
+            _ => {
+                let text = ClaudeHook::origin(entry);
+                origin = Some((&entry.source, text.clone()));
+                text
+            }
+        };
         let mut hook =
-            ClaudeHook::new(id, entry.clone(), Arc::clone(shared), Arc::clone(activation));
+            ClaudeHook::new(id, from, entry.clone(), Arc::clone(shared), Arc::clone(activation));
         if entry.event == EventName::SessionEnd && !entry.handler.runs_async() {
             hook.runner.timeout = session_end.timeout(entry.handler.timeout);
         }

@@ -134,6 +134,7 @@ impl fmt::Display for NotRun {
 impl ClaudeHook {
     pub(crate) fn new(
         id: String,
+        origin: String,
         entry: Entry,
         shared: Arc<Shared>,
         activation: Arc<Activation>,
@@ -162,10 +163,6 @@ impl ClaudeHook {
             FailurePolicy::FailClosed
         } else {
             FailurePolicy::FailOpen
-        };
-        let origin = match entry.source.plugin() {
-            Some(p) => p.name.clone(),
-            None => entry.source.path.display().to_string(),
         };
         let mut info = HookInfo::new(id, Source::new("claude", Some(origin)));
         info.label = label(&entry);
@@ -198,6 +195,15 @@ impl ClaudeHook {
         }
     }
 
+    /// Where a hook of `entry` comes from, as its [`HookInfo`]'s source says: the plugin's
+    /// name, or the settings file.
+    pub(crate) fn origin(entry: &Entry) -> String {
+        match entry.source.plugin() {
+            Some(p) => p.name.clone(),
+            None => entry.source.path.display().to_string(),
+        }
+    }
+
     /// The configured handler.
     pub fn entry(&self) -> &Entry {
         &self.runner.entry
@@ -218,10 +224,7 @@ impl ClaudeHook {
             return None;
         }
         let what = match &h.spec {
-            HandlerSpec::Command => {
-                let args = h.args.as_ref().map(|a| a.join("\u{0}"));
-                format!("command\u{0}{}\u{0}{args:?}", h.command.as_deref()?)
-            }
+            HandlerSpec::Command => command_key(h.command.as_deref()?, h.args.as_deref()),
             HandlerSpec::Http(s) => format!("http\u{0}{}", s.url),
             HandlerSpec::Prompt(s) | HandlerSpec::Agent(s) => {
                 format!("{}\u{0}{}\u{0}{:?}", h.kind, s.prompt, s.model)
@@ -361,11 +364,41 @@ impl ClaudeHook {
 }
 
 /// What the handler runs, for records: the command line, the URL, the prompt, the tool.
+/// What a command handler does, as a dedup key: the command, then whether it has `args` and
+/// each of them, every part with its length before it, so that no two handlers that differ
+/// share a key (`["a b"]` and `["a", "b"]`, no `args` and empty `args`).
+fn command_key(command: &str, args: Option<&[String]>) -> String {
+    let all = args.unwrap_or_default();
+    let len = all.iter().map(|a| a.len() + 8).sum::<usize>();
+    let mut what = String::with_capacity("command".len() + command.len() + 9 + len);
+    what.push_str("command");
+    push_counted(&mut what, command);
+    what.push(if args.is_some() { '+' } else { '-' });
+    for arg in all {
+        push_counted(&mut what, arg);
+    }
+    what
+}
+
+/// Appends `text`'s length in bytes, a colon and `text`.
+fn push_counted(out: &mut String, text: &str) {
+    out.push_str(itoa::Buffer::new().format(text.len()));
+    out.push(':');
+    out.push_str(text);
+}
+
 fn label(entry: &Entry) -> String {
     let h = &entry.handler;
     match (&h.spec, &h.command, &h.args) {
         (HandlerSpec::Command, Some(c), Some(args)) if !args.is_empty() => {
-            format!("{c} {}", args.join(" "))
+            let mut label =
+                String::with_capacity(c.len() + args.iter().map(|a| a.len() + 1).sum::<usize>());
+            label.push_str(c);
+            for arg in args {
+                label.push(' ');
+                label.push_str(arg);
+            }
+            label
         }
         (HandlerSpec::Command, Some(c), _) => c.clone(),
         (HandlerSpec::Http(s), _, _) => crate::config::url::shown_url(&s.url),
@@ -458,6 +491,39 @@ impl ClaudeHook {
             HandlerSpec::McpTool(spec) => {
                 let d = self.runner.run_mcp(spec, &payload, timeout).await;
                 self.runner.finish(d, None)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::command_key;
+
+    fn key(command: &str, args: Option<&[&str]>) -> String {
+        let args: Option<Vec<String>> = args.map(|a| a.iter().map(|s| (*s).to_owned()).collect());
+        command_key(command, args.as_deref())
+    }
+
+    #[test]
+    fn command_keys_are_equal_exactly_when_command_and_args_are() {
+        assert_eq!(key("run.sh", Some(&["a", "b"])), key("run.sh", Some(&["a", "b"])));
+        assert_eq!(key("echo hi", None), key("echo hi", None));
+        let distinct = [
+            key("run.sh", Some(&["a", "b"])),
+            key("run.sh", Some(&["a b"])),
+            key("run.sh", Some(&["b", "a"])),
+            key("run.sh", Some(&["a"])),
+            key("run.sh", Some(&[])),
+            key("run.sh", Some(&[""])),
+            key("run.sh", None),
+            key("run.sh a", Some(&["b"])),
+            key("run.sh1:a", None),
+            key("run.sh\u{0}", None),
+        ];
+        for (i, a) in distinct.iter().enumerate() {
+            for b in &distinct[i + 1..] {
+                assert_ne!(a, b);
             }
         }
     }

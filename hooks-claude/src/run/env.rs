@@ -114,6 +114,11 @@ pub(crate) fn hook_env(base: &Env, payload: &ClaudePayload, env_file: Option<&Pa
 /// Replaces the three placeholders of exec form as plain strings
 /// ([Process execution](crate::compatibility#process-execution)).
 pub(crate) fn substitute(text: &str, project_dir: &Path, plugin: Option<&Plugin>) -> String {
+    // Every placeholder starts so: most programs and arguments hold none, and are copied as
+    // they are.
+    if !text.contains("${CLAUDE_") {
+        return text.to_owned();
+    }
     let mut out = text.replace("${CLAUDE_PROJECT_DIR}", &project_dir.display().to_string());
     if let Some(p) = plugin {
         out = out.replace("${CLAUDE_PLUGIN_ROOT}", &p.root.display().to_string());
