@@ -103,8 +103,15 @@ pub(crate) struct LineIndex<'a> {
 
 impl<'a> LineIndex<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        // A byte loop: settings lines are short, and a search per line costs more than it
+        // skips.
+        let mut starts = Vec::with_capacity(text.len() / 16 + 1);
+        starts.push(0);
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            if b == b'\n' {
+                starts.push(i + 1);
+            }
+        }
         Self { text, starts }
     }
 
