@@ -14,17 +14,19 @@
 //! ratios, and the CPU time of this process per event (`getrusage`, every thread), which is
 //! the harness's cost apart from the hooks' own. The `capture` table (`capture.rs`) adds std's
 //! own way of capturing a hook (its payload piped in, its output read back) as a third side
-//! of the one-hook cells, to tell what capturing costs any runner. A last table measures scale: 1,000 configured
-//! hooks of which none matches, 100 matching hooks against 100 raw spawns at the engine's
-//! concurrency, loading a settings file of 1,000 hooks, and the memory an event allocates.
+//! of the one-hook cells, to tell what capturing costs any runner. A last table measures
+//! scale: 1,000 configured hooks of which none matches, 100 matching hooks against 100 raw
+//! spawns at the engine's concurrency, loading a settings file of 1,000 hooks, and the memory
+//! an event allocates.
 //!
 //! Knobs (out of range: an error naming the knob):
 //! - `ENGINE_BENCH_ROUNDS=N` (1 to 1000, default 21): rounds per cell.
 //! - `ENGINE_BENCH_RUNTIME=multi|current` (default `multi`, one worker per core).
 //! - `ENGINE_BENCH_CONTAIN=auto|off` (default `auto`, what a harness gets: a cgroup per hook
 //!   where one can be made, else the process-tree walk; `off`: the tree walk only).
-//! - `ENGINE_BENCH_ONLY=engine,capture,tree,fast,scale`: the tables to run (default all; `tree` runs in
-//!   a second process when this one has cgroups, and is the `engine` table's when it has none).
+//! - `ENGINE_BENCH_ONLY=engine,capture,tree,fast,scale`: the tables to run (default all;
+//!   `tree` runs in a second process when this one has cgroups, and is the `engine` table's
+//!   when it has none).
 //! - `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|piped|ours|shown>:<events>`: one
 //!   side alone, for `perf`, `strace -c` or `valgrind --tool=callgrind`; prints µs and CPU µs
 //!   per event (`piped`: the raw floor capturing as std does, see `capture.rs`; `shown`: ours,
@@ -509,8 +511,9 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|piped|ours|shown>:<events>`: one side alone;
-/// `ENGINE_BENCH_PROFILE=load:<rounds>`: loading 1,000 hooks and building the engine.
+/// `ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|piped|ours|shown>:<events>`: one
+/// side alone; `ENGINE_BENCH_PROFILE=load:<rounds>`: loading 1,000 hooks and building the
+/// engine.
 fn profile(ctx: &Arc<Ctx>, spec: &str) {
     let usage = "ENGINE_BENCH_PROFILE=<shell|direct|plain>:<hooks>:<raw|piped|ours|shown>:<events> or load:<rounds>";
     let parts: Vec<&str> = spec.split(':').collect();

@@ -363,7 +363,6 @@ impl ClaudeHook {
     }
 }
 
-/// What the handler runs, for records: the command line, the URL, the prompt, the tool.
 /// What a command handler does, as a dedup key: the command, then whether it has `args` and
 /// each of them, every part with its length before it, so that no two handlers that differ
 /// share a key (`["a b"]` and `["a", "b"]`, no `args` and empty `args`).
@@ -387,6 +386,7 @@ fn push_counted(out: &mut String, text: &str) {
     out.push_str(text);
 }
 
+/// What the handler runs, for records: the command line, the URL, the prompt, the tool.
 fn label(entry: &Entry) -> String {
     let h = &entry.handler;
     match (&h.spec, &h.command, &h.args) {
