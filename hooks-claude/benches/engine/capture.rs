@@ -12,7 +12,7 @@ use std::time::Instant;
 use crate::measure::{median, micros};
 use crate::raw::Raw;
 use crate::setup::{self, Form};
-use crate::{Cell, Ctx, enter, fail, fire};
+use crate::{Cell, Ctx, enter, fire};
 
 /// One row's figures: medians over rounds.
 struct Figures {
@@ -57,12 +57,7 @@ fn measure(ctx: &Arc<Ctx>, cell: Cell) -> Figures {
     enter(&format!("capture · {}", cell.name()));
     let engine = Arc::new(setup::engine_of(&ctx.dir, &ctx.noop, cell.form, 1));
     let floor = Arc::new(Raw::new(&ctx.noop, &ctx.stdin, cell.form));
-    let mut piped = Raw::new(&ctx.noop, &ctx.stdin, cell.form);
-    piped.piped = Some(
-        std::fs::read(&ctx.stdin)
-            .unwrap_or_else(|e| fail(&format!("cannot read `{}`: {e}", ctx.stdin.display()))),
-    );
-    let piped = Arc::new(piped);
+    let piped = Arc::new(Raw::piped(&ctx.noop, &ctx.stdin, cell.form));
     let n = cell.events();
     let mut rounds: [Vec<f64>; 3] = Default::default();
     let mut ratios: [Vec<f64>; 3] = Default::default();

@@ -557,14 +557,11 @@ fn profile(ctx: &Arc<Ctx>, spec: &str) {
     }
     enter(&format!("profile {spec}"));
     let engine = Arc::new(setup::engine_of(&ctx.dir, &ctx.noop, form, hooks));
-    let mut raw = Raw::new(&ctx.noop, &ctx.stdin, form);
-    if side == "piped" {
-        raw.piped = Some(
-            std::fs::read(&ctx.stdin)
-                .unwrap_or_else(|e| fail(&format!("cannot read `{}`: {e}", ctx.stdin.display()))),
-        );
-    }
-    let raw = Arc::new(raw);
+    let raw = Arc::new(if side == "piped" {
+        Raw::piped(&ctx.noop, &ctx.stdin, form)
+    } else {
+        Raw::new(&ctx.noop, &ctx.stdin, form)
+    });
     let ours = side != "raw" && side != "piped";
     let show = side == "shown";
     let c = Arc::clone(ctx);

@@ -24,7 +24,7 @@ pub(crate) struct Raw {
     direct: bool,
     /// The payload written through a pipe and the output read back (`wait_with_output`), as a
     /// runner that captures must; None: stdin from the file, the output to `/dev/null`.
-    pub(crate) piped: Option<Vec<u8>>,
+    piped: Option<Vec<u8>>,
 }
 
 impl Raw {
@@ -37,6 +37,14 @@ impl Raw {
             direct: form == Form::Direct,
             piped: None,
         }
+    }
+
+    /// The same, capturing as std offers: the payload (read once from the file) written into a
+    /// piped stdin, then `wait_with_output` on piped stdout and stderr.
+    pub(crate) fn piped(noop: &Path, stdin: &Path, form: Form) -> Self {
+        let payload = std::fs::read(stdin)
+            .unwrap_or_else(|e| fail(&format!("cannot read `{}`: {e}", stdin.display())));
+        Self { piped: Some(payload), ..Self::new(noop, stdin, form) }
     }
 
     /// One spawn of hook `i`, waited for.
