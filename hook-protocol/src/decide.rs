@@ -52,6 +52,12 @@ fn injected(items: &[Attributed<String>]) -> Vec<Injected> {
         .collect()
 }
 
+/// The contexts, none when the event was interrupted: what the finished hooks of an
+/// interrupted event would add never reaches the model.
+fn injected_unless_interrupted(merged: &Merged) -> Vec<Injected> {
+    if merged.interrupted { Vec::new() } else { injected(&merged.context) }
+}
+
 fn control(merged: &Merged) -> Control {
     Control {
         halt: merged.halt.as_ref().map(|h| h.value.reason.clone()),
@@ -88,6 +94,9 @@ pub enum PromptVerdict {
         /// Why.
         reason: Option<String>,
     },
+    /// The harness interrupted the event before every hook answered ([`Merged::interrupted`]):
+    /// the prompt is not sent, whatever the finished hooks said.
+    Interrupted,
 }
 
 /// Prompt submit's decision.
@@ -105,10 +114,11 @@ pub struct PromptSubmitDecision {
 impl SeamDecision for PromptSubmitDecision {
     fn from_merged(merged: &Merged) -> Self {
         let verdict = match merged.decision {
+            _ if merged.interrupted => PromptVerdict::Interrupted,
             Some(Decision::Deny) => PromptVerdict::Block { reason: merged.reason() },
             _ => PromptVerdict::Proceed,
         };
-        Self { verdict, context: injected(&merged.context), control: control(merged) }
+        Self { verdict, context: injected_unless_interrupted(merged), control: control(merged) }
     }
 }
 
@@ -139,6 +149,19 @@ pub enum ToolPermission {
         /// Why.
         reason: Option<String>,
     },
+    /// The harness interrupted the event (its Ctrl-C) before every hook answered
+    /// ([`Merged::interrupted`]): the call must not run, whatever the finished hooks said. It
+    /// is neither "no opinion" nor a hook's deny: the person stopped the call.
+    Interrupted,
+}
+
+impl ToolPermission {
+    /// Whether the call may run without the harness asking anyone: no hook had an opinion or
+    /// one allowed it (the harness's own rules still apply to `NoOpinion`). `false` for ask,
+    /// defer, deny and an interrupted call.
+    pub fn may_run(&self) -> bool {
+        matches!(self, ToolPermission::NoOpinion | ToolPermission::Allow { .. })
+    }
 }
 
 /// Pre-tool's decision.
@@ -159,16 +182,18 @@ impl SeamDecision for PreToolDecision {
     fn from_merged(merged: &Merged) -> Self {
         let reason = merged.reason();
         let permission = match merged.decision {
+            _ if merged.interrupted => ToolPermission::Interrupted,
             None => ToolPermission::NoOpinion,
             Some(Decision::Allow) => ToolPermission::Allow { reason },
             Some(Decision::Ask) => ToolPermission::Ask { reason },
             Some(Decision::Defer) => ToolPermission::Defer { reason },
             Some(Decision::Deny) => ToolPermission::Deny { reason },
         };
+        let updated_input = if merged.interrupted { None } else { merged.updated_input.as_ref() };
         Self {
             permission,
-            updated_input: merged.updated_input.as_ref().map(|u| u.value.clone()),
-            context: injected(&merged.context),
+            updated_input: updated_input.map(|u| u.value.clone()),
+            context: injected_unless_interrupted(merged),
             control: control(merged),
         }
     }
@@ -191,6 +216,9 @@ pub enum PermissionAnswer {
         /// Why.
         reason: Option<String>,
     },
+    /// The harness interrupted the event before every hook answered ([`Merged::interrupted`]):
+    /// the call is refused, as when the person refuses at the prompt.
+    Interrupted,
 }
 
 /// Permission request's decision.
@@ -206,6 +234,7 @@ pub struct PermissionDecision {
 impl SeamDecision for PermissionDecision {
     fn from_merged(merged: &Merged) -> Self {
         let answer = match merged.decision {
+            _ if merged.interrupted => PermissionAnswer::Interrupted,
             Some(Decision::Deny) => PermissionAnswer::Deny { reason: merged.reason() },
             Some(Decision::Allow) => PermissionAnswer::Allow {
                 updated_input: merged.updated_input.as_ref().map(|u| u.value.clone()),
@@ -255,7 +284,7 @@ pub enum Continuation {
 /// Turn end's decision.
 ///
 /// A deny keeps the agent going; so does injected context, which the model can only read if
-/// the turn continues.
+/// the turn continues. An interrupted event ([`Merged::interrupted`]) lets the turn end.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct TurnEndDecision {
@@ -269,13 +298,17 @@ pub struct TurnEndDecision {
 
 impl SeamDecision for TurnEndDecision {
     fn from_merged(merged: &Merged) -> Self {
-        let continuation = if merged.decision == Some(Decision::Deny) || !merged.context.is_empty()
-        {
+        let goes_on = merged.decision == Some(Decision::Deny) || !merged.context.is_empty();
+        let continuation = if goes_on && !merged.interrupted {
             Continuation::Continue { reason: merged.reason() }
         } else {
             Continuation::Stop
         };
-        Self { continuation, context: injected(&merged.context), control: control(merged) }
+        Self {
+            continuation,
+            context: injected_unless_interrupted(merged),
+            control: control(merged),
+        }
     }
 }
 
@@ -328,6 +361,31 @@ mod tests {
             PreToolDecision::from_merged(&fold(vec![])).permission,
             ToolPermission::NoOpinion
         );
+    }
+
+    #[test]
+    fn an_interrupted_event_never_reads_as_go_ahead() {
+        let mut allow = Verdict::allow();
+        allow.updated_input = Some(json!({"command": "ls"}));
+        allow.context.push("ctx".into());
+        allow.messages.push("seen".into());
+        for verdicts in [vec![], vec![allow.clone()], vec![Verdict::deny("no"), allow]] {
+            let mut merged = fold(verdicts);
+            merged.interrupted = true;
+            let pre = PreToolDecision::from_merged(&merged);
+            assert_eq!(pre.permission, ToolPermission::Interrupted);
+            assert!(!pre.permission.may_run());
+            assert_eq!((pre.updated_input, pre.context.len()), (None, 0), "nothing of it applies");
+            let prompt = PromptSubmitDecision::from_merged(&merged);
+            assert_eq!(prompt.verdict, PromptVerdict::Interrupted);
+            assert!(prompt.context.is_empty());
+            let ask = PermissionDecision::from_merged(&merged);
+            assert_eq!(ask.answer, PermissionAnswer::Interrupted);
+            let end = TurnEndDecision::from_merged(&merged);
+            assert_eq!(end.continuation, Continuation::Stop, "the turn ends");
+        }
+        assert!(ToolPermission::NoOpinion.may_run());
+        assert!(!ToolPermission::Ask { reason: None }.may_run());
     }
 
     #[test]

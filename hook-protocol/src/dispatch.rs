@@ -137,10 +137,10 @@ impl Report {
         D::from_merged(&self.merged)
     }
 
-    /// Whether the dispatch was cancelled before every hook finished: then the decision holds
-    /// only what the finished hooks said, and the harness treats the step as interrupted.
+    /// Whether the dispatch was cancelled before every hook finished: the decision is then the
+    /// seam's interrupted one ([`Merged::interrupted`]), never a go-ahead.
     pub fn cancelled(&self) -> bool {
-        self.records.iter().any(|r| r.status == HookStatus::Cancelled)
+        self.merged.interrupted
     }
 }
 
@@ -338,9 +338,10 @@ impl Dispatcher {
             Mode::Pipeline => run_pipeline(&selected, event, &mut emitter, cancel).await,
         };
         // The records are in configuration order already (they are collected by position).
-        let merged = merge(outcomes.iter().map(|r| {
+        let mut merged = merge(outcomes.iter().map(|r| {
             (Attribution::new(r.position, r.id.clone(), r.source.clone()), r.verdict.clone())
         }));
+        merged.interrupted = outcomes.iter().any(|r| r.status == HookStatus::Cancelled);
         let mut records = outcomes;
         if let Some(end) = &merged.chain_ended_by {
             for r in records.iter_mut().filter(|r| r.position > end.position) {

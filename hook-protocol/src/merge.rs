@@ -73,6 +73,11 @@ pub struct Merged {
     /// hook in configuration order on a tie), when one said.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub severity: Option<Attributed<Severity>>,
+    /// The harness interrupted the event (its Ctrl-C) before every hook answered: whatever the
+    /// finished hooks said, each seam's decision is its interrupted one (a tool call does not
+    /// run, a prompt is not sent). The fold of verdicts never sets it; the dispatcher does.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 impl Merged {

@@ -16,8 +16,9 @@
 //! 5. **A Stop block continuing the turn**: the reason goes to the model, which works on; the
 //!    session's loop guard keeps a hook from holding the turn forever.
 //! 6. **Ctrl-C**: a [`CancellationToken`] cancelled while a slow hook runs kills the hook's
-//!    process tree; the step still returns, the hook `cancelled`, and the harness treats the
-//!    call as interrupted.
+//!    process tree; the step still returns, the hook `cancelled`, and its decision is
+//!    [`ToolPermission::Interrupted`]: the call never runs, and the model gets Claude Code's
+//!    refusal and interrupt texts.
 //! 7. **TNSAI and native hooks on the same seams**: a TNSAI hook list (kept as its own
 //!    pipeline, [`hooks_tnsai::HookList::as_hook`]) and a typed Rust hook
 //!    ([`hooks_native::SeamHook`]) sit on the engine beside the Claude Code hooks, and their
@@ -223,14 +224,16 @@ async fn tool_call(
         ..PreToolUse::default()
     };
     let step = session.pre_tool_use(&pre, ctrl_c).await?;
-    if step.cancelled() {
-        // Ctrl-C: the hooks' trees are gone; the call is interrupted, the turn goes on.
-        log.note(format!("{tool} {input}: interrupted (Ctrl-C while a hook ran)"));
-        model.tell("tool_result (error): [Request interrupted by user]");
-        return Ok(false);
-    }
     let mut input = step.decision.updated_input.clone().unwrap_or(input);
     let allowed = match &step.decision.permission {
+        ToolPermission::Interrupted => {
+            // Ctrl-C: the hooks' trees are gone and the call never runs; the model gets Claude
+            // Code's refusal and interrupt texts.
+            log.note(format!("{tool} {input}: interrupted (Ctrl-C while a hook ran)"));
+            model.read(&step.shown);
+            return Ok(false);
+        }
+        ToolPermission::NoOpinion | ToolPermission::Allow { .. } => true,
         ToolPermission::Deny { .. } => false,
         ToolPermission::Ask { reason } => {
             // A PermissionRequest hook may answer for the user; else the harness asks.
@@ -245,11 +248,13 @@ async fn tool_call(
                     input = updated_input.unwrap_or(input);
                     true
                 }
-                PermissionAnswer::Deny { .. } => false,
-                _ => ask_the_user(log, tool, &input, reason.as_deref()),
+                PermissionAnswer::Prompt => ask_the_user(log, tool, &input, reason.as_deref()),
+                // A refusal, an interrupt, or an answer this harness does not know: no.
+                _ => false,
             }
         }
-        _ => true,
+        // Defer, or an answer this harness does not know: the call does not run.
+        _ => false,
     };
     if !allowed {
         // What the model gets for a refused call is what Claude Code gives it.
@@ -420,6 +425,11 @@ mod tests {
         assert!(seen.contains(
             &"tool_result (error): PreToolUse:Bash hook error: piping a download into sh is not allowed".to_owned()
         ));
+        // 6. The interrupted call: Claude Code's refusal as its result, then its interrupt block.
+        assert!(
+            seen.contains(&format!("tool_result: {}", hooks_claude::present::templates::REFUSED))
+        );
+        assert!(seen.contains(&"user: [Request interrupted by user for tool use]\n".to_owned()));
         // 3. The approved call's result is the tool's, not the `ask` refusal text.
         assert!(!seen.iter().any(|s| s.contains("pushing needs your approval")), "{seen:#?}");
         // 5. The Stop block's feedback goes to the model.

@@ -150,6 +150,14 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// An interrupted call (the harness cancelled its PreToolUse or PermissionRequest hooks):
+    /// Claude Code's refusal as the tool result and its interrupt block, nothing the finished
+    /// hooks said.
+    fn interrupted(&mut self) {
+        self.push(Placement::ToolResult, t::REFUSED.to_owned(), true);
+        self.push(Placement::User, t::INTERRUPTED.to_owned(), false);
+    }
+
     fn pre_tool_use(&mut self, report: &Report, views: &[View<'_>]) {
         let chosen = shown_reason_record(report)
             .and_then(|r| views.iter().find(|v| v.record.position == r.position));
@@ -351,6 +359,10 @@ pub(super) fn render(
     r.says(&views);
     use EventName as E;
     match r.name {
+        // What the finished hooks of an interrupted event said never reaches the model; a
+        // tool call gets Claude Code's refusal and interrupt texts.
+        Some(E::PreToolUse | E::PermissionRequest) if report.merged.interrupted => r.interrupted(),
+        _ if report.merged.interrupted => {}
         Some(E::PreToolUse) => r.pre_tool_use(report, &views),
         Some(E::PermissionRequest) => r.permission_request(report, &views),
         Some(E::PermissionDenied) => r.permission_denied(&views),

@@ -62,6 +62,15 @@ pub const REMINDER_END: &str = "\n</system-reminder>";
 /// (2.1.331 on).
 pub const PERMISSION_RETRY: &str = "<system-reminder>\nThe refusal above is not final for this call: the PermissionDenied hook set up for this session allows one more try, which goes through the same permission check. If the user asked for what this call does, make it again now. If they did not, leave it, and in your next words to them say that you made this call without being asked and that it was refused before it ran; then go on with what they did ask for.\n</system-reminder>";
 
+/// The tool result of a call the person refused at the permission prompt or interrupted
+/// (Esc, Ctrl-C), whatever the tool or the hooks (interactive Claude Code; `{R}` in the
+/// reference).
+pub const REFUSED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
+/// The text block after [`REFUSED`] in the same user message (`{I}`); the person's next
+/// prompt follows it in that message.
+pub const INTERRUPTED: &str = "[Request interrupted by user for tool use]\n";
+
 /// The name of a hook run in Claude Code's texts: `{Event}:{Tool}` on tool events,
 /// `SessionStart:{source}` on SessionStart, the event alone elsewhere.
 pub fn hook_name(event: &str, tool_event: bool, subject: Option<&str>) -> String {

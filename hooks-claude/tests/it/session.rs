@@ -6,7 +6,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hook_protocol::Continuation;
+use hook_protocol::{Continuation, ToolPermission};
 use hooks_claude::input::{
     Base, CwdChanged, PermissionRequest, PostToolUse, PreToolUse, SessionEnd, SessionStart, Stop,
     UserPromptSubmit,
@@ -512,7 +512,11 @@ async fn ctrl_c_in_a_slow_hook_kills_its_tree_and_the_report_says_cancelled() {
             pids = pids.display()
         ),
     );
-    let fast = p.script("fast.sh", "echo '{\"systemMessage\": \"fast was here\"}'");
+    // The hook that finished allows the call, rewrites it and adds context: none of it counts.
+    let fast = p.script(
+        "fast.sh",
+        r#"echo '{"systemMessage": "fast was here", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "true"}, "additionalContext": "ctx"}}'"#,
+    );
     let mut s = p.session(json!({"PreToolUse": [{"hooks": [command(&fast), command(&slow)]}]}));
     s.session_start(&start("cancel-1"), None).await.unwrap();
     let token = CancellationToken::new();
@@ -530,6 +534,22 @@ async fn ctrl_c_in_a_slow_hook_kills_its_tree_and_the_report_says_cancelled() {
     let statuses: Vec<ClaudeStatus> = step.records().iter().map(|r| r.status).collect();
     assert_eq!(statuses, [ClaudeStatus::Success, ClaudeStatus::Cancelled]);
     assert_eq!(step.decision.control.messages, ["fast was here"], "what finished is kept");
+    // A call interrupted while its hooks ran never reads as "go ahead".
+    assert_eq!(step.decision.permission, ToolPermission::Interrupted);
+    assert!(!step.decision.permission.may_run());
+    assert_eq!(step.decision.updated_input, None);
+    assert!(step.decision.context.is_empty());
+    // The model gets Claude Code's refusal and interrupt texts, nothing the hooks said.
+    let model: Vec<(Placement, &str, bool)> =
+        step.shown.model.iter().map(|m| (m.placement, m.text.as_str(), m.is_error)).collect();
+    assert_eq!(
+        model,
+        [
+            (Placement::ToolResult, hooks_claude::present::templates::REFUSED, true),
+            (Placement::User, "[Request interrupted by user for tool use]\n", false),
+        ]
+    );
+    assert_eq!(step.shown.user, ["PreToolUse:Bash says: fast was here"]);
     for pid in lines(&pids, 2).await {
         assert!(gone(&pid).await, "process {pid} of the cancelled hook's tree is gone");
     }
