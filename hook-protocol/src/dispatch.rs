@@ -16,8 +16,8 @@
 //!
 //! [`Dispatcher::dispatch_until`] takes any future as the cancellation (a
 //! `CancellationToken::cancelled()`, a oneshot receiver, a Ctrl-C signal, a timer). When it
-//! resolves, every hook still running is dropped, which kills its whole process tree (see
-//! [`crate::exec::run`]), hooks not started yet never start, and the report comes back all the
+//! resolves, every hook still running is dropped, which kills its whole process tree (the
+//! process engine, `hook-exec`, does so when its run is dropped), hooks not started yet never start, and the report comes back all the
 //! same: the hooks that had finished keep their records, the others have the status
 //! [`HookStatus::Cancelled`] ([`Report::cancelled`] says whether any has).
 //!
@@ -40,10 +40,9 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 
-use crate::exec::Limit;
 use crate::{
     Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
-    HookStatus, MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
+    HookStatus, Limit, MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
 };
 
 /// How the matching hooks of one event run.

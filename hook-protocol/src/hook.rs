@@ -7,8 +7,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde::Serialize;
 
-use crate::exec::{Limit, Mechanism};
 use crate::{Event, Exit, Matcher, Metadata, RawOutcome, Seam, Source, Verdict};
+use crate::{Limit, Mechanism};
 
 /// What the dispatcher does with a hook that failed (could not start, timed out, crashed, or
 /// answered something its dialect cannot read).
@@ -263,8 +263,8 @@ pub trait Hook: Send + Sync + fmt::Debug {
     ///
     /// # Cancel safety
     ///
-    /// Dropping the future must not leak resources; process hooks rely on
-    /// [`crate::exec::run`], which kills what it started when dropped.
+    /// Dropping the future must not leak resources; process hooks rely on the process
+    /// engine (`hook-exec`), whose run kills what it started when dropped.
     async fn run(&self, event: &Event) -> HookOutcome;
 }
 

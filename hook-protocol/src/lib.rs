@@ -13,15 +13,16 @@
 //!   of completion order); [`SeamDecision`] types read the seam's decision off it.
 //! - [`Matcher`] and [`MatcherSet`]: which subjects a hook cares about, compiled once.
 //! - [`codec`]: exit classification and stdout sniffing, shared by the dialects.
-//! - [`exec`]: the only place in the workspace that starts a process: [`exec::run`], with each
-//!   hook contained in a cgroup of its own where the kernel allows it (the tree walk elsewhere;
-//!   [`exec::contain`] chooses, [`exec::containment`] says which and why), resource limits, and
-//!   [`exec::kill_running`] for the harness's own signal handling.
+//! - [`RawOutcome`], [`Exit`], [`Mechanism`], [`Limit`]: what one hook process produced, as
+//!   the codec and the records read it. Starting processes is not this crate's business: the
+//!   process engine, `hook-exec`, is the only place in the workspace that does, and only the
+//!   dialects that run commands depend on it.
 //! - [`Hook`]: the one trait every kind of hook implements; [`Dispatcher`] runs the hooks that
 //!   match an event and returns a [`Report`].
 //!
-//! This crate never names a dialect's event and never parses a dialect's configuration: that is
-//! the dialect crates' business (`hooks-claude`, `hooks-tnsai`, `hooks-native`).
+//! This crate never names a dialect's event, never parses a dialect's configuration and never
+//! starts a process: that is the dialect crates' business (`hooks-claude`, `hooks-tnsai`,
+//! `hooks-native`) and the process engine's (`hook-exec`).
 //!
 //! # Examples
 //!
@@ -95,9 +96,9 @@
 //! ```
 //!
 //! A whole dialect in one file, an external-process protocol with its wire payload, its run
-//! through [`exec::run`] and its output rules, is the crate's example
-//! [`examples/rubyn_dialect.rs`](https://docs.rs/crate/hook-protocol/latest/source/examples/rubyn_dialect.rs)
-//! (`cargo run -p hook-protocol --example rubyn_dialect`).
+//! through the process engine and its output rules, is `hook-exec`'s example
+//! [`examples/rubyn_dialect.rs`](https://docs.rs/crate/hook-exec/latest/source/examples/rubyn_dialect.rs)
+//! (`cargo run -p hook-exec --example rubyn_dialect`).
 //!
 //! Folding verdicts needs no dispatcher: [`merge`] takes them in configuration order.
 //!
@@ -120,7 +121,6 @@ pub mod codec;
 mod decide;
 mod dispatch;
 mod event;
-pub mod exec;
 mod hook;
 mod matcher;
 mod merge;
@@ -148,6 +148,6 @@ pub use matcher::{Matcher, MatcherError, MatcherSet};
 pub use merge::{Attributed, Attribution, Merged, Merger, merge};
 pub use metadata::{Metadata, RecordData};
 pub use os_error::os_error_text;
-pub use outcome::{Exit, RawOutcome, StdinOutcome, signal_name};
+pub use outcome::{Exit, Limit, Mechanism, RawOutcome, StdinOutcome, signal_name};
 pub use seam::Seam;
 pub use verdict::{Decision, Halt, Severity, Source, Verdict};

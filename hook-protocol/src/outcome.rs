@@ -5,8 +5,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::exec::{Limit, Mechanism};
-
 /// How a hook process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -98,7 +96,7 @@ pub struct RawOutcome {
     pub containment: Mechanism,
     /// How many processes the hook left running when it exited normally: counted in its cgroup
     /// (where they stay, unless killed), or, with the tree walk, known only when they were
-    /// killed ([`Leftovers::Kill`](crate::exec::Leftovers::Kill)).
+    /// killed (the process engine's `Leftovers::Kill`, in `hook-exec`).
     pub leftovers: Option<u32>,
     /// The resource limit that stopped the hook, if one did: `memory.max` when the kernel
     /// killed a process of it for memory, `pids.max` when a fork of it failed for the limit.
@@ -191,6 +189,71 @@ pub fn signal_name(signal: i32) -> &'static str {
         14 => "SIGALRM",
         15 => "SIGTERM",
         _ => "unknown signal",
+    }
+}
+
+/// How a run's processes were contained, as its record says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Mechanism {
+    /// The hook ran in a cgroup of its own, joined before it ran any code: everything it
+    /// starts stays in it, and `cgroup.kill` ends it all.
+    Cgroup,
+    /// The hook's tree is its process group, its descendants and the processes carrying its
+    /// run's marker, found in `/proc` when it is killed; a process that leaves all three
+    /// escapes.
+    TreeWalk,
+}
+
+impl Mechanism {
+    /// `cgroup` or `tree-walk`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mechanism::Cgroup => "cgroup",
+            Mechanism::TreeWalk => "tree-walk",
+        }
+    }
+}
+
+impl fmt::Display for Mechanism {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One resource limit of a hook's cgroup.
+///
+/// Exhaustive: the process engine (`hook-exec`, released with this crate) writes each one to
+/// its controller's files, and a new one must be taught to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Limit {
+    /// `pids.max`: how many processes and threads the hook's cgroup may hold at once.
+    #[serde(rename = "pids.max")]
+    Pids,
+    /// `memory.max`: how many bytes of memory the hook's cgroup may use (no swap beyond it).
+    #[serde(rename = "memory.max")]
+    Memory,
+    /// `cpu.weight`: the hook's share of the CPU when it competes, 1 to 10000 (100 is the
+    /// kernel's default).
+    #[serde(rename = "cpu.weight")]
+    CpuWeight,
+}
+
+impl Limit {
+    /// The cgroup v2 file name: `pids.max`, `memory.max`, `cpu.weight`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limit::Pids => "pids.max",
+            Limit::Memory => "memory.max",
+            Limit::CpuWeight => "cpu.weight",
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -47,7 +47,7 @@ fn run(started: Instant) -> Result<String, String> {
         warmup.parse().map_err(|_| format!("WARMUP is a number, got `{warmup}`"))?;
     let always_shell = rest.iter().any(|a| a == "--always-shell");
     if rest.iter().any(|a| a == "--no-cgroup") {
-        hook_protocol::exec::contain(hook_protocol::exec::Containment::off())
+        hook_exec::contain(hook_exec::Containment::off())
             .map_err(|e| format!("cannot turn cgroup containment off: {e}"))?;
     }
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read `{file}`: {e}"))?;

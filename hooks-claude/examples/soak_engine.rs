@@ -162,7 +162,7 @@ async fn soak(engine: &Engine, dir: &Path, events: usize, in_flight: usize) -> (
 /// Our children but the containment's supervisor: (zombies, all).
 fn children() -> (usize, usize) {
     let me = std::process::id().to_string();
-    let supervisor = hook_protocol::exec::containment().supervisor_pid().map(|p| p.to_string());
+    let supervisor = hook_exec::containment().supervisor_pid().map(|p| p.to_string());
     let (mut zombies, mut all) = (0, 0);
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         if supervisor.as_deref().is_some_and(|s| entry.file_name() == s) {

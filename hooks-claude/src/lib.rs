@@ -14,8 +14,8 @@
 //! ([`Step`]), and between the steps what Claude Code does: the Stop loop guard, skills whose
 //! hooks start with their Skill call, `once`, background results on the next step,
 //! `CLAUDE_ENV_FILE`s and their exports, the current directory, Ctrl-C through a
-//! [`CancellationToken`]. `examples/harness_loop.rs` is the guide: a scripted model and fake
-//! tools driving a session through a whole turn.
+//! [`CancellationToken`]. The workspace's `examples/harness-loop` crate is the guide: a scripted
+//! model and fake tools driving a session through a whole turn.
 //!
 //! What the crate does for each event, field and rule, where it deliberately differs from
 //! Claude Code and why, and the Claude Code release it follows (2.1.332) is written down in
@@ -41,7 +41,7 @@
 //!
 //! # Handler types
 //!
-//! - `command`: a process, through `hook_protocol::exec::run` (the only place that starts
+//! - `command`: a process, through `hook_exec::run` (the only place that starts
 //!   one): shell form `/bin/sh -c`, exec form with `args`.
 //! - `http`: a POST of the event's JSON ([HTTP hooks](crate::compatibility#http-hooks) says what
 //!   the answer means; a status alone never blocks). [`HttpPolicy`] holds `allowedHttpHookUrls` (an

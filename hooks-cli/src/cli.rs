@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use hook_protocol::exec::Scrub;
+use hook_exec::Scrub;
 
 /// Run, check, list and replay agent hooks without an agent.
 ///

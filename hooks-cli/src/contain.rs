@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use hook_protocol::exec::{self, ContainError, Containment, ResourceLimits};
+use hook_exec::{ContainError, Containment, ResourceLimits};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use crate::cli::ContainArgs;
@@ -26,12 +26,12 @@ pub(crate) fn setup(args: &ContainArgs, verbose: bool) {
     limits.memory_max = args.memory_max;
     limits.cpu_weight = args.cpu_weight;
     config = config.limits(limits);
-    let status = match exec::contain(config) {
+    let status = match hook_exec::contain(config) {
         Ok(status) => status,
-        Err(ContainError::AlreadySet) => exec::containment(),
+        Err(ContainError::AlreadySet) => hook_exec::containment(),
         Err(e) => {
             eprintln!("hooks: warning: {}", error_chain(&e));
-            exec::containment()
+            hook_exec::containment()
         }
     };
     for warning in status.warnings() {
@@ -103,7 +103,7 @@ impl Signals {
                 _ = self.term.recv() => libc::SIGTERM,
                 _ = self.hup.recv() => libc::SIGHUP,
             };
-            let killed = exec::kill_running(INTERRUPT_GRACE);
+            let killed = hook_exec::kill_running(INTERRUPT_GRACE);
             eprintln!(
                 "hooks: interrupted by {}; killed {killed} running hook(s)",
                 hook_protocol::signal_name(caught)

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use hook_protocol::exec::{self, CommandSpec, Env, Invocation, Limits, Scrub};
+use hook_exec::{CommandSpec, Env, Invocation, Limits, Scrub};
 use hook_protocol::{
     Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, Matcher, MatcherError, Source,
 };
@@ -215,7 +215,7 @@ impl Hook for TnsaiHook {
     async fn run(&self, event: &Event) -> HookOutcome {
         let request = Request::new(event, &self.tnsai_version);
         let inv = self.invocation(event, &request);
-        match exec::run(&inv).await {
+        match hook_exec::run(&inv).await {
             Ok(raw) => interpret(&raw, &EventType::of(event), &request.payload, self.timeout),
             Err(e) => HookOutcome::failure(
                 HookStatus::SpawnFailed,

@@ -12,7 +12,7 @@ use crate::util::{Result, build_lean, cargo, has_cargo_subcommand, run as step};
 /// The crates published to crates.io, packaged (and built from their packages) by `ci`
 /// (`package.rs`).
 pub(crate) const PUBLISHED: &[&str] =
-    &["hook-protocol", "hooks-claude", "hooks-tnsai", "hooks-native", "hooks-cli"];
+    &["hook-protocol", "hook-exec", "hooks-claude", "hooks-tnsai", "hooks-native", "hooks-cli"];
 
 /// Each step's name and time, in the order they ran.
 #[derive(Default)]

@@ -6,7 +6,7 @@
 //! sources it keeps under `$CARGO_HOME/registry/src`: a second run with changed sources but the
 //! same version reuses the stale extraction and fails. So the packages are made with
 //! `--no-verify`, unpacked under `target/package-check/`, and checked there as one workspace
-//! that patches the five crates to their unpacked copies. What this catches is what
+//! that patches the published crates to their unpacked copies. What this catches is what
 //! verification is for: a file the package leaves out (the included compatibility reference,
 //! the licences, the readme), a path dependency without a version, a manifest that only works
 //! inside this workspace.

@@ -1,7 +1,7 @@
 //! `cargo xtask soak`: the load and leak tests of the process runner and of the Claude engine
 //! (not part of `ci`).
 //!
-//! Builds and runs `hook-protocol`'s `soak` example in release mode, with the tree walk and then
+//! Builds and runs `hook-exec`'s `soak` example in release mode, with the tree walk and then
 //! with cgroup containment: 10,000 invocations, 64 in flight, mixing well-behaved, slow,
 //! timing-out, flooding, crashing and daemon-leaving hooks, then checks for zombies, file
 //! descriptors, resident memory, that every invocation is accounted for with the containment
@@ -61,7 +61,7 @@ pub(crate) fn run(args: &[String]) -> Result {
 /// The process runner's soak with one containment, then the check that its cgroups are gone.
 fn runner_soak(mode: &str, vars: &[(&str, String)]) -> Result {
     let mut cmd = cargo();
-    cmd.args(["run", "--release", "--locked", "-p", "hook-protocol", "--example", "soak"]);
+    cmd.args(["run", "--release", "--locked", "-p", "hook-exec", "--example", "soak"]);
     cmd.envs(vars.iter().map(|(k, v)| (*k, v.as_str()))).env("SOAK_CONTAINMENT", mode);
     eprintln!("xtask: soak (release): the process runner, {mode}");
     let mut child = cmd

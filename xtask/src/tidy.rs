@@ -7,8 +7,15 @@ use crate::util::root;
 
 mod layers;
 
-const CRATES: &[&str] =
-    &["hook-protocol", "hooks-claude", "hooks-tnsai", "hooks-native", "hooks-cli", "xtask"];
+const CRATES: &[&str] = &[
+    "hook-protocol",
+    "hook-exec",
+    "hooks-claude",
+    "hooks-tnsai",
+    "hooks-native",
+    "hooks-cli",
+    "xtask",
+];
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
@@ -243,4 +250,53 @@ fn published_crates_are_ready_for_crates_io() {
     }
     let changelog = fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
     assert!(changelog.contains("## [Unreleased]"), "CHANGELOG.md follows Keep a Changelog");
+}
+
+/// The workspace crates a manifest names in any of its dependency tables (normal, dev and
+/// build alike), each with the line it is on.
+fn workspace_dependencies(krate: &str) -> Vec<(String, usize)> {
+    let manifest = fs::read_to_string(root().join(krate).join("Cargo.toml")).unwrap();
+    let mut in_dependencies = false;
+    let mut out = Vec::new();
+    for (i, line) in manifest.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_dependencies = line.trim_matches(['[', ']']).ends_with("dependencies");
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+        if in_dependencies && (name.starts_with("hook-") || name.starts_with("hooks-")) {
+            out.push((name.to_owned(), i + 1));
+        }
+    }
+    out
+}
+
+/// The layering of the crates: the model depends on no workspace crate, the process engine only
+/// on the model, a dialect on those two and never on another dialect (not even for its tests),
+/// so that no circle can form. What uses several dialects is a crate of its own.
+#[test]
+fn dialects_depend_on_the_core_and_never_on_each_other() {
+    let allowed: &[(&str, &[&str])] = &[
+        ("hook-protocol", &[]),
+        ("hook-exec", &["hook-protocol"]),
+        ("hooks-native", &["hook-protocol"]),
+    ];
+    for krate in CRATES.iter().filter(|k| k.starts_with("hook")) {
+        let deps = workspace_dependencies(krate);
+        let rule = allowed.iter().find(|(k, _)| k == krate).map(|(_, a)| *a);
+        for (dep, line) in deps {
+            let ok = match rule {
+                Some(allowed) => allowed.contains(&dep.as_str()),
+                // Every other `hooks-*` crate but the CLI is a dialect.
+                None if *krate == "hooks-cli" => true,
+                None => dep == "hook-protocol" || dep == "hook-exec",
+            };
+            assert!(
+                ok,
+                "{krate}/Cargo.toml:{line}: `{krate}` may not depend on `{dep}` (the core never \
+                 names a dialect; a dialect depends on the core and the engine only)"
+            );
+        }
+    }
 }

@@ -409,11 +409,11 @@ fn main() -> ExitCode {
     let knobs = Knobs::read();
     watchdog();
     let config = if knobs.contain_off {
-        hook_protocol::exec::Containment::off()
+        hook_exec::Containment::off()
     } else {
-        hook_protocol::exec::Containment::auto()
+        hook_exec::Containment::auto()
     };
-    let status = hook_protocol::exec::contain(config)
+    let status = hook_exec::contain(config)
         .unwrap_or_else(|e| fail(&format!("cannot set the containment: {e}")));
     let containment = format!("containment {} ({})", status.mechanism().as_str(), status.reason());
     let dir = std::env::temp_dir().join(format!("hooks-claude-bench-{}", std::process::id()));
@@ -474,7 +474,7 @@ fn main() -> ExitCode {
         capture::run(&ctx);
     }
     if knobs.runs("tree") {
-        if status.mechanism() != hook_protocol::exec::Mechanism::TreeWalk {
+        if status.mechanism() != hook_protocol::Mechanism::TreeWalk {
             all_met &= tree::run_nested();
         } else if knobs.runs("engine") {
             println!();

@@ -494,7 +494,7 @@ impl SessionEndBudget {
             .active()
             .filter(|e| e.event == EventName::SessionEnd && e.source.plugin().is_none())
             .filter_map(|e| e.handler.timeout)
-            .filter_map(|s| hook_protocol::exec::timeout_from_secs(s).ok())
+            .filter_map(|s| hook_exec::timeout_from_secs(s).ok())
             .max()
             .unwrap_or(base);
         Self { budget: highest.clamp(base, max), default: base }
@@ -502,7 +502,7 @@ impl SessionEndBudget {
 
     /// A `SessionEnd` hook's timeout: its own (else the default), within the budget.
     fn timeout(&self, own: Option<f64>) -> Duration {
-        own.and_then(|s| hook_protocol::exec::timeout_from_secs(s).ok())
+        own.and_then(|s| hook_exec::timeout_from_secs(s).ok())
             .unwrap_or(self.default)
             .min(self.budget)
     }

@@ -143,7 +143,7 @@ impl ClaudeHook {
         let h = &entry.handler;
         let mut timeout = h
             .timeout
-            .and_then(|s| hook_protocol::exec::timeout_from_secs(s).ok())
+            .and_then(|s| hook_exec::timeout_from_secs(s).ok())
             .unwrap_or_else(|| event.default_timeout(h.kind));
         if let Some(max) = event.max_timeout() {
             timeout = timeout.min(max);

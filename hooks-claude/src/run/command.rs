@@ -1,4 +1,4 @@
-//! Command handlers: a process run through `hook_protocol::exec::run`, in the foreground, in
+//! Command handlers: a process run through `hook_exec::run`, in the foreground, in
 //! the background (`async`, `asyncRewake`), or in the foreground until its first stdout line
 //! says `{"async":true}` ([Background hooks](crate::compatibility#background-hooks)), after which
 //! the event goes on without it and the rest of its output is collected like an async hook's. The
@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
 use std::time::Duration;
 
+use hook_exec::{ExecError, Invocation, LineTap, run as exec_run};
 use hook_protocol::codec::{parse_object, trim};
-use hook_protocol::exec::{ExecError, Invocation, LineTap, run as exec_run};
 use hook_protocol::{Exit, HookOutcome, HookStatus, ProcessFacts, RawOutcome, Verdict};
 use serde_json::Value;
 

@@ -28,7 +28,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::Duration;
 
-use hook_protocol::exec::{CommandSpec, ExecError, Invocation, run as exec_run};
+use hook_exec::{CommandSpec, ExecError, Invocation, run as exec_run};
 use hook_protocol::{Exit, RawOutcome};
 use tokio::sync::OnceCell;
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::wire::seams::ClaudePayload;
-use hook_protocol::exec::{CommandSpec, Env, Scrub};
+use hook_exec::{CommandSpec, Env, Scrub};
 
 use crate::run::direct::Direct;
 use crate::run::plain;

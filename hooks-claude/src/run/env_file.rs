@@ -14,7 +14,7 @@
 //! with `CLAUDE_ENV_FILE` naming it.
 //!
 //! [`exports`] evaluates the files as the shell tool does: it sources them, in order, in one
-//! `/bin/sh` (through `hook_protocol::exec`) and returns the variables whose values changed.
+//! `/bin/sh` (through `hook_exec`) and returns the variables whose values changed.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::OpenOptions;
@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::exec::{CommandSpec, Env, Invocation};
+use hook_exec::{CommandSpec, Env, Invocation};
 
 use crate::EventName;
 
@@ -174,8 +174,7 @@ pub async fn exports(
     let mut inv = Invocation::new(CommandSpec::exec("/bin/sh", args), cwd, SOURCE_TIMEOUT);
     inv.env = Env::inherit();
     inv.stdin = Arc::from(Vec::new());
-    let raw =
-        hook_protocol::exec::run(&inv).await.map_err(|e| ExportsError::Spawn(e.to_string()))?;
+    let raw = hook_exec::run(&inv).await.map_err(|e| ExportsError::Spawn(e.to_string()))?;
     if raw.exit.code() != Some(0) {
         return Err(ExportsError::Failed {
             status: raw.exit.to_string(),

@@ -2,7 +2,7 @@
 //! header interpolation limited to allowed variables, and one POST bounded on the wall clock and
 //! in size (`client.rs`, built with the `http` feature only).
 //!
-//! HTTP requests are not processes, so they do not go through `hook_protocol::exec`; what this
+//! HTTP requests are not processes, so they do not go through `hook_exec`; what this
 //! module returns is decoded elsewhere by the answer rules of
 //! [HTTP hooks](crate::compatibility#http-hooks). Header values are secrets as far as this module
 //! is concerned: they are never logged nor put in an error.

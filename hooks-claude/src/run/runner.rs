@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::exec::{CommandSpec, Env};
+use hook_exec::{CommandSpec, Env};
 use hook_protocol::{HookInfo, HookOutcome, ProcessFacts};
 
 use crate::Entry;

@@ -65,7 +65,7 @@ pub use step::{GuardState, Late, Step};
 /// ([`Step::cancelled`]). A step out of order (a tool call before `SessionStart`, a second
 /// `SessionEnd`) is a [`SessionError`].
 ///
-/// `examples/harness_loop.rs` drives a whole turn through a session.
+/// The workspace's `examples/harness-loop` crate drives a whole turn through a session.
 ///
 /// The session owns its engine, since what lives between events (invoked skills, spent `once`
 /// hooks, background hooks) is the engine's: one engine per session.

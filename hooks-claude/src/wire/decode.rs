@@ -16,8 +16,8 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
+use hook_exec::ExecError;
 use hook_protocol::codec::{parse_object, trim};
-use hook_protocol::exec::ExecError;
 use hook_protocol::{
     Decision, Exit, HookOutcome, HookStatus, Metadata, RawOutcome, RecordData, Verdict,
 };
@@ -559,7 +559,7 @@ fn strip_ansi(text: &str) -> String {
 /// warnings, and the [`ClaudeMeta`] record in `metadata`.
 ///
 /// This is the decoder [`ClaudeHook`](crate::ClaudeHook) applies after
-/// [`run`](hook_protocol::exec::run); it is public for harnesses that start hook processes themselves and for the fuzz
+/// [`run`](hook_exec::run); it is public for harnesses that start hook processes themselves and for the fuzz
 /// targets, which feed it arbitrary stdout, stderr and exits.
 pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure) -> HookOutcome {
     let ctx = DecodeCtx::of(event, on_failure, Duration::from_secs(60));

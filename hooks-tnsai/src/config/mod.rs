@@ -45,7 +45,7 @@ mod read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hook_protocol::exec::Scrub;
+use hook_exec::Scrub;
 use hook_protocol::{Dispatcher, Event, Hook, Mode, Report};
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter, Spanned};
 

@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use hook_exec::Scrub;
 use hook_protocol::FailurePolicy;
-use hook_protocol::exec::Scrub;
 use serde_saphyr::Spanned;
 
 use super::error::{ConfigError, ConfigErrorKind, HookRef};

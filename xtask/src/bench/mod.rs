@@ -10,7 +10,7 @@ use crate::util::{Result, cargo, run as run_cmd};
 
 /// (name, package, bench target, what it measures)
 const BENCHES: &[(&str, &str, &str, &str)] = &[
-    ("exec", "hook-protocol", "exec", "exec::run versus a raw spawn"),
+    ("exec", "hook-exec", "exec", "hook_exec::run versus a raw spawn"),
     ("native", "hooks-native", "native", "native around chains versus the bare body"),
     ("engine", "hooks-claude", "engine", "the Claude engine versus raw spawns, and its scale"),
     ("session", "hooks-claude", "session", "a Session step versus Engine::fire and its shown"),

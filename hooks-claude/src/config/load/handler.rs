@@ -265,9 +265,7 @@ fn timeout(f: &mut Fields<'_, '_, '_>) -> Option<f64> {
         None => None,
         Some(Ast::NumberLit(n)) => {
             let secs: f64 = n.value.parse().unwrap_or(f64::NAN);
-            if !(secs.is_finite() && secs > 0.0)
-                || hook_protocol::exec::timeout_from_secs(secs).is_err()
-            {
+            if !(secs.is_finite() && secs > 0.0) || hook_exec::timeout_from_secs(secs).is_err() {
                 f.w.sink.error(f.w.pos(n), format!("`timeout` must be a positive number of seconds, got `{}`; this handler is skipped", n.value));
                 f.ok = false;
             } else if secs >= MILLISECONDS_HINT {

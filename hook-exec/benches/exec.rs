@@ -40,7 +40,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use hook_protocol::exec::{CommandSpec, Invocation, run};
+use hook_exec::{CommandSpec, Invocation, run};
 use hook_protocol::{
     Common, Dispatcher, Event, Hook as HookTrait, HookInfo, HookOutcome, HookStatus, Payload,
     Source, ToolCall, Verdict,
@@ -196,7 +196,7 @@ impl Bench {
         Self::check(hook, run(self.tree_invocation(hook)).await);
     }
 
-    fn check(hook: Hook, out: Result<hook_protocol::RawOutcome, hook_protocol::exec::ExecError>) {
+    fn check(hook: Hook, out: Result<hook_protocol::RawOutcome, hook_exec::ExecError>) {
         match out {
             Ok(out) if out.exit.code() == Some(0) => {}
             Ok(out) => fail(&format!("{} ended with {}", hook.name(), out.exit)),
@@ -372,8 +372,8 @@ fn main() -> ExitCode {
     } else {
         format!("a multi-thread Tokio runtime ({} workers)", rt.metrics().num_workers())
     };
-    let status = hook_protocol::exec::containment();
-    let cgroups = status.mechanism() == hook_protocol::exec::Mechanism::Cgroup;
+    let status = hook_exec::containment();
+    let cgroups = status.mechanism() == hook_protocol::Mechanism::Cgroup;
     println!(
         "exec::run versus std::process::Command::status(), {ROUNDS} interleaved rounds; \
          ours on {flavour}, driven from a spawned task"

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use hook_protocol::exec::{CommandSpec, Env, ExecError, run};
+use hook_exec::{CommandSpec, Env, ExecError, run};
 
 use super::support::{TempDir, shell};
 

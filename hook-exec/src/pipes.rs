@@ -27,7 +27,7 @@ use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 
 use super::{LineTap, sys};
-use crate::StdinOutcome;
+use hook_protocol::StdinOutcome;
 
 /// The most bytes read or written per call.
 const CHUNK: usize = 64 * 1024;

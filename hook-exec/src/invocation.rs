@@ -77,7 +77,7 @@ impl fmt::Display for CommandSpec {
     }
 }
 
-/// The environment a hook process gets: explicit, never read implicitly by [`crate::exec::run`]
+/// The environment a hook process gets: explicit, never read implicitly by [`crate::run`]
 /// except when the invocation says to inherit.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Env {
@@ -302,7 +302,7 @@ pub enum Leftovers {
 
 /// Receives the first line of a hook's stdout while the hook still runs.
 ///
-/// [`crate::exec::run`] calls it at most once, as soon as the first `\n` is read, with the
+/// [`crate::run`] calls it at most once, as soon as the first `\n` is read, with the
 /// bytes before it; never when stdout ends (or reaches its cap) without a newline. Output is
 /// read as it comes once a run has lasted 5 ms (Linux; from the start elsewhere), and at its end
 /// before that. A dialect uses it to react to an early marker (e.g. a hook announcing that it

@@ -29,8 +29,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use hook_exec::{CommandSpec, Env, Invocation};
 use hook_protocol::codec::{self, Stdout};
-use hook_protocol::exec::{self, CommandSpec, Env, Invocation};
 use hook_protocol::{
     Common, Decision, Dispatcher, Event, Exit, FailurePolicy, Hook, HookInfo, HookOutcome,
     HookStatus, Payload, PreToolDecision, ProcessFacts, RawOutcome, Seam, Source, ToolCall,
@@ -163,7 +163,7 @@ impl Hook for RubynHook {
         }
         inv.env = env;
         inv.stdin = line.into();
-        let raw = match exec::run(&inv).await {
+        let raw = match hook_exec::run(&inv).await {
             Ok(raw) => raw,
             Err(e) => return HookOutcome::failure(HookStatus::SpawnFailed, e.to_string()),
         };

@@ -100,7 +100,7 @@ pub(super) fn tree_groups() -> Vec<i32> {
 /// let mut term = signal(SignalKind::terminate())?;
 /// tokio::spawn(async move {
 ///     term.recv().await;
-///     hook_protocol::exec::kill_running(Duration::from_millis(500));
+///     hook_exec::kill_running(Duration::from_millis(500));
 ///     std::process::exit(128 + libc::SIGTERM);
 /// });
 /// # Ok(())

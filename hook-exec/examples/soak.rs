@@ -1,6 +1,6 @@
 //! Load and leak test of the process runner, run by `cargo xtask soak` (release mode).
 //!
-//! Runs 10,000 hook invocations through [`hook_protocol::exec::run`], 64 in flight, mixing
+//! Runs 10,000 hook invocations through [`hook_exec::run`], 64 in flight, mixing
 //! well-behaved, slow, timing-out (some ignoring SIGTERM), flooding, crashing and
 //! daemon-leaving `sh` hooks generated into a temporary directory. A warm-up of the same mix
 //! brings the runtime to its working size first; then it checks that at the end no child is a
@@ -30,10 +30,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
-use hook_protocol::exec::{
-    self, CommandSpec, Containment, Invocation, Leftovers, Limits, Mechanism, run,
-};
-use hook_protocol::{Exit, RawOutcome};
+use hook_exec::{CommandSpec, Containment, Invocation, Leftovers, Limits, run};
+use hook_protocol::{Exit, Mechanism, RawOutcome};
 
 /// How much resident memory may grow from the warmed-up level, in KiB.
 const RSS_SLACK_KIB: u64 = 8 * 1024;
@@ -177,7 +175,7 @@ fn status_field(status: &str, key: &str) -> u64 {
 /// Our children but the supervisor: (zombies, all).
 fn children() -> (usize, usize) {
     let me = std::process::id().to_string();
-    let supervisor = exec::containment().supervisor_pid().map(|p| p.to_string());
+    let supervisor = hook_exec::containment().supervisor_pid().map(|p| p.to_string());
     let mut zombies = 0;
     let mut all = 0;
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
@@ -336,7 +334,7 @@ fn main() -> ExitCode {
     };
     let config =
         if containment == Mechanism::Cgroup { Containment::auto() } else { Containment::off() };
-    let status = match exec::contain(config) {
+    let status = match hook_exec::contain(config) {
         Ok(status) => status,
         Err(e) => {
             eprintln!("soak: {e}");

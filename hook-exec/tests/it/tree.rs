@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
+use hook_exec::{Leftovers, run};
 use hook_protocol::Exit;
-use hook_protocol::exec::{Leftovers, run};
 
 use super::support::{
     GRACE, LEAK_WINDOW, TIMEOUT, TempDir, alive, containments, group_members, kill, mechanism,

@@ -10,11 +10,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use hook_protocol::Exit;
-use hook_protocol::exec::{
-    self, CommandSpec, ContainError, Containment, Invocation, Leftovers, Limit, Mechanism,
-    ResourceLimits, run,
+use hook_exec::{
+    CommandSpec, ContainError, Containment, Invocation, Leftovers, ResourceLimits, run,
 };
+use hook_protocol::Exit;
+use hook_protocol::{Limit, Mechanism};
 
 use super::support::{
     TempDir, alive, cgroups_here, containments, gone_after_a_moment, kill, mechanism, pids_in,
@@ -23,7 +23,7 @@ use super::support::{
 
 /// This test's path, for [`run_alone`].
 fn this(name: &str) -> String {
-    format!("exec::contain::{name}")
+    format!("contain::{name}")
 }
 
 /// A line writing the hook's v2 cgroup (as `/proc/self/cgroup` shows it) to `file`.
@@ -35,7 +35,7 @@ fn save_cgroup(file: &str) -> String {
 fn saved_cgroup(file: &str) -> PathBuf {
     let text = std::fs::read_to_string(file).unwrap();
     let name = text.trim().rsplit('/').next().unwrap().to_owned();
-    exec::containment().cgroup_dir().unwrap().join(name)
+    hook_exec::containment().cgroup_dir().unwrap().join(name)
 }
 
 /// Whether a cgroup directory is gone or holds no process, within a moment.
@@ -72,7 +72,7 @@ async fn each_hook_runs_in_a_cgroup_of_its_own_joined_before_it_runs() {
     let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("0::")).collect();
     assert_eq!(lines.len(), 2, "{text}");
     assert_eq!(lines[0], lines[1]);
-    let dir = exec::containment().cgroup_dir().unwrap();
+    let dir = hook_exec::containment().cgroup_dir().unwrap();
     let name = dir.file_name().unwrap().to_str().unwrap();
     assert!(lines[0].contains(&format!("/{name}/")), "{} not under {}", lines[0], dir.display());
     // Empty once the run is over (and kept for the next run: no limit, nothing left).
@@ -173,7 +173,7 @@ async fn cgroups_a_hook_made_in_its_own_are_removed_with_it() {
     }
     let dir = TempDir::new();
     let file = dir.file("cgroup");
-    let harness = exec::containment().cgroup_dir().unwrap().display().to_string();
+    let harness = hook_exec::containment().cgroup_dir().unwrap().display().to_string();
     let mut inv = shell(&format!(
         "{}; own=\"{harness}/$(sed -n 's|^0::.*/||p' /proc/self/cgroup)\"; \
          mkdir -p \"$own/hooks-1-2/0\" \"$own/hooks-1-2/1\" && echo {{}}",
@@ -230,8 +230,8 @@ fn a_harness_in_a_cgroup_once_killed_runs_its_hooks_contained() {
     // Back where it was, so that the cgroup can go once this process has.
     std::fs::write(parent, std::process::id().to_string()).unwrap();
     assert_eq!(out.exit, Exit::Code { code: 0 }, "{}", out.stderr_text());
-    if exec::containment().mechanism() != Mechanism::Cgroup {
-        eprintln!("skipped: {}", exec::containment());
+    if hook_exec::containment().mechanism() != Mechanism::Cgroup {
+        eprintln!("skipped: {}", hook_exec::containment());
         return;
     }
     let inside = format!("/{}/hooks-", killed.file_name().unwrap().to_string_lossy());
@@ -242,7 +242,7 @@ fn a_harness_in_a_cgroup_once_killed_runs_its_hooks_contained() {
 /// A line that prints the value of the hook's own cgroup file `name` (v2), or, on a host that
 /// keeps the controller on cgroup v1, of `v1_name` in the controller's hierarchy.
 fn own_cgroup_file(name: &str, controller: &str, v1_name: &str) -> String {
-    let dir = exec::containment().cgroup_dir().unwrap().display().to_string();
+    let dir = hook_exec::containment().cgroup_dir().unwrap().display().to_string();
     format!(
         "own() {{ cat \"{dir}/$(sed -n 's|^0::.*/||p' /proc/self/cgroup)/{name}\" 2>/dev/null && return; \
          p=$(sed -n 's/^[0-9]*:\\([^:]*,\\)\\{{0,1\\}}{controller}\\(,[^:]*\\)\\{{0,1\\}}://p' /proc/self/cgroup); \
@@ -393,9 +393,10 @@ fn kill_running_ends_every_running_hook_in_both_containments() {
             all.extend(wait_for_pids(pids, 3).await);
         }
         let started = Instant::now();
-        let killed = tokio::task::spawn_blocking(|| exec::kill_running(Duration::from_millis(200)))
-            .await
-            .unwrap();
+        let killed =
+            tokio::task::spawn_blocking(|| hook_exec::kill_running(Duration::from_millis(200)))
+                .await
+                .unwrap();
         assert_eq!(killed, modes.len());
         assert!(started.elapsed() < Duration::from_secs(3), "took {:?}", started.elapsed());
         for (task, _) in runs {
@@ -408,7 +409,7 @@ fn kill_running_ends_every_running_hook_in_both_containments() {
         let escaped = usize::from(modes.contains(&false));
         assert_eq!(left.len(), escaped, "{left:?} of {all:?}");
         kill(&left).await;
-        assert_eq!(exec::kill_running(Duration::ZERO), 0, "nothing runs any more");
+        assert_eq!(hook_exec::kill_running(Duration::ZERO), 0, "nothing runs any more");
         println!("killed: {killed}");
     });
 }
@@ -417,8 +418,8 @@ fn kill_running_ends_every_running_hook_in_both_containments() {
 fn fresh(
     config: Containment,
 ) -> (Result<(), String>, Mechanism, String, hook_protocol::RawOutcome) {
-    let result = exec::contain(config).map(|_| ()).map_err(|e| e.to_string());
-    let status = exec::containment();
+    let result = hook_exec::contain(config).map(|_| ()).map_err(|e| e.to_string());
+    let status = hook_exec::containment();
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let out = rt.block_on(run(&shell("echo ran"))).unwrap();
     (result, status.mechanism(), status.to_string(), out)
@@ -437,7 +438,7 @@ fn a_configured_parent_that_does_not_exist_is_an_error_and_hooks_still_run() {
     assert!(status.contains("/sys/fs/cgroup/no-such"), "{status}");
     assert_eq!(out.stdout, b"ran\n");
     assert_eq!(out.containment, Mechanism::TreeWalk);
-    assert!(matches!(exec::contain(Containment::auto()), Err(ContainError::AlreadySet)));
+    assert!(matches!(hook_exec::contain(Containment::auto()), Err(ContainError::AlreadySet)));
 }
 
 #[test]
@@ -484,7 +485,7 @@ fn an_invalid_harness_limit_is_an_error_and_the_cgroups_stay() {
         Err("cpu.weight = 0 is not a valid limit: the kernel accepts 1 to 10000".to_owned())
     );
     assert!(status.contains("cpu.weight = 0"), "{status}");
-    assert_eq!(exec::containment().limits(), ResourceLimits::NONE);
+    assert_eq!(hook_exec::containment().limits(), ResourceLimits::NONE);
     if cgroups_here() {
         assert_eq!(mechanism, Mechanism::Cgroup);
         assert_eq!(out.containment, Mechanism::Cgroup);
@@ -515,7 +516,7 @@ fn without_clone3_the_child_joins_its_cgroup_itself_before_it_runs() {
         assert!(out.timed_out());
         assert_eq!(out.containment, Mechanism::Cgroup);
         let text = String::from_utf8(out.stdout).unwrap();
-        let name = exec::containment().cgroup_dir().unwrap().file_name().unwrap().to_owned();
+        let name = hook_exec::containment().cgroup_dir().unwrap().file_name().unwrap().to_owned();
         assert!(text.contains(&format!("/{}/", name.to_str().unwrap())), "{text}");
         assert!(text.ends_with("0 1 2 "), "{text}");
         let daemon = wait_for_pids(&pids, 1).await;

@@ -1,7 +1,13 @@
-//! Execution: the only place in the workspace that starts a process.
+//! The process engine of the hooks workspace: the only place that starts a process.
 //!
-//! [`run`] runs one [`Invocation`] and returns its [`RawOutcome`](crate::RawOutcome), with a
-//! timeout as a value ([`crate::Exit::TimedOut`]), never as an error. Errors are kept for what
+//! The protocol model (`hook-protocol`) never starts one; the dialects that run commands
+//! (`hooks-claude`, `hooks-tnsai`) build an [`Invocation`] and call [`run`], and read the
+//! [`RawOutcome`](hook_protocol::RawOutcome) it returns with the model's codec. `hooks-native`,
+//! whose hooks are Rust functions, does not depend on this crate. `GUIDE.md`, beside this
+//! crate's sources, is the short list of its invariants and pitfalls for whoever changes it.
+//!
+//! [`run`] runs one [`Invocation`] and returns its [`RawOutcome`](hook_protocol::RawOutcome), with a
+//! timeout as a value ([`Exit::TimedOut`](hook_protocol::Exit::TimedOut)), never as an error. Errors are kept for what
 //! prevents a run: a program that cannot be started, a working directory that does not exist,
 //! a zero timeout.
 //!
@@ -24,7 +30,7 @@
 //! 2. **Write stdin.** What fits the pipe buffer (64 KiB on Linux) is written at once with a
 //!    non-blocking write, and stdin is closed; a larger payload is written as the hook reads it,
 //!    from the same task. A hook that never reads, or exits first, is not an error: the outcome
-//!    records [`StdinOutcome::Unread`](crate::StdinOutcome::Unread) with the bytes written.
+//!    records [`StdinOutcome::Unread`](hook_protocol::StdinOutcome::Unread) with the bytes written.
 //!    Without a payload, stdin is `/dev/null`.
 //! 3. **Drain and wait.** One task pumps the three pipes (non-blocking, registered with the
 //!    reactor) and watches the leader's exit through a pidfd, until the leader exits or the
@@ -49,7 +55,7 @@
 //!
 //! What "the hook's whole tree" is depends on the mechanism, chosen once per harness with
 //! [`contain`] (or [`Containment::auto`] by default) and reported by [`containment`] and in
-//! every outcome's `containment` ([`Mechanism`]):
+//! every outcome's `containment` ([`Mechanism`](hook_protocol::Mechanism)):
 //!
 //! - **cgroup** (Linux, where a cgroup v2 directory is writable: root, a delegated subtree, a
 //!   systemd user session). Every hook runs in a cgroup of its own under `hooks-<pid>-<start>`
@@ -151,9 +157,7 @@ mod sys;
 #[cfg(unix)]
 mod tree;
 
-pub use containment::{
-    ContainError, Containment, ContainmentStatus, Limit, Mechanism, ResourceLimits,
-};
+pub use containment::{ContainError, Containment, ContainmentStatus, ResourceLimits};
 #[cfg(unix)]
 pub use containment::{contain, containment};
 #[cfg(unix)]

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
+use hook_exec::run;
 use hook_protocol::Exit;
-use hook_protocol::exec::run;
 
 use super::support::{
     open_fds_and_idle_cgroup_fds, run_alone, running_alone, shell, vm_hwm_kib, zombie_children,
@@ -245,7 +245,7 @@ fn signal_storm() {
     assert_eq!(killed, 0, "{ok} runs gave their output, {killed} died of the signal");
     // The supervisor, started by the first run in the storm, runs (its program, not a
     // child of ours that died before `execve`).
-    if let Some(pid) = hook_protocol::exec::containment().supervisor_pid() {
+    if let Some(pid) = hook_exec::containment().supervisor_pid() {
         assert!(super::support::alive(pid), "the supervisor {pid} is gone");
     }
     assert_eq!(zombie_children(), Vec::<u32>::new());
@@ -290,8 +290,8 @@ fn a_killed_supervisor_is_reaped_at_the_next_run() {
     let rt = runtime();
     rt.block_on(async {
         run(&shell("true")).await.unwrap();
-        let Some(pid) = hook_protocol::exec::containment().supervisor_pid() else {
-            println!("no supervisor here: {:?}", hook_protocol::exec::containment());
+        let Some(pid) = hook_exec::containment().supervisor_pid() else {
+            println!("no supervisor here: {:?}", hook_exec::containment());
             return;
         };
         let pid = pid.cast_signed();
@@ -316,7 +316,7 @@ fn a_killed_supervisor_is_reaped_at_the_next_run() {
             .filter(|line| line.contains("hooks-supervisor"))
             .collect();
         assert_eq!(supervisors.len(), 1, "{supervisors:?}");
-        if let Some(dir) = hook_protocol::exec::containment().cgroup_dir() {
+        if let Some(dir) = hook_exec::containment().cgroup_dir() {
             assert!(supervisors[0].contains(&*dir.to_string_lossy()), "{supervisors:?}");
         }
         println!("reaped: {pid}, replaced: {}", supervisors[0]);
@@ -344,11 +344,11 @@ fn many_descriptors(how: &str) {
     let rt = runtime();
     rt.block_on(async { run(&shell("true")).await.unwrap() });
     // Whether a limit's cgroup can be joined here at all, asked while the table is small.
-    let limit = hook_protocol::exec::ResourceLimits::new().pids_max(64);
+    let limit = hook_exec::ResourceLimits::new().pids_max(64);
     let mut probe = shell("true");
     probe.resources = limit;
     let probe = rt.block_on(run(&probe)).unwrap();
-    let joins = probe.containment == hook_protocol::exec::Mechanism::Cgroup
+    let joins = probe.containment == hook_protocol::Mechanism::Cgroup
         && probe.containment_warnings.is_empty();
     let null = std::fs::File::open("/dev/null").unwrap();
     // SAFETY: dup of an open descriptor; the copy has no close-on-exec flag.

@@ -32,7 +32,9 @@ use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::containment::{Limit, ResourceLimits};
+use hook_protocol::Limit;
+
+use super::containment::ResourceLimits;
 use super::sys::{self, MAX_JOIN};
 
 /// A controller a limit needs.

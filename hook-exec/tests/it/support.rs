@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use hook_protocol::exec::{CommandSpec, Invocation, Limits, run};
+use hook_exec::{CommandSpec, Invocation, Limits, run};
 use hook_protocol::{Exit, RawOutcome};
 
 /// Set to a test's name in the process that runs it alone.
@@ -184,8 +184,8 @@ pub(crate) fn running_alone(test: &str) -> bool {
     std::env::var(CHILD_ENV).is_ok_and(|v| v == test)
 }
 
-/// Runs `test` (its path without the crate name, e.g. `exec::stress::name`) alone in a fresh
-/// process of this test binary, through `exec::run`, and returns its outcome after checking
+/// Runs `test` (its path without the crate name, e.g. `stress::name`) alone in a fresh
+/// process of this test binary, through `hook_exec::run`, and returns its outcome after checking
 /// that it ran and passed.
 pub(crate) fn run_alone(test: &str) -> RawOutcome {
     run_alone_with(test, &[])
@@ -223,8 +223,8 @@ pub(crate) fn run_alone_with(test: &str, vars: &[(&str, &str)]) -> RawOutcome {
 /// test skipping its cgroup part never passes silently.
 #[expect(clippy::print_stderr, reason = "a test skipping its cgroup part says so")]
 pub(crate) fn cgroups_here() -> bool {
-    let status = hook_protocol::exec::containment();
-    let here = status.mechanism() == hook_protocol::exec::Mechanism::Cgroup;
+    let status = hook_exec::containment();
+    let here = status.mechanism() == hook_protocol::Mechanism::Cgroup;
     if !here {
         eprintln!("skipping the cgroup part: containment here is {status}");
     }
@@ -238,12 +238,8 @@ pub(crate) fn containments() -> Vec<bool> {
 }
 
 /// The mechanism a run with `cgroup` gets here.
-pub(crate) fn mechanism(cgroup: bool) -> hook_protocol::exec::Mechanism {
-    if cgroup {
-        hook_protocol::exec::Mechanism::Cgroup
-    } else {
-        hook_protocol::exec::Mechanism::TreeWalk
-    }
+pub(crate) fn mechanism(cgroup: bool) -> hook_protocol::Mechanism {
+    if cgroup { hook_protocol::Mechanism::Cgroup } else { hook_protocol::Mechanism::TreeWalk }
 }
 
 /// Waits up to 5 s for `path` to disappear; true when it did.

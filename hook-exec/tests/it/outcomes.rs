@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::exec::{CommandSpec, Env, RUN_MARKER, run};
+use hook_exec::{CommandSpec, Env, RUN_MARKER, run};
 use hook_protocol::{Exit, StdinOutcome};
 
 use super::support::{TempDir, shell};
@@ -282,7 +282,7 @@ async fn the_first_line_is_told_while_the_hook_still_runs() {
     let (tx, rx) = tokio::sync::oneshot::channel::<Vec<u8>>();
     let tx = std::sync::Mutex::new(Some(tx));
     let mut inv = shell("printf 'first\\nsecond'; sleep 5; echo done");
-    inv.first_line = Some(hook_protocol::exec::LineTap::new(move |line: &[u8]| {
+    inv.first_line = Some(hook_exec::LineTap::new(move |line: &[u8]| {
         if let Some(tx) = tx.lock().unwrap().take() {
             let _ = tx.send(line.to_vec());
         }
@@ -299,7 +299,7 @@ async fn no_first_line_without_a_newline() {
     let told = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = Arc::clone(&told);
     let mut inv = shell("printf 'no newline'");
-    inv.first_line = Some(hook_protocol::exec::LineTap::new(move |_: &[u8]| {
+    inv.first_line = Some(hook_exec::LineTap::new(move |_: &[u8]| {
         flag.store(true, std::sync::atomic::Ordering::SeqCst);
     }));
     let out = run(&inv).await.unwrap();

@@ -10,8 +10,8 @@ use tokio::time::Sleep;
 
 use super::leader::Leader;
 use super::pipes::Pipes;
-use super::{ExecError, Invocation, Leftovers, Mechanism, containment, spawn};
-use crate::{Exit, RawOutcome};
+use super::{ExecError, Invocation, Leftovers, containment, spawn};
+use hook_protocol::{Exit, Mechanism, RawOutcome};
 
 /// How long a run goes before its output wakes the runner: a hook that ends sooner is read
 /// once, at its end ([`Pipes::watch_output`]).

@@ -7,71 +7,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use hook_protocol::{Limit, Mechanism};
 use serde::Serialize;
 use thiserror::Error;
-
-/// How a run's processes were contained, as its record says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Mechanism {
-    /// The hook ran in a cgroup of its own, joined before it ran any code: everything it
-    /// starts stays in it, and `cgroup.kill` ends it all.
-    Cgroup,
-    /// The hook's tree is its process group, its descendants and the processes carrying its
-    /// run's marker, found in `/proc` when it is killed; a process that leaves all three
-    /// escapes.
-    TreeWalk,
-}
-
-impl Mechanism {
-    /// `cgroup` or `tree-walk`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mechanism::Cgroup => "cgroup",
-            Mechanism::TreeWalk => "tree-walk",
-        }
-    }
-}
-
-impl fmt::Display for Mechanism {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One resource limit of a hook's cgroup.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[non_exhaustive]
-pub enum Limit {
-    /// `pids.max`: how many processes and threads the hook's cgroup may hold at once.
-    #[serde(rename = "pids.max")]
-    Pids,
-    /// `memory.max`: how many bytes of memory the hook's cgroup may use (no swap beyond it).
-    #[serde(rename = "memory.max")]
-    Memory,
-    /// `cpu.weight`: the hook's share of the CPU when it competes, 1 to 10000 (100 is the
-    /// kernel's default).
-    #[serde(rename = "cpu.weight")]
-    CpuWeight,
-}
-
-impl Limit {
-    /// The cgroup v2 file name: `pids.max`, `memory.max`, `cpu.weight`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Limit::Pids => "pids.max",
-            Limit::Memory => "memory.max",
-            Limit::CpuWeight => "cpu.weight",
-        }
-    }
-}
-
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Resource limits for a hook's cgroup; `None` leaves a resource unlimited.
 ///
@@ -185,10 +123,10 @@ enum Parent {
 /// # Example
 ///
 /// ```no_run
-/// use hook_protocol::exec::{self, Containment, ResourceLimits};
+/// use hook_exec::{Containment, ResourceLimits};
 ///
 /// let limits = ResourceLimits::new().pids_max(512).memory_max(1 << 30);
-/// match exec::contain(Containment::auto().limits(limits)) {
+/// match hook_exec::contain(Containment::auto().limits(limits)) {
 ///     Ok(status) => eprintln!("containment: {status}"),
 ///     // The hooks still run, with the tree walk; the error says why.
 ///     Err(e) => eprintln!("no cgroup containment: {e}"),
@@ -304,7 +242,7 @@ impl fmt::Display for ContainmentStatus {
 pub enum ContainError {
     /// [`contain`] was called after the containment was set (by an earlier call, or by the
     /// first run).
-    #[error("containment is already set: call exec::contain before the first hook runs, once")]
+    #[error("containment is already set: call hook_exec::contain before the first hook runs, once")]
     AlreadySet,
     /// The configured parent does not exist.
     #[error("cgroup parent {} does not exist", path.display())]

@@ -1,4 +1,4 @@
-//! Execution with real processes.
+//! Integration tests of `hook-exec`: runs with real processes, one module per area.
 
 mod contain;
 mod errors;

@@ -24,8 +24,8 @@
 //!    ([`hooks_native::SeamHook`]) sit on the engine beside the Claude Code hooks, and their
 //!    answers fold into the same decision.
 //!
-//! Run it with `cargo run -p hooks-claude --example harness_loop`; its test runs the same turn
-//! and checks every step (`cargo test -p hooks-claude --examples`).
+//! Run it with `cargo run -p harness-loop`; its test runs the same turn and checks every step
+//! (`cargo test -p harness-loop`).
 
 use std::collections::VecDeque;
 use std::os::unix::fs::PermissionsExt;

@@ -1,3 +1,0 @@
-//! Integration tests of `hook-protocol`, one module per area.
-
-mod exec;
