@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use hook_protocol::Limit;
 
-use super::containment::ResourceLimits;
+use super::ResourceLimits;
 use super::sys::{self, MAX_JOIN};
 
 /// A controller a limit needs.

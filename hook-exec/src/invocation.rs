@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::ResourceLimits;
 use super::changes::Changes;
 #[cfg(doc)]
 use super::containment::Containment;
-use super::containment::ResourceLimits;
 
 /// The two forms a hook command takes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

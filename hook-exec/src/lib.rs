@@ -142,6 +142,7 @@ mod invocation;
 mod leader;
 #[cfg(unix)]
 mod pipes;
+mod resource_limits;
 #[cfg(unix)]
 mod run;
 #[cfg(unix)]
@@ -157,9 +158,10 @@ mod sys;
 #[cfg(unix)]
 mod tree;
 
-pub use containment::{ContainError, Containment, ContainmentStatus, ResourceLimits};
+pub use containment::{ContainError, Containment, ContainmentStatus};
 #[cfg(unix)]
 pub use containment::{contain, containment};
+pub use resource_limits::ResourceLimits;
 #[cfg(unix)]
 pub use running::kill_running;
 
