@@ -20,21 +20,28 @@
 //!    reason, context, a rewritten input) and every failure onto [`HookOutcome::failure`]; the
 //!    dispatcher applies the hook's [`FailurePolicy`], folds every hook's verdict most
 //!    restrictively and keeps one record per hook.
+//! 5. **The door**: implement [`Dialect`] (find and read your agent's hook files into hooks
+//!    plus [`Diagnostic`]s, check a file) and [`Loaded`] (list what would run for an event, run
+//!    one event from its JSON input into an [`EventRun`]). A program that drives dialects (the
+//!    `hooks` command) then runs yours with no code of its own for it: one registration. The
+//!    hook file here is the example's own small list (`rubyn-hooks.json`: `event`, `command`,
+//!    `args`, `timeout` in seconds); RubynCode itself reads Claude Code's settings files.
 //!
-//! Run it with `cargo run -p hook-protocol --example rubyn_dialect`; its tests, with real `sh`
-//! hooks, run with `cargo test -p hook-protocol --examples`.
+//! Run it with `cargo run -p hook-exec --example rubyn_dialect`; its tests, with real `sh`
+//! hooks, run with `cargo test -p hook-exec --examples`.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use async_trait::async_trait;
 use hook_exec::{CommandSpec, Env, Invocation};
 use hook_protocol::codec::{self, Stdout};
 use hook_protocol::{
-    Common, Decision, Dispatcher, Event, Exit, FailurePolicy, Hook, HookInfo, HookOutcome,
-    HookStatus, Payload, PreToolDecision, ProcessFacts, RawOutcome, Seam, Source, ToolCall,
-    Verdict,
+    Claim, Common, Decision, DecisionWord, Diagnostic, Dialect, DialectError, Dispatcher, Event,
+    EventRun, Exit, FailurePolicy, FileKind, Hook, HookInfo, HookLine, HookOutcome, HookStatus,
+    Listed, LoadRequest, Loaded, Payload, Position, ProcessFacts, PromptSubmit, RawOutcome, Seam,
+    Session, Source, ToolCall, TurnEnd, Verdict,
 };
 use serde_json::{Map, Value, json};
 
@@ -193,28 +200,231 @@ impl Hook for RubynHook {
     }
 }
 
+/// Step 5: the seam of each event name RubynCode uses (the reverse of [`event_name`]).
+const EVENTS: [(&str, Seam); 12] = [
+    ("SessionStart", Seam::SessionStart),
+    ("UserPromptSubmit", Seam::PromptSubmit),
+    ("PreToolUse", Seam::PreTool),
+    ("PermissionRequest", Seam::PermissionRequest),
+    ("PostToolUse", Seam::PostTool),
+    ("PostToolUseFailure", Seam::PostToolFailure),
+    ("Stop", Seam::TurnEnd),
+    ("SubagentStart", Seam::SubagentStart),
+    ("SubagentStop", Seam::SubagentEnd),
+    ("PreCompact", Seam::PreCompact),
+    ("Notification", Seam::Notification),
+    ("SessionEnd", Seam::SessionEnd),
+];
+
+fn seam_of(event: &str) -> Result<Seam, DialectError> {
+    EVENTS.iter().find(|(name, _)| *name == event).map(|(_, seam)| *seam).ok_or_else(|| {
+        DialectError::UnknownEvent {
+            what: "RubynCode event".to_owned(),
+            event: event.to_owned(),
+            hint: String::new(),
+        }
+    })
+}
+
+/// Step 5: the dialect, the one value a program that drives dialects registers.
+#[derive(Debug, Clone, Copy)]
+struct Rubyn;
+
+/// The hooks of a `rubyn-hooks.json`, each with the problems found on the way.
+fn read(path: &Path, text: &str, root: &Path) -> (Vec<RubynHook>, Vec<Diagnostic>) {
+    let mut problems = Vec::new();
+    let list: Vec<Map<String, Value>> = match serde_json::from_str(text) {
+        Ok(list) => list,
+        Err(e) => {
+            let at = Position::new(e.line(), e.column());
+            problems.push(Diagnostic::error(path, at, format!("not a list of hooks: {e}")));
+            return (Vec::new(), problems);
+        }
+    };
+    let mut hooks = Vec::new();
+    for (i, entry) in list.iter().enumerate() {
+        let text_of = |key: &str| entry.get(key).and_then(Value::as_str);
+        let (Some(event), Some(command)) = (text_of("event"), text_of("command")) else {
+            let message = format!("hook {i}: `event` and `command` are required");
+            problems.push(Diagnostic::error(path, Position::default(), message));
+            continue;
+        };
+        let seam = match seam_of(event) {
+            Ok(seam) => seam,
+            Err(e) => {
+                problems.push(Diagnostic::error(
+                    path,
+                    Position::default(),
+                    format!("hook {i}: {e}"),
+                ));
+                continue;
+            }
+        };
+        let args: Vec<&str> = entry
+            .get("args")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut hook =
+            RubynHook::new(&format!("rubyn:{i}"), vec![seam], command, &args, root.into());
+        if let Some(secs) = entry.get("timeout").and_then(Value::as_f64).filter(|s| *s > 0.0) {
+            hook = hook.with_timeout(Duration::from_secs_f64(secs));
+        }
+        hooks.push(hook);
+    }
+    (hooks, problems)
+}
+
+impl Dialect for Rubyn {
+    fn name(&self) -> &'static str {
+        "rubyn"
+    }
+
+    fn title(&self) -> &'static str {
+        "RubynCode"
+    }
+
+    fn reads(&self, kind: FileKind) -> bool {
+        kind == FileKind::Config
+    }
+
+    fn claims(&self, path: &Path, _text: &str) -> Claim {
+        if path.file_name().is_some_and(|n| n == "rubyn-hooks.json") {
+            Claim::Place
+        } else {
+            Claim::No
+        }
+    }
+
+    fn check(&self, path: &Path, text: &str, project_dir: &Path) -> Vec<Diagnostic> {
+        read(path, text, project_dir).1
+    }
+
+    fn load(&self, request: &LoadRequest) -> Result<Box<dyn Loaded>, DialectError> {
+        let path = match request.files_of(FileKind::Config).next() {
+            Some(path) => path.to_path_buf(),
+            None => request.project_dir.join("rubyn-hooks.json"),
+        };
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| DialectError::load(format!("cannot read `{}`: {e}", path.display())))?;
+        let (hooks, diagnostics) = read(&path, &text, &request.project_dir);
+        let mut builder = Dispatcher::builder();
+        for hook in hooks {
+            builder = builder.hook(hook);
+        }
+        let dispatcher = builder.build().map_err(|e| DialectError::load(e.to_string()))?;
+        Ok(Box::new(RubynHooks { dispatcher, diagnostics, root: request.project_dir.clone() }))
+    }
+}
+
+/// A `rubyn-hooks.json`, loaded.
+#[derive(Debug)]
+struct RubynHooks {
+    dispatcher: Dispatcher,
+    diagnostics: Vec<Diagnostic>,
+    root: PathBuf,
+}
+
+impl RubynHooks {
+    /// The neutral event of an input as RubynCode gives it (its own camelCase keys).
+    fn event(&self, name: &str, input: &Map<String, Value>) -> Result<Event, DialectError> {
+        let seam = seam_of(name)?;
+        let text = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or_default();
+        let common = Common::new(text("sessionId"), self.root.clone());
+        let payload = match seam {
+            Seam::PreTool => {
+                let tool = input.get("toolInput").cloned().unwrap_or(Value::Null);
+                Payload::PreTool(ToolCall::new(text("toolName"), tool))
+            }
+            Seam::PromptSubmit => PromptSubmit::new(text("prompt")).into(),
+            Seam::TurnEnd => TurnEnd::new().into(),
+            _ => {
+                return Err(DialectError::InvalidInput {
+                    event: name.to_owned(),
+                    message: "this example builds PreToolUse, UserPromptSubmit and Stop events \
+                              only"
+                        .to_owned(),
+                    lenient_would_run: false,
+                });
+            }
+        };
+        Ok(Event::new(common, payload))
+    }
+}
+
+#[async_trait]
+impl Loaded for RubynHooks {
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    fn list(&self, event: &str, _subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
+        let probe = self.event(event, &Map::new())?;
+        let hooks = self.dispatcher.matching(&probe);
+        Ok(hooks.iter().map(|h| Listed::new(h.info().label.clone(), "rubyn-hooks.json")).collect())
+    }
+
+    fn check_input(
+        &self,
+        event: &str,
+        input: &Map<String, Value>,
+        _filled: &[&str],
+    ) -> Result<(), DialectError> {
+        self.event(event, input).map(|_| ())
+    }
+
+    async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
+        let report = self.dispatcher.dispatch(&self.event(event, &input)?).await;
+        let mut run = EventRun::new(event);
+        run.decision = match report.merged.decision {
+            None => DecisionWord::None,
+            Some(Decision::Allow) => DecisionWord::Allow,
+            Some(Decision::Ask) => DecisionWord::Ask,
+            Some(Decision::Defer) => DecisionWord::Defer,
+            Some(Decision::Deny) => DecisionWord::Deny,
+        };
+        run.reason = report.merged.reason();
+        run.hooks = report
+            .records
+            .iter()
+            .map(|r| HookLine::new(r.label.clone(), r.status, r.duration))
+            .collect();
+        Ok(run)
+    }
+
+    fn into_session(self: Box<Self>) -> Box<dyn Session> {
+        hook_protocol::dialect::alone(self)
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let guard = RubynHook::new(
-        "no-rm",
-        vec![Seam::PreTool],
-        "/bin/sh",
-        &["-c", r#"grep -q '"rm ' && echo '{"decision": "deny", "reason": "no rm"}' || true"#],
-        std::env::temp_dir(),
-    )
-    .with_timeout(Duration::from_secs(10));
-    let dispatcher = match Dispatcher::builder().hook(guard).build() {
-        Ok(d) => d,
-        Err(e) => return report(&format!("cannot build the dispatcher: {e}")),
+    // A project with one RubynCode hook, read and run through the door as any program would.
+    let project = std::env::temp_dir().join(format!("rubyn-example-{}", std::process::id()));
+    let list = r#"[{"event": "PreToolUse", "command": "/bin/sh", "timeout": 10,
+        "args": ["-c", "grep -q '\"rm ' && echo '{\"decision\": \"deny\", \"reason\": \"no rm\"}' || true"]}]"#;
+    let written = std::fs::create_dir_all(&project)
+        .and_then(|()| std::fs::write(project.join("rubyn-hooks.json"), list));
+    if let Err(e) = written {
+        return report(&format!("cannot write the example project: {e}"));
+    }
+    let dialect: &dyn Dialect = &Rubyn;
+    let loaded = match dialect.load(&LoadRequest::new(&project)) {
+        Ok(loaded) => loaded,
+        Err(e) => return report(&format!("cannot load: {e}")),
     };
     for command in ["ls -la", "rm -rf build"] {
-        let event = Event::new(
-            Common::new("demo", std::env::temp_dir()),
-            Payload::PreTool(ToolCall::new("Bash", json!({"command": command}))),
-        );
-        let decision: PreToolDecision = dispatcher.dispatch(&event).await.decision();
-        report(&format!("{command}: {:?}", decision.permission));
+        let input =
+            json!({"sessionId": "demo", "toolName": "Bash", "toolInput": {"command": command}});
+        let input = input.as_object().cloned().unwrap_or_default();
+        match loaded.run("PreToolUse", input).await {
+            Ok(run) => {
+                report(&format!("{command}: {} {}", run.decision, run.reason.unwrap_or_default()))
+            }
+            Err(e) => report(&format!("{command}: {e}")),
+        }
     }
+    let _ = std::fs::remove_dir_all(&project);
 }
 
 #[expect(clippy::print_stdout, reason = "the example shows its result")]
@@ -303,5 +513,33 @@ mod tests {
         let report = d.dispatch(&bash("ls")).await;
         assert_eq!(report.merged.decision, Some(Decision::Deny), "the failing hook fails closed");
         assert_eq!(report.records.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn the_dialect_goes_through_the_door_a_program_drives() {
+        let dir = std::env::temp_dir().join(format!("rubyn-door-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let list = r#"[{"event": "PreToolUse", "command": "/bin/sh", "args": ["-c", "grep -q rm && echo '{\"decision\": \"deny\", \"reason\": \"no rm\"}' || true"]},
+                        {"event": "Bogus", "command": "x"}]"#;
+        std::fs::write(dir.join("rubyn-hooks.json"), list).unwrap();
+        // What a program holds: a `&dyn Dialect`, nothing of RubynCode's own.
+        let dialect: &dyn Dialect = &Rubyn;
+        assert_eq!(dialect.claims(&dir.join("rubyn-hooks.json"), list), Claim::Place);
+        let loaded = dialect.load(&LoadRequest::new(&dir)).unwrap();
+        let problems: Vec<String> = loaded.diagnostics().iter().map(ToString::to_string).collect();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].ends_with("error: hook 1: unknown RubynCode event `Bogus`"),
+            "{problems:?}"
+        );
+        assert_eq!(loaded.list("PreToolUse", None).unwrap().len(), 1);
+        let input =
+            json!({"sessionId": "s", "toolName": "Bash", "toolInput": {"command": "rm -rf /"}});
+        let run = loaded.run("PreToolUse", input.as_object().unwrap().clone()).await.unwrap();
+        assert_eq!((run.decision, run.reason.as_deref()), (DecisionWord::Deny, Some("no rm")));
+        assert_eq!(run.hooks[0].status, HookStatus::Success);
+        let unknown = loaded.run("Nope", Map::new()).await.unwrap_err();
+        assert_eq!(unknown.to_string(), "unknown RubynCode event `Nope`");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

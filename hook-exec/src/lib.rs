@@ -18,7 +18,7 @@
 //!    environment, a relative path is taken from its working directory; a program without a
 //!    `#!` line runs as `/bin/sh PATH ARGS...`, as `execvp` runs it). The environment is
 //!    exactly the invocation's [`Env`], plus [`RUN_MARKER`]`=<our pid>.<counter>`, unique to
-//!    the run, less the inherited credentials a [`Scrub`] names when one is set
+//!    the run, less the inherited credentials a [`Scrub`](hook_protocol::Scrub) names when one is set
 //!    ([`Env::scrub_credentials`]). The hook leads a new process group; stdin, stdout and
 //!    stderr are pipes; it starts with an empty signal mask and the usual signals (SIGPIPE,
 //!    SIGTERM, SIGINT, ...) at their default disposition, even where the harness ignores them,
@@ -166,7 +166,7 @@ pub use resource_limits::ResourceLimits;
 pub use running::kill_running;
 
 pub use invocation::{
-    CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, Scrub, TimeoutError,
+    CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, TimeoutError,
     timeout_from_secs,
 };
 #[cfg(unix)]

@@ -317,7 +317,7 @@ fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), 
 struct Inherited {
     /// Every variable of the harness's environment then, as `name=value` and a NUL.
     snapshot: Vec<u8>,
-    scrub: Option<super::Scrub>,
+    scrub: Option<hook_protocol::Scrub>,
     shell_names: bool,
     /// The names the invocation set or removed, in its order.
     changed: Vec<OsString>,

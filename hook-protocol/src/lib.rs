@@ -19,6 +19,10 @@
 //!   dialects that run commands depend on it.
 //! - [`Hook`]: the one trait every kind of hook implements; [`Dispatcher`] runs the hooks that
 //!   match an event and returns a [`Report`].
+//! - [`Dialect`]: the one door every dialect goes through (load its files, list, run an event
+//!   from JSON, run a recording as a [`Session`], check a file), with the shared
+//!   [`Diagnostic`], [`Position`], [`EventRun`] and [`Shown`] a program reads without knowing
+//!   which dialect it drives.
 //!
 //! This crate never names a dialect's event, never parses a dialect's configuration and never
 //! starts a process: that is the dialect crates' business (`hooks-claude`, `hooks-tnsai`,
@@ -119,6 +123,8 @@
 
 pub mod codec;
 mod decide;
+mod diagnostic;
+pub mod dialect;
 mod dispatch;
 mod event;
 mod hook;
@@ -127,13 +133,20 @@ mod merge;
 mod metadata;
 mod os_error;
 mod outcome;
+mod scrub;
 mod seam;
+mod shown;
 mod verdict;
 
 pub use decide::{
     BlockDecision, ContextDecision, Continuation, Control, Injected, PermissionAnswer,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptSubmitDecision, PromptVerdict,
     SeamDecision, ToolPermission, TurnEndDecision,
+};
+pub use diagnostic::{Diagnostic, Level, Position};
+pub use dialect::{
+    Claim, DecisionWord, Dialect, DialectError, EventRun, FileKind, GuardState, HookLine, LateLine,
+    Listed, LoadRequest, Loaded, Session, SessionStep,
 };
 pub use dispatch::{Dispatcher, DispatcherBuilder, HookEvent, Mode, Observer, Report};
 pub use event::{
@@ -149,5 +162,7 @@ pub use merge::{Attributed, Attribution, Merged, Merger, merge};
 pub use metadata::{Metadata, RecordData};
 pub use os_error::os_error_text;
 pub use outcome::{Exit, Limit, Mechanism, RawOutcome, StdinOutcome, signal_name};
+pub use scrub::Scrub;
 pub use seam::Seam;
+pub use shown::{ModelText, Placement, Shown};
 pub use verdict::{Decision, Halt, Severity, Source, Verdict};

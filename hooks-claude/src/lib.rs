@@ -25,7 +25,7 @@
 //!
 //! - Configuration: [`Loader`] reads settings files (their `hooks` key, or a bare hooks file)
 //!   and plugin `hooks/hooks.json`, in the order given, keeping the line and column of every
-//!   value; a file that cannot be read or parsed is reported as a [`Diagnostic`] and registers
+//!   value; a file that cannot be read or parsed is reported as a [`Diagnostic`](hook_protocol::Diagnostic) and registers
 //!   nothing. [`check`] adds the checks a `hooks check` command prints.
 //! - Events: [`EventName`] (the 33 events and what each does with an answer), [`input`] (one
 //!   typed stdin input per event), [`output`] (the strict output schema).
@@ -191,13 +191,13 @@
 pub mod compatibility {}
 
 mod config;
+mod dialect;
 mod hooks;
 pub mod present;
 mod run;
 mod session;
 mod wire;
 
-pub use config::diagnostic::{Diagnostic, DiagnosticSeverity, Pos};
 pub use config::event_name::{EventName, Exit2, HandlerType, Keeps, UnknownEvent};
 pub use config::load::{LoadErrors, Loader};
 pub use config::matcher;
@@ -206,6 +206,7 @@ pub use config::settings::{
     Config, Entry, Handler, HandlerPositions, HandlerSpec, HttpSpec, ManagedPolicy, McpToolSpec,
     OnFailure, Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,
 };
+pub use dialect::dialect;
 pub use hooks::active::WorkspaceTrust;
 pub use hooks::check::check;
 pub use hooks::engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};

@@ -20,8 +20,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter, Spanned};
 
-use crate::document::DecisionWord;
 use crate::error::{CliError, cli_error};
+use hook_protocol::DecisionWord;
 
 /// The decision words an expectation may name.
 const DECISIONS: &[&str] = &["allow", "ask", "defer", "deny", "block", "none"];
@@ -241,15 +241,7 @@ fn expect_of(path: &Path, raw: RawExpect) -> Result<Expect, CliError> {
 
 /// The decision word named `word`.
 fn decision_word(word: &str) -> Option<DecisionWord> {
-    Some(match word {
-        "allow" => DecisionWord::Allow,
-        "ask" => DecisionWord::Ask,
-        "defer" => DecisionWord::Defer,
-        "deny" => DecisionWord::Deny,
-        "block" => DecisionWord::Block,
-        "none" => DecisionWord::None,
-        _ => return None,
-    })
+    DecisionWord::parse(word)
 }
 
 /// The line (from 1) of the `key:` whose value starts at `value_line`: that line itself for a

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use hook_exec::Scrub;
+use hook_protocol::Scrub;
 
 /// Run, check, list and replay agent hooks without an agent.
 ///
@@ -56,15 +56,6 @@ pub(crate) enum Command {
     Test(TestArgs),
 }
 
-/// The hook dialect of the configuration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Dialect {
-    /// Claude Code settings files and plugins.
-    Claude,
-    /// A TNSAI hook list (YAML or JSON).
-    Tnsai,
-}
-
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub(crate) enum Format {
@@ -78,9 +69,15 @@ pub(crate) enum Format {
 /// Where the hooks come from.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct Sources {
-    /// The hook dialect.
-    #[arg(long, value_enum, default_value_t = Dialect::Claude)]
-    pub(crate) dialect: Dialect,
+    /// The hook dialect: claude (Claude Code settings files and plugins) or tnsai (a TNSAI hook
+    /// list).
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "claude",
+        value_parser = clap::builder::PossibleValuesParser::new(crate::dialects::names())
+    )]
+    pub(crate) dialect: String,
 
     /// A Claude Code settings.json or bare hooks.json (repeatable; concatenated in order).
     #[arg(long = "settings", value_name = "FILE")]
@@ -119,9 +116,9 @@ pub(crate) struct Sources {
     #[arg(long, value_name = "DIR")]
     pub(crate) claude_home: Option<PathBuf>,
 
-    /// The TNSAI hook list (with --dialect tnsai).
+    /// The TNSAI hook list (with --dialect tnsai); for any dialect, the same as --settings.
     #[arg(long, value_name = "FILE")]
-    pub(crate) config: Option<PathBuf>,
+    pub(crate) config: Vec<PathBuf>,
 
     /// Do not pass credentials to hooks: variables whose names end in _API_KEY, _TOKEN,
     /// _SECRET or _PASSWORD are removed from the environment hooks inherit.
@@ -228,6 +225,14 @@ pub(crate) struct CheckArgs {
     /// for any other file, the current directory].
     #[arg(long, value_name = "DIR")]
     pub(crate) project_dir: Option<PathBuf>,
+
+    /// The dialect of every file [default: each file's own, told by its place and shape].
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = clap::builder::PossibleValuesParser::new(crate::dialects::names())
+    )]
+    pub(crate) dialect: Option<String>,
 }
 
 #[derive(Debug, Args)]

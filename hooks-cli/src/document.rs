@@ -4,71 +4,19 @@
 
 use std::fmt::Write as _;
 
-use hooks_claude::{Placement, Shown};
+use hook_protocol::{DecisionWord, EventRun, HookStatus, Placement, Shown};
 use serde::Serialize;
 use serde_json::Value;
 
-/// The merged decision word of the document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum DecisionWord {
-    Allow,
-    Ask,
-    Defer,
-    Deny,
-    Block,
-    None,
-}
-
-impl DecisionWord {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            DecisionWord::Allow => "allow",
-            DecisionWord::Ask => "ask",
-            DecisionWord::Defer => "defer",
-            DecisionWord::Deny => "deny",
-            DecisionWord::Block => "block",
-            DecisionWord::None => "none",
-        }
-    }
-}
-
-/// How one hook's run went, in the document's vocabulary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum HookStatusWord {
-    Success,
-    BlockingError,
-    NonBlockingError,
-    TimedOut,
-    SpawnFailed,
-    Skipped,
-}
-
-impl HookStatusWord {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            HookStatusWord::Success => "success",
-            HookStatusWord::BlockingError => "blocking_error",
-            HookStatusWord::NonBlockingError => "non_blocking_error",
-            HookStatusWord::TimedOut => "timed_out",
-            HookStatusWord::SpawnFailed => "spawn_failed",
-            HookStatusWord::Skipped => "skipped",
-        }
-    }
-}
-
-impl From<hook_protocol::HookStatus> for HookStatusWord {
-    fn from(status: hook_protocol::HookStatus) -> Self {
-        use hook_protocol::HookStatus as S;
-        match status {
-            S::Success => HookStatusWord::Success,
-            S::Blocked => HookStatusWord::BlockingError,
-            S::TimedOut => HookStatusWord::TimedOut,
-            S::SpawnFailed => HookStatusWord::SpawnFailed,
-            S::Skipped => HookStatusWord::Skipped,
-            _ => HookStatusWord::NonBlockingError,
-        }
+/// A hook status as the document words it: Claude Code's words, for every dialect.
+pub(crate) fn status_word(status: HookStatus) -> &'static str {
+    match status {
+        HookStatus::Success => "success",
+        HookStatus::Blocked => "blocking_error",
+        HookStatus::TimedOut => "timed_out",
+        HookStatus::SpawnFailed => "spawn_failed",
+        HookStatus::Skipped => "skipped",
+        _ => "non_blocking_error",
     }
 }
 
@@ -76,7 +24,7 @@ impl From<hook_protocol::HookStatus> for HookStatusWord {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) struct HookLine {
     pub(crate) command: String,
-    pub(crate) status: HookStatusWord,
+    pub(crate) status: &'static str,
     pub(crate) exit_code: Option<i32>,
     pub(crate) duration_ms: u64,
     /// Not in the JSON document: shown in text output only.
@@ -97,7 +45,8 @@ pub(crate) struct RunDocument {
     pub(crate) stop_reason: Option<String>,
     /// The hooks' own `systemMessage`s (Claude Code's notices are in `shown.user`).
     pub(crate) system_messages: Vec<String>,
-    /// What Claude Code shows the model and the user; `null` for TNSAI.
+    /// What the agent shows the model and the user; `null` for a dialect whose agent shows
+    /// nothing of its own (TNSAI).
     pub(crate) shown: Option<Shown>,
     pub(crate) hooks: Vec<HookLine>,
     /// Not in the JSON document: the subject matchers were tested against, for tables.
@@ -106,12 +55,44 @@ pub(crate) struct RunDocument {
     /// Not in the JSON document: wall-clock time of the whole event, for tables.
     #[serde(skip)]
     pub(crate) elapsed_ms: u64,
-    /// TNSAI only: how serious a block is (`LOW` ... `CRITICAL`).
+    /// How serious a block is (`LOW` ... `CRITICAL`), when a hook said (TNSAI hooks do).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) severity: Option<String>,
 }
 
 impl RunDocument {
+    /// The document of a dialect's run; the run's warnings go to stderr.
+    pub(crate) fn new(run: EventRun) -> Self {
+        for warning in &run.warnings {
+            eprintln!("hooks: warning: {warning}");
+        }
+        Self {
+            event: run.event,
+            decision: run.decision,
+            reason: run.reason,
+            additional_context: run.context,
+            updated_input: run.updated_input,
+            continue_: run.halt.is_none(),
+            stop_reason: run.halt.flatten(),
+            system_messages: run.messages,
+            shown: run.shown,
+            hooks: run
+                .hooks
+                .into_iter()
+                .map(|h| HookLine {
+                    command: h.command,
+                    status: status_word(h.status),
+                    exit_code: h.exit_code,
+                    duration_ms: u64::try_from(h.duration.as_millis()).unwrap_or(u64::MAX),
+                    note: h.note,
+                })
+                .collect(),
+            subject: run.subject,
+            elapsed_ms: 0,
+            severity: run.severity.map(|s| s.as_str().to_uppercase()),
+        }
+    }
+
     /// The process exit status the document calls for: 0 proceed, 2 blocked, 3 needs a person.
     pub(crate) fn exit_status(&self) -> u8 {
         if !self.continue_ {
@@ -168,9 +149,7 @@ impl RunDocument {
             let _ = writeln!(
                 out,
                 "  hook {:<18} {:>6} ms{exit}  {}",
-                hook.status.as_str(),
-                hook.duration_ms,
-                hook.command
+                hook.status, hook.duration_ms, hook.command
             );
             if let Some(note) = &hook.note {
                 let _ = writeln!(out, "       {}", indent(note));
@@ -255,7 +234,7 @@ mod tests {
         let mut d = doc(DecisionWord::Deny, true);
         d.hooks.push(HookLine {
             command: "guard.sh".into(),
-            status: HookStatusWord::BlockingError,
+            status: "blocking_error",
             exit_code: Some(2),
             duration_ms: 5,
             note: Some("hidden".into()),

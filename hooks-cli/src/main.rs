@@ -1,32 +1,30 @@
 //! The `hooks` command: run, check, list and replay agent hooks without an agent.
 //!
-//! `hooks run` sends one event through a Claude Code hook configuration or a TNSAI hook list
-//! and prints the merged decision; `hooks check` validates configurations; `hooks list` shows
+//! `hooks run` sends one event through the hooks of a dialect (Claude Code settings files and
+//! plugins, a TNSAI hook list, ...) and prints the merged decision; `hooks check` validates configurations; `hooks list` shows
 //! which hooks an event would run; `hooks replay` runs a recorded session. See the README for
 //! the output formats and exit statuses.
 
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a command-line program prints")]
 
-mod backend;
 mod cases;
 mod check;
-mod claude;
 mod cli;
 mod contain;
+mod dialects;
 mod document;
 mod error;
 mod input;
 mod replay;
 mod testing;
-mod tnsai;
 mod verbose;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::backend::Backend;
 use crate::cli::{Cli, Command, Format, ListArgs, RunArgs};
+use crate::document::RunDocument;
 use crate::error::{CliError, cli_error};
 
 fn main() -> ExitCode {
@@ -69,15 +67,16 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
 }
 
 fn run(args: RunArgs, verbose: bool) -> Result<u8, CliError> {
-    let backend = Backend::load(&args.sources, verbose)?;
+    let hooks = dialects::load(&args.sources, verbose)?;
     let input = input::read_object(args.input.as_deref())?;
     contain::setup(&args.contain, verbose);
     let runtime = runtime()?;
     let mut signals = contain::Signals::new(&runtime)?;
-    let doc = match signals.run(&runtime, backend.run(&args.event, input)) {
-        Ok(doc) => doc?,
+    let run = match signals.run(&runtime, hooks.run(&args.event, input)) {
+        Ok(run) => run.map_err(|e| dialects::say(&e))?,
         Err(interrupted) => return Ok(interrupted.status()),
     };
+    let doc = RunDocument::new(run);
     match args.format {
         Format::Text => print!("{}", doc.to_text()),
         Format::Json => println!("{}", doc.to_json()),
@@ -86,13 +85,23 @@ fn run(args: RunArgs, verbose: bool) -> Result<u8, CliError> {
 }
 
 fn list(args: &ListArgs, verbose: bool) -> Result<u8, CliError> {
-    let backend = Backend::load(&args.sources, verbose)?;
-    let hooks = backend.list(&args.event, args.subject.as_deref(), verbose)?;
-    if hooks.is_empty() {
-        println!("no hook would run for {}", args.event);
+    let hooks = dialects::load(&args.sources, verbose)?;
+    let listed = hooks.list(&args.event, args.subject.as_deref()).map_err(|e| dialects::say(&e))?;
+    let mut any = false;
+    for h in &listed {
+        match &h.not_run {
+            None => {
+                println!("{}  ({})", h.command, h.source);
+                any = true;
+            }
+            Some(why) if verbose => {
+                eprintln!("hooks: not run: {} ({}): {why}", h.command, h.source)
+            }
+            Some(_) => {}
+        }
     }
-    for h in &hooks {
-        println!("{}  ({})", h.command, h.source);
+    if !any {
+        println!("no hook would run for {}", args.event);
     }
     Ok(0)
 }

@@ -1,22 +1,22 @@
 //! `hooks replay`: a recorded session through the hooks, as a table and a summary.
 //!
-//! With the Claude Code dialect the events run through one `hooks_claude::Session`, in order:
-//! the session fills `stop_hook_active`, runs the Stop loop guard, activates a skill's hooks
-//! after its Skill call, delivers background hooks' results on the next row, and reports what
-//! the `CLAUDE_ENV_FILE`s export. A TNSAI hook list has no session: each line runs alone.
+//! The events run through the dialect's session, in order, every line checked first. With the
+//! Claude Code dialect, the session fills `stop_hook_active`, runs the Stop loop guard,
+//! activates a skill's hooks after its Skill call, delivers background hooks' results on the
+//! next row, and reports what the `CLAUDE_ENV_FILE`s export. A TNSAI hook list has no session:
+//! each line runs alone.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use hooks_claude::{EventName, GuardState, Session, Shown, check_order};
+use hook_protocol::{DecisionWord, GuardState, Session, SessionStep, Shown};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::backend::Backend;
 use crate::cli::{Format, ReplayArgs};
-use crate::document::{DecisionWord, HookStatusWord, RunDocument};
+use crate::document::RunDocument;
 use crate::error::{CliError, cli_error};
 use crate::input::{Recorded, read_session};
 
@@ -43,8 +43,17 @@ pub(crate) struct AsyncLine {
 }
 
 impl Row {
-    fn alone(doc: RunDocument) -> Self {
-        Self { doc, async_results: Vec::new(), env_file_exports: BTreeMap::new(), guard: None }
+    fn new(step: SessionStep) -> Self {
+        Self {
+            doc: RunDocument::new(step.run),
+            async_results: step
+                .late
+                .into_iter()
+                .map(|l| AsyncLine { command: l.command, shown: l.shown })
+                .collect(),
+            env_file_exports: step.exports,
+            guard: step.guard,
+        }
     }
 }
 
@@ -57,21 +66,15 @@ pub(crate) fn run(
     runtime: &tokio::runtime::Runtime,
 ) -> Result<u8, CliError> {
     let events = read_session(&args.file)?;
-    let backend = Backend::load(&args.sources, verbose)?;
+    let hooks = crate::dialects::load(&args.sources, verbose)?;
+    let at = |recorded: &Recorded| format!("{}:{}", args.file.display(), recorded.line);
+    let mut session = hooks.into_session();
+    check(session.as_ref(), &events, &at)?;
     crate::contain::setup(&args.contain, verbose);
     let mut signals = crate::contain::Signals::new(runtime)?;
     let progress = std::io::stderr().is_terminal() && args.format == Format::Text && !verbose;
     let started = Instant::now();
     let mut rows = Vec::with_capacity(events.len());
-    let at = |recorded: &Recorded| format!("{}:{}", args.file.display(), recorded.line);
-    let (mut session, tnsai) = match backend {
-        Backend::Claude(claude) => {
-            check_session(&claude, &events, &at)?;
-            let session = Session::new(claude.into_engine());
-            (Some(session.with_stop_hook_block_cap(stop_hook_block_cap())), None)
-        }
-        other => (None, Some(other)),
-    };
     let async_wait = Duration::try_from_secs_f64(args.async_wait.max(0.0)).unwrap_or(Duration::MAX);
     for (i, recorded) in events.iter().enumerate() {
         if progress {
@@ -79,18 +82,10 @@ pub(crate) fn run(
         }
         let event_started = Instant::now();
         let work = async {
-            match (&mut session, &tnsai) {
-                (Some(session), _) => {
-                    if i > 0 {
-                        settle(session, async_wait).await;
-                    }
-                    session_row(session, recorded).await
-                }
-                (None, Some(backend)) => {
-                    backend.run(&recorded.event, recorded.input.clone()).await.map(Row::alone)
-                }
-                (None, None) => Err(cli_error!("no hooks are loaded")),
+            if i > 0 {
+                session.settle(async_wait).await;
             }
+            session.step(&recorded.event, recorded.input.clone()).await
         };
         let row = match signals.run(runtime, work) {
             Ok(row) => row,
@@ -101,7 +96,9 @@ pub(crate) fn run(
                 return Ok(interrupted.status());
             }
         };
-        let mut row = row.map_err(|e| cli_error!("{}: {e}", at(recorded)))?;
+        let mut row = Row::new(
+            row.map_err(|e| cli_error!("{}: {}", at(recorded), crate::dialects::say(&e)))?,
+        );
         row.doc.elapsed_ms = u64::try_from(event_started.elapsed().as_millis()).unwrap_or(u64::MAX);
         if args.format == Format::Json {
             println!(
@@ -122,66 +119,17 @@ pub(crate) fn run(
 }
 
 /// Every line checked before any runs: a known event, the fields it requires (those the
-/// session fills count as present), and an order a session can take.
-fn check_session(
-    claude: &crate::claude::Claude,
+/// session fills count as present), and an order the session can take.
+fn check(
+    session: &dyn Session,
     events: &[Recorded],
     at: &impl Fn(&Recorded) -> String,
 ) -> Result<(), CliError> {
-    for recorded in events {
-        let filled =
-            [("stop_hook_active", Value::Bool(false)), ("old_cwd", Value::String(String::new()))];
-        claude
-            .check_input(&recorded.event, &recorded.input, &filled)
-            .map_err(|e| cli_error!("{}: {e}", at(recorded)))?;
-    }
-    let order =
-        events.iter().map(|r| (r.event.as_str(), r.input.get("source").and_then(Value::as_str)));
-    check_order(order).map_err(|(i, e)| cli_error!("{}: {e}", at(&events[i])))
-}
-
-/// Gives the background hooks still running up to `wait` to end, so that their results come
-/// on the next row.
-async fn settle(session: &Session, wait: Duration) {
-    let started = Instant::now();
-    while session.engine().background_pending() > 0 && started.elapsed() < wait {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-}
-
-/// One recorded event through the session.
-async fn session_row(session: &mut Session, recorded: &Recorded) -> Result<Row, CliError> {
-    let name = EventName::parse(&recorded.event)
-        .ok_or_else(|| cli_error!("unknown Claude Code event `{}`", recorded.event))?;
-    let step = session
-        .fire_json(&recorded.event, recorded.input.clone(), None)
-        .await
-        .map_err(|e| cli_error!("{e}"))?;
-    for warning in &step.warnings {
-        eprintln!("hooks: warning: {warning}");
-    }
-    let async_results = step
-        .late
-        .iter()
-        .map(|l| AsyncLine { command: l.result.command.clone(), shown: l.shown.clone() })
-        .collect();
-    let doc = crate::claude::document(name, &step.decision, step.shown.clone());
-    Ok(Row { doc, async_results, env_file_exports: step.env_file_exports, guard: step.guard })
-}
-
-/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` from the environment, as Claude Code reads it (default
-/// 8; 0 disables the guard); a value that is not a number is a warning.
-fn stop_hook_block_cap() -> u32 {
-    let default = hooks_claude::StopGuard::DEFAULT_CAP;
-    match std::env::var("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") {
-        Ok(v) => v.trim().parse().unwrap_or_else(|_| {
-            eprintln!(
-                "hooks: warning: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=`{v}` is not a number; the cap is {default}"
-            );
-            default
-        }),
-        Err(_) => default,
-    }
+    let lines: Vec<(&str, &Map<String, Value>)> =
+        events.iter().map(|r| (r.event.as_str(), &r.input)).collect();
+    session
+        .check(&lines)
+        .map_err(|(i, e)| cli_error!("{}: {}", at(&events[i]), crate::dialects::say(&e)))
 }
 
 fn one_line(text: &str, max: usize) -> String {
@@ -279,16 +227,9 @@ pub(crate) fn summary(rows: &[Row], total_ms: u128) -> String {
     let none = count(DecisionWord::None);
     let hooks: usize = rows.iter().map(|r| r.doc.hooks.len()).sum();
     let runs = || rows.iter().flat_map(|r| &r.doc.hooks);
-    let blocking = runs().filter(|h| h.status == HookStatusWord::BlockingError).count();
+    let blocking = runs().filter(|h| h.status == "blocking_error").count();
     let failed = runs()
-        .filter(|h| {
-            matches!(
-                h.status,
-                HookStatusWord::NonBlockingError
-                    | HookStatusWord::TimedOut
-                    | HookStatusWord::SpawnFailed
-            )
-        })
+        .filter(|h| matches!(h.status, "non_blocking_error" | "timed_out" | "spawn_failed"))
         .count();
     let overrides = match overrides {
         0 => String::new(),

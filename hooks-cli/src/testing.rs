@@ -7,9 +7,9 @@ use std::path::Path;
 use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 
-use crate::backend::Backend;
 use crate::cases::{CaseFile, Expect};
 use crate::cli::TestArgs;
+use crate::dialects;
 use crate::document::RunDocument;
 use crate::error::{CliError, cli_error};
 
@@ -162,19 +162,19 @@ pub(crate) fn run(
             args.file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         sources.project_dir = Some(dir.to_path_buf());
     }
-    let backend = Backend::load(&sources, verbose)?;
+    let hooks = dialects::load(&sources, verbose)?;
     crate::contain::setup(&args.contain, verbose);
     let mut signals = crate::contain::Signals::new(runtime)?;
     let shown_name = args.file.display().to_string();
     let (mut passed, mut failed) = (0, 0);
     let mut actual = Vec::with_capacity(file.cases.len());
     for case in &file.cases {
-        let result = match signals.run(runtime, backend.run(&case.event, case.input.clone())) {
-            Ok(result) => result,
+        let result = match signals.run(runtime, hooks.run(&case.event, case.input.clone())) {
+            Ok(result) => result.map_err(|e| dialects::say(&e)),
             Err(interrupted) => return Ok(interrupted.status()),
         };
         let doc = match result {
-            Ok(doc) => doc,
+            Ok(run) => RunDocument::new(run),
             Err(e) => {
                 if args.update {
                     return Err(cli_error!("{shown_name}: case `{}`: {e}", case.name));

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use hook_exec::{CommandSpec, Env, Invocation, Limits, Scrub};
+use hook_exec::{CommandSpec, Env, Invocation, Limits};
+use hook_protocol::Scrub;
 use hook_protocol::{
     Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, Matcher, MatcherError, Source,
 };

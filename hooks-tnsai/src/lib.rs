@@ -101,6 +101,7 @@
 
 mod config;
 mod decode;
+mod dialect;
 mod envelope;
 mod event_type;
 mod hook;
@@ -110,9 +111,10 @@ mod summary;
 mod trust;
 
 pub use config::{
-    ConfigError, ConfigErrorKind, ConfigErrors, HookList, HookRef, ListHook, LoadOptions, Position,
+    ConfigError, ConfigErrorKind, ConfigErrors, HookList, HookRef, ListHook, LoadOptions,
 };
 pub use decode::{BLOCK_EXIT_CODE, RecordMeta};
+pub use dialect::dialect;
 pub use envelope::{
     DEFAULT_TNSAI_VERSION, EnvelopeContext, EnvelopePayload, PROTOCOL_VERSION, Request, Stamp,
 };

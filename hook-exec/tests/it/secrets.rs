@@ -1,8 +1,9 @@
 //! Credential scrubbing with a real hook: the test runs again alone in a fresh process whose
 //! environment holds credentials (as a harness's would), and a hook prints what it sees.
 
-use hook_exec::{CommandSpec, Env, RUN_MARKER, Scrub, run};
+use hook_exec::{CommandSpec, Env, RUN_MARKER, run};
 use hook_protocol::Exit;
+use hook_protocol::Scrub;
 
 use super::support::{run_alone_with, running_alone, shell};
 

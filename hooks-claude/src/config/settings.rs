@@ -4,12 +4,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hook_protocol::Matcher;
+use hook_protocol::{Diagnostic, Matcher, Position};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::config::diagnostic::Pos;
-use crate::{Diagnostic, EventName, HandlerType, PermissionRule};
+use crate::{EventName, HandlerType, PermissionRule};
 
 /// Which settings level a file is
 /// ([Configuration files](crate::compatibility#configuration-files)); later variants take
@@ -175,11 +174,11 @@ pub enum OnFailure {
 #[non_exhaustive]
 pub struct HandlerPositions {
     /// The handler object.
-    pub handler: Pos,
+    pub handler: Position,
     /// Its `command`.
-    pub command: Pos,
+    pub command: Position,
     /// Its group's `matcher`.
-    pub matcher: Pos,
+    pub matcher: Position,
 }
 
 /// What an `http` handler posts to ([HTTP hooks](crate::compatibility#http-hooks)).

@@ -5,7 +5,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::run::env::{HostEnv, command_spec, substitute};
-use crate::{Config, Diagnostic, DiagnosticSeverity, HandlerSpec, HandlerType, HttpPolicy};
+use hook_protocol::{Diagnostic, Level};
+
+use crate::{Config, HandlerSpec, HandlerType, HttpPolicy};
 
 /// Interpreters whose first argument is the script to check.
 const INTERPRETERS: &[&str] =
@@ -27,7 +29,7 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
             out.push(Diagnostic::new(
                 &entry.source.path,
                 h.positions.command,
-                DiagnosticSeverity::Warning,
+                Level::Warning,
                 format!(
                     "URL `{}` is not allowed by `allowedHttpHookUrls`; this hook never runs",
                     crate::config::url::shown_url(&spec.url)
@@ -42,7 +44,7 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
             out.push(Diagnostic::new(
                 &entry.source.path,
                 h.positions.command,
-                DiagnosticSeverity::Error,
+                Level::Error,
                 format!("{why}; this hook fails whenever it runs"),
             ));
             continue;
@@ -66,8 +68,7 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
             (words[0].clone(), words.get(1).cloned())
         };
         let at = h.positions.command;
-        let problem =
-            |msg: String| Diagnostic::new(&entry.source.path, at, DiagnosticSeverity::Error, msg);
+        let problem = |msg: String| Diagnostic::new(&entry.source.path, at, Level::Error, msg);
         let program = if program.contains('/') && !program.starts_with('/') {
             project_dir.join(program.trim_start_matches("./")).display().to_string()
         } else {

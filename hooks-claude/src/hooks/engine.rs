@@ -745,7 +745,7 @@ impl Engine {
     pub fn add_skill(
         &mut self,
         path: &std::path::Path,
-    ) -> (Option<String>, Vec<crate::Diagnostic>) {
+    ) -> (Option<String>, Vec<hook_protocol::Diagnostic>) {
         let mut loader = crate::Loader::new();
         loader.skill(path);
         let loaded = loader.finish().unwrap_or_else(crate::LoadErrors::into_config);
@@ -770,10 +770,10 @@ impl Engine {
             }
             Err(e) => {
                 let mut problems = loaded.diagnostics;
-                problems.push(crate::Diagnostic::new(
+                problems.push(hook_protocol::Diagnostic::new(
                     path,
-                    crate::Pos::default(),
-                    crate::DiagnosticSeverity::Error,
+                    hook_protocol::Position::default(),
+                    hook_protocol::Level::Error,
                     format!("the skill's matchers cannot be compiled with the others: {e}; no hook from it registers"),
                 ));
                 (name, problems)

@@ -115,7 +115,7 @@ struct Renderer<'a> {
 
 impl<'a> Renderer<'a> {
     fn push(&mut self, placement: Placement, text: String, is_error: bool) {
-        self.model.push(ModelText { placement, text, is_error });
+        self.model.push(ModelText::new(placement, text, is_error));
     }
 
     /// The context paragraphs of every hook, in configuration order: plain stdout as
@@ -384,7 +384,7 @@ pub(super) fn render(
         r.notices(&views);
     }
     let (model, user) = (r.model, r.user);
-    Shown { model, user, warnings }
+    Shown::new(model, user, warnings)
 }
 
 /// What the model gets from a background hook's end.
@@ -402,5 +402,5 @@ pub(super) fn late(presenter: &Presenter, result: &AsyncResult) -> Shown {
         .chain(result.rewake.iter())
         .map(|text| ModelText::new(Placement::System, saver.context(text), false))
         .collect();
-    Shown { model, user: Vec::new(), warnings }
+    Shown::new(model, Vec::new(), warnings)
 }

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::wire::seams::ClaudePayload;
-use hook_exec::{CommandSpec, Env, Scrub};
+use hook_exec::{CommandSpec, Env};
+use hook_protocol::Scrub;
 
 use crate::run::direct::Direct;
 use crate::run::plain;

@@ -145,10 +145,11 @@ mod tests {
     }
 
     fn shown(texts: &[(Placement, &str)]) -> Shown {
-        Shown {
-            model: texts.iter().map(|(p, t)| ModelText::new(*p, *t, false)).collect(),
-            ..Shown::default()
-        }
+        Shown::new(
+            texts.iter().map(|(p, t)| ModelText::new(*p, *t, false)).collect(),
+            Vec::new(),
+            Vec::new(),
+        )
     }
 
     fn texts(shown: &Shown) -> Vec<(Placement, &str)> {

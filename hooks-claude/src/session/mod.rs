@@ -377,7 +377,7 @@ impl Session {
         guard.review(&mut decision);
         let overridden = decision.guard_override.is_some();
         let consecutive_blocks = if overridden { before + 1 } else { guard.consecutive() };
-        fired.guard = Some(GuardState { consecutive_blocks, overridden });
+        fired.guard = Some(GuardState::new(consecutive_blocks, overridden));
         fired.guard_override = decision.guard_override;
         let ends = decision.continuation == hook_protocol::Continuation::Stop;
         if let (Some(EventName::SubagentStop), Some(id), true) = (event, agent, ends) {

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+pub use hook_protocol::GuardState;
 use hook_protocol::Report;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -18,17 +19,6 @@ pub struct Late {
     pub result: AsyncResult,
     /// What the model gets from it, on this step's request.
     pub shown: Shown,
-}
-
-/// The Stop loop guard after a `Stop` or `SubagentStop` step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct GuardState {
-    /// How many consecutive blocks of the turn's end this step makes: 0 when the hooks let it
-    /// end, 9 for the ninth block in a row (the one Claude Code overrides by default).
-    pub consecutive_blocks: u32,
-    /// Whether the guard overrode this step's block and ended the turn.
-    pub overridden: bool,
 }
 
 /// The result of one session step: the event's typed decision, what Claude Code shows after

@@ -1,4 +1,5 @@
-use hooks_claude::{DiagnosticSeverity, LoadErrors, Loader, Plugin, Scope};
+use hook_protocol::Level;
+use hooks_claude::{LoadErrors, Loader, Plugin, Scope};
 
 use crate::support::*;
 
@@ -29,7 +30,7 @@ fn a_broken_file_is_contained_and_positioned() {
     let config = config.into_config();
     assert_eq!(config.entries.len(), 1, "the good file still registers");
     let d = &config.diagnostics[0];
-    assert_eq!((d.line, d.column, d.severity), (3, 14, DiagnosticSeverity::Error), "{d}");
+    assert_eq!((d.line, d.column, d.level), (3, 14, Level::Error), "{d}");
     assert!(d.to_string().starts_with("/p/bad.json:3:14: error: invalid JSON"), "{d}");
 }
 
@@ -413,7 +414,7 @@ async fn without_the_http_feature_an_http_hook_is_a_load_warning_and_never_runs(
         .finish()
         .expect("a warning is not an error: the rest loads");
     let d = &config.diagnostics[0];
-    assert_eq!((d.line, d.column, d.severity), (2, 3, DiagnosticSeverity::Warning), "{d}");
+    assert_eq!((d.line, d.column, d.level), (2, 3, Level::Warning), "{d}");
     assert!(
         d.message.starts_with("`http` hooks are not built into this program (the `http` feature of hooks-claude is off)"),
         "{d}"

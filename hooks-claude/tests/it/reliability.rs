@@ -1,7 +1,7 @@
 //! Fail-closed end to end (`onFailure: "block"`), the event kept off argv in both command
 //! forms, and credentials scrubbed from a real hook's environment.
 
-use hook_exec::Scrub;
+use hook_protocol::Scrub;
 use hook_protocol::ToolPermission;
 use hooks_claude::{Engine, HostEnv};
 use serde_json::{Value, json};

@@ -3,10 +3,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use hook_protocol::MatcherError;
-
-use super::Position;
 use crate::TrustError;
+use hook_protocol::{Diagnostic, MatcherError, Position};
 
 /// Which hook of a list an error is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,6 +136,13 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+impl From<&ConfigError> for Diagnostic {
+    /// The error as the diagnostic every dialect reports: an error at its position.
+    fn from(e: &ConfigError) -> Self {
+        Diagnostic::error(e.file.clone(), e.position.unwrap_or_default(), e.message())
+    }
+}
+
 /// Every problem found in a hook list, in file order (never empty).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigErrors {
@@ -153,6 +158,11 @@ impl ConfigErrors {
     /// The problems.
     pub fn errors(&self) -> &[ConfigError] {
         &self.errors
+    }
+
+    /// The problems as diagnostics, in file order.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.errors.iter().map(Diagnostic::from).collect()
     }
 }
 

@@ -45,13 +45,11 @@ mod read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hook_exec::Scrub;
-use hook_protocol::{Dispatcher, Event, Hook, Mode, Report};
+use hook_protocol::{Dispatcher, Event, Hook, Mode, Position, Report, Scrub};
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter, Spanned};
 
 pub use error::{ConfigError, ConfigErrorKind, ConfigErrors, HookRef};
 pub use list_hook::ListHook;
-pub use node::Position;
 
 use crate::envelope::{DEFAULT_TNSAI_VERSION, Stamp};
 use crate::{TnsaiHook, TrustRoots};
@@ -140,10 +138,10 @@ impl HookList {
             _ => PathBuf::from("."),
         };
         let root: Spanned<Node> = serde_saphyr::from_str(source).map_err(|e| {
-            let position = e
-                .location()
-                .filter(|l| l.line() > 0)
-                .map(|l| Position { line: l.line(), column: l.column() });
+            let position = e.location().filter(|l| l.line() > 0).map(|l| {
+                let at = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+                Position::new(at(l.line()), at(l.column()))
+            });
             let message = sanitize(&DefaultMessageFormatter.format_message(&e));
             ConfigErrors::new(vec![ConfigError::new(
                 file,

@@ -6,28 +6,14 @@
 
 use std::fmt;
 
+use hook_protocol::Position;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-/// A line and column in a hook list, both from 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Position {
-    /// The line, from 1.
-    pub line: u64,
-    /// The column, from 1.
-    pub column: u64,
-}
-
-impl Position {
-    pub(crate) fn of<T>(spanned: &Spanned<T>) -> Self {
-        Self { line: spanned.referenced.line(), column: spanned.referenced.column() }
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
-    }
+/// The position of a node in a hook list (line and column from 1).
+pub(crate) fn position_of<T>(spanned: &Spanned<T>) -> Position {
+    let at = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    Position::new(at(spanned.referenced.line()), at(spanned.referenced.column()))
 }
 
 /// One node of the document.

@@ -4,12 +4,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hook_exec::Scrub;
 use hook_protocol::FailurePolicy;
+use hook_protocol::Scrub;
 use serde_saphyr::Spanned;
 
 use super::error::{ConfigError, ConfigErrorKind, HookRef};
-use super::node::{Node, Position};
+use hook_protocol::Position;
+
+use super::node::{Node, position_of};
 use crate::hook::env_name_problem;
 use crate::{EventSelector, TnsaiHook, TnsaiHookBuilder, TrustRoots, compile_matcher};
 
@@ -71,7 +73,7 @@ impl<'a> Reader<'a> {
         expected: &'static str,
     ) {
         let kind = ConfigErrorKind::WrongType { expected, found: node.value.kind() };
-        self.error(Position::of(node), hook, Some(key.to_owned()), kind);
+        self.error(position_of(node), hook, Some(key.to_owned()), kind);
     }
 
     fn invalid(
@@ -110,7 +112,7 @@ impl<'a> Reader<'a> {
     ) -> Option<String> {
         let s = self.string(node, hook, key)?;
         if s.trim().is_empty() {
-            self.invalid(Position::of(node), hook, key, "must not be empty");
+            self.invalid(position_of(node), hook, key, "must not be empty");
             return None;
         }
         Some(s)
@@ -120,7 +122,7 @@ impl<'a> Reader<'a> {
         let mut doc = Document { roots: Vec::new(), tnsai_version: None, hooks: Vec::new() };
         let Node::Map(entries) = &root.value else {
             let kind = ConfigErrorKind::NotAMapping { found: root.value.kind() };
-            self.error(Position::of(root), None, None, kind);
+            self.error(position_of(root), None, None, kind);
             return doc;
         };
         let mut hooks_node = None;
@@ -138,7 +140,7 @@ impl<'a> Reader<'a> {
                 "scrub_credentials" => self.scrub_key(value),
                 other => {
                     self.error(
-                        Position::of(key),
+                        position_of(key),
                         None,
                         Some(other.to_owned()),
                         ConfigErrorKind::UnknownKey,
@@ -149,7 +151,7 @@ impl<'a> Reader<'a> {
         for (seen, key) in [(seen_roots, "trusted_roots"), (hooks_node.is_some(), "hooks")] {
             if !seen {
                 self.error(
-                    Position::of(root),
+                    position_of(root),
                     None,
                     Some(key.to_owned()),
                     ConfigErrorKind::MissingKey,
@@ -194,9 +196,7 @@ impl<'a> Reader<'a> {
             let Some(path) = self.non_empty(item, None, &key) else { continue };
             match TrustRoots::resolve_root(&normalize(&self.base.join(&path))) {
                 Ok(root) => roots.push(root),
-                Err(e) => {
-                    self.error(Position::of(item), None, Some(key), ConfigErrorKind::Trust(e))
-                }
+                Err(e) => self.error(position_of(item), None, Some(key), ConfigErrorKind::Trust(e)),
             }
         }
         roots
@@ -224,7 +224,7 @@ impl<'a> Reader<'a> {
                 }
                 ids.insert(id.clone(), *at);
             }
-            if let Some(hook) = self.build(entry, &hook_ref, Position::of(item), roots, version) {
+            if let Some(hook) = self.build(entry, &hook_ref, position_of(item), roots, version) {
                 hooks.push(hook);
             }
         }
@@ -236,7 +236,7 @@ impl<'a> Reader<'a> {
         let Node::Map(pairs) = &node.value else {
             let hook = HookRef { index, id: None };
             let kind = ConfigErrorKind::NotAMapping { found: node.value.kind() };
-            self.error(Position::of(node), Some(&hook), None, kind);
+            self.error(position_of(node), Some(&hook), None, kind);
             return None;
         };
         let id = pairs.iter().find(|(k, _)| k.value == "id").and_then(|(_, v)| match &v.value {
@@ -248,7 +248,7 @@ impl<'a> Reader<'a> {
         let errors_before = self.errors.len();
         let mut e = Entry::default();
         for (key, value) in pairs {
-            let at = Position::of(value);
+            let at = position_of(value);
             let null = value.value == Node::Null;
             match key.value.as_str() {
                 "id" => e.id = self.non_empty(value, h, "id").map(|s| (s, at)),
@@ -265,7 +265,7 @@ impl<'a> Reader<'a> {
                 "name" | "matcher" | "priority" | "timeout_ms" | "on_failure" | "env" => {}
                 other => {
                     let kind = ConfigErrorKind::UnknownKey;
-                    self.error(Position::of(key), h, Some(other.to_owned()), kind);
+                    self.error(position_of(key), h, Some(other.to_owned()), kind);
                 }
             }
         }
@@ -275,12 +275,7 @@ impl<'a> Reader<'a> {
             (pairs.iter().any(|(k, _)| k.value == "executable"), "executable"),
         ] {
             if !present {
-                self.error(
-                    Position::of(node),
-                    h,
-                    Some(key.to_owned()),
-                    ConfigErrorKind::MissingKey,
-                );
+                self.error(position_of(node), h, Some(key.to_owned()), ConfigErrorKind::MissingKey);
             }
         }
         e.complete = self.errors.len() == errors_before;
@@ -294,10 +289,10 @@ impl<'a> Reader<'a> {
     ) -> Option<(String, Position)> {
         let source = self.string(node, hook, "matcher")?;
         match compile_matcher(Some(&source)) {
-            Ok(_) => Some((source, Position::of(node))),
+            Ok(_) => Some((source, position_of(node))),
             Err(e) => {
                 let kind = ConfigErrorKind::Matcher(e);
-                self.error(Position::of(node), hook, Some("matcher".to_owned()), kind);
+                self.error(position_of(node), hook, Some("matcher".to_owned()), kind);
                 None
             }
         }
@@ -313,7 +308,7 @@ impl<'a> Reader<'a> {
             }
         };
         i32::try_from(value).ok().or_else(|| {
-            self.invalid(Position::of(node), hook, "priority", format!("{value} is out of range"));
+            self.invalid(position_of(node), hook, "priority", format!("{value} is out of range"));
             None
         })
     }
@@ -323,7 +318,7 @@ impl<'a> Reader<'a> {
             Node::UInt(u) if u > 0 => Some(u),
             Node::UInt(_) | Node::Int(_) => {
                 let message = "must be a positive number of milliseconds";
-                self.invalid(Position::of(node), hook, "timeout_ms", message);
+                self.invalid(position_of(node), hook, "timeout_ms", message);
                 None
             }
             _ => {
@@ -344,7 +339,7 @@ impl<'a> Reader<'a> {
             other => {
                 let message =
                     format!("is `{other}`; expected `allow` (fail open) or `block` (fail closed)");
-                self.invalid(Position::of(node), hook, "on_failure", message);
+                self.invalid(position_of(node), hook, "on_failure", message);
                 None
             }
         }
@@ -363,11 +358,11 @@ impl<'a> Reader<'a> {
         for (key, value) in pairs {
             let name = format!("env.{}", key.value);
             if let Some(why) = env_name_problem(&key.value) {
-                self.invalid(Position::of(key), hook, &name, why);
+                self.invalid(position_of(key), hook, &name, why);
                 continue;
             }
             if let Some(v) = self.string(value, hook, &name) {
-                env.insert(key.value.clone(), (v, Position::of(key)));
+                env.insert(key.value.clone(), (v, position_of(key)));
             }
         }
         env

@@ -4,8 +4,9 @@
 use std::fs;
 use std::time::Duration;
 
+use hook_protocol::Position;
 use hook_protocol::{FailurePolicy, Hook, On, Seam};
-use hooks_tnsai::{ConfigErrorKind, EventSelector, EventType, HookList, Position};
+use hooks_tnsai::{ConfigErrorKind, EventSelector, EventType, HookList};
 
 use crate::support::{Sandbox, bash};
 
@@ -169,7 +170,7 @@ fn errors_are_typed() {
     assert_eq!(e.kind, ConfigErrorKind::UnknownKey);
     assert_eq!(e.key.as_deref(), Some("retries"));
     assert_eq!(e.hook.as_ref().and_then(|h| h.id.as_deref()), Some("a"));
-    assert_eq!(e.position, Some(Position { line: 6, column: 5 }));
+    assert_eq!(e.position, Some(Position::new(6, 5)));
     assert_eq!(e.message(), "hook `a`: unknown key `retries`");
     let missing = HookList::load(s.path().join("absent.yaml")).unwrap_err();
     assert!(matches!(missing.errors()[0].kind, ConfigErrorKind::Read { .. }));

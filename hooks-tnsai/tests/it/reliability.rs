@@ -4,7 +4,7 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 
-use hook_exec::Scrub;
+use hook_protocol::Scrub;
 use hooks_tnsai::{ChainDecision, EventType, HookList, LoadOptions, Summary, event_from_parts};
 use serde_json::json;
 

@@ -9,9 +9,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::Loader;
-use crate::config::diagnostic::Pos;
 use crate::config::settings::{Origin, SourceFile};
-use crate::{Diagnostic, DiagnosticSeverity};
+use hook_protocol::{Diagnostic, Level, Position};
 
 /// Which kind of definition a frontmatter belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,11 +52,11 @@ impl Loader {
 
     fn definition(&mut self, path: PathBuf, text: &str, kind: Kind) -> &mut Self {
         let Some((yaml, first_line)) = frontmatter(text) else { return self };
-        let problem = |at: Pos, message: String| {
+        let problem = |at: Position, message: String| {
             Diagnostic::new(
                 &path,
                 at,
-                DiagnosticSeverity::Error,
+                Level::Error,
                 format!("{message}; no hook from it registers"),
             )
         };
@@ -65,16 +64,21 @@ impl Loader {
             Ok(Some(Value::Object(fields))) => fields,
             Ok(None) => return self,
             Ok(Some(_)) => {
-                let d = problem(Pos::new(first_line, 1), "the frontmatter is not a mapping".into());
+                let d = problem(
+                    Position::new(first_line, 1),
+                    "the frontmatter is not a mapping".into(),
+                );
                 self.config.diagnostics.push(d);
                 return self;
             }
             Err(e) => {
-                let at =
-                    e.location().filter(|l| l.line() > 0).map_or(Pos::new(first_line, 1), |l| {
+                let at = e.location().filter(|l| l.line() > 0).map_or(
+                    Position::new(first_line, 1),
+                    |l| {
                         let n = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
-                        Pos::new(first_line.saturating_add(n(l.line())) - 1, n(l.column()))
-                    });
+                        Position::new(first_line.saturating_add(n(l.line())) - 1, n(l.column()))
+                    },
+                );
                 let d = problem(at, format!("invalid YAML frontmatter: {e}"));
                 self.config.diagnostics.push(d);
                 return self;

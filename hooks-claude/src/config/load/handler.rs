@@ -5,9 +5,9 @@ use jsonc_parser::ast::{Object, ObjectProp, Value as Ast};
 use serde_json::{Map, Number, Value};
 
 use super::Walk;
-use crate::config::diagnostic::Pos;
 use crate::config::settings::{HandlerPositions, HttpSpec, McpToolSpec, OnFailure, PromptSpec};
 use crate::{EventName, Handler, HandlerSpec, HandlerType, PermissionRule};
+use hook_protocol::Position;
 
 /// Timeouts at or above this many seconds look like milliseconds.
 const MILLISECONDS_HINT: f64 = 1000.0;
@@ -50,7 +50,7 @@ struct Fields<'w, 'a, 't> {
 }
 
 impl Fields<'_, '_, '_> {
-    fn string(&mut self, name: &str) -> Option<(String, Pos)> {
+    fn string(&mut self, name: &str) -> Option<(String, Position)> {
         match prop(self.obj, name).map(|p| &p.value) {
             None => None,
             Some(Ast::StringLit(s)) => Some((s.value.to_string(), self.w.pos(s))),
@@ -62,7 +62,7 @@ impl Fields<'_, '_, '_> {
         }
     }
 
-    fn boolean(&mut self, name: &str) -> Option<(bool, Pos)> {
+    fn boolean(&mut self, name: &str) -> Option<(bool, Position)> {
         match prop(self.obj, name).map(|p| &p.value) {
             None => None,
             Some(Ast::BooleanLit(b)) => Some((b.value, self.w.pos(b))),
@@ -102,7 +102,12 @@ impl Fields<'_, '_, '_> {
     }
 
     /// A required non-empty string of a handler type.
-    fn required(&mut self, name: &str, kind: HandlerType, at: Pos) -> Option<(String, Pos)> {
+    fn required(
+        &mut self,
+        name: &str,
+        kind: HandlerType,
+        at: Position,
+    ) -> Option<(String, Position)> {
         let value = self.string(name);
         if value.as_ref().is_none_or(|(v, _)| v.trim().is_empty()) {
             if self.ok {
@@ -128,7 +133,7 @@ pub(super) fn handler(
     w: &mut Walk<'_>,
     event: EventName,
     node: &Ast<'_>,
-    matcher: Pos,
+    matcher: Position,
 ) -> Option<Handler> {
     let Ast::Object(obj) = node else {
         w.sink.error(w.pos(node), "a handler must be an object with a `type`");
@@ -336,7 +341,7 @@ fn on_failure(f: &mut Fields<'_, '_, '_>, kind: HandlerType) -> OnFailure {
     }
 }
 
-fn http(f: &mut Fields<'_, '_, '_>, at: Pos) -> Option<HandlerSpec> {
+fn http(f: &mut Fields<'_, '_, '_>, at: Position) -> Option<HandlerSpec> {
     if !crate::config::url::BUILT {
         f.w.sink.warning(at, format!("{}; this hook never runs", crate::config::url::NOT_BUILT));
     }
@@ -378,7 +383,7 @@ fn http(f: &mut Fields<'_, '_, '_>, at: Pos) -> Option<HandlerSpec> {
     Some(HandlerSpec::Http(HttpSpec { url, headers, allowed_env_vars }))
 }
 
-fn prompt(f: &mut Fields<'_, '_, '_>, kind: HandlerType, at: Pos) -> Option<HandlerSpec> {
+fn prompt(f: &mut Fields<'_, '_, '_>, kind: HandlerType, at: Position) -> Option<HandlerSpec> {
     let prompt = f.required("prompt", kind, at);
     let model = f.string("model").map(|(m, _)| m);
     let continue_on_block = if kind == HandlerType::Agent {
@@ -396,7 +401,7 @@ fn prompt(f: &mut Fields<'_, '_, '_>, kind: HandlerType, at: Pos) -> Option<Hand
     })
 }
 
-fn mcp_tool(f: &mut Fields<'_, '_, '_>, at: Pos) -> Option<HandlerSpec> {
+fn mcp_tool(f: &mut Fields<'_, '_, '_>, at: Position) -> Option<HandlerSpec> {
     let server = f.required("server", HandlerType::McpTool, at);
     let tool = f.required("tool", HandlerType::McpTool, at);
     let input = match prop(f.obj, "input").map(|p| &p.value) {

@@ -9,10 +9,12 @@ use jsonc_parser::ast::{Object, Value as Ast};
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
 
-use crate::config::diagnostic::{LineIndex, Pos, Sink};
+use hook_protocol::{Diagnostic, Position};
+
+use crate::config::diagnostic::{LineIndex, Sink};
 use crate::config::settings::{Origin, Plugin, Scope, SourceFile};
 use crate::matcher::{compile, mcp_server_warning};
-use crate::{Config, Diagnostic, Entry, EventName};
+use crate::{Config, Entry, EventName};
 
 mod frontmatter;
 mod handler;
@@ -76,7 +78,7 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn pos(&self, node: &impl Ranged) -> Pos {
+    fn pos(&self, node: &impl Ranged) -> Position {
         self.idx.pos(node.range().start)
     }
 }
@@ -122,8 +124,8 @@ impl Loader {
     fn unreadable(&mut self, path: &Path, e: &std::io::Error) -> &mut Self {
         self.config.diagnostics.push(Diagnostic::new(
             path,
-            Pos::default(),
-            crate::DiagnosticSeverity::Error,
+            Position::default(),
+            hook_protocol::Level::Error,
             format!(
                 "cannot read `{}`: {}; no hook from it registers",
                 path.display(),
@@ -196,7 +198,7 @@ impl Loader {
             };
             let Some(Ast::Object(root)) = parsed.value else {
                 w.sink.error(
-                    Pos::new(1, 1),
+                    Position::new(1, 1),
                     "expected a JSON object at the top level; no hook from this file registers",
                 );
                 self.config.diagnostics.append(&mut diagnostics);

@@ -10,9 +10,10 @@ use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, parse_to_ast};
 
 use super::{Loader, strict};
-use crate::config::diagnostic::{LineIndex, Pos};
+use hook_protocol::{Diagnostic, Level, Position};
+
+use crate::config::diagnostic::LineIndex;
 use crate::config::settings::{Origin, Plugin, SourceFile};
-use crate::{Diagnostic, DiagnosticSeverity};
 
 /// The manifest's path under a plugin root.
 const MANIFEST: &str = ".claude-plugin/plugin.json";
@@ -34,7 +35,7 @@ struct Manifest {
 #[derive(Debug)]
 enum Hooks {
     /// Paths of more hook files, each with the position of its value.
-    Files(Vec<(String, Pos)>),
+    Files(Vec<(String, Position)>),
     /// An object of events, read from the manifest itself.
     Inline,
 }
@@ -99,7 +100,7 @@ impl Loader {
         plugin: &Plugin,
         manifest: &Path,
         file: &str,
-        at: Pos,
+        at: Position,
         standard: &Path,
     ) {
         let mut problem = |severity, message: String| {
@@ -107,7 +108,7 @@ impl Loader {
         };
         let Some(relative) = file.strip_prefix("./") else {
             problem(
-                DiagnosticSeverity::Error,
+                Level::Error,
                 format!("hook file `{file}` must be a path starting with `./`; it is not loaded"),
             );
             return;
@@ -115,7 +116,7 @@ impl Loader {
         let relative = Path::new(relative);
         if relative.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
             problem(
-                DiagnosticSeverity::Error,
+                Level::Error,
                 format!("hook file `{file}` must stay inside the plugin; it is not loaded"),
             );
             return;
@@ -123,7 +124,7 @@ impl Loader {
         let path = plugin.root.join(relative);
         if path.components().eq(standard.components()) {
             problem(
-                DiagnosticSeverity::Warning,
+                Level::Warning,
                 format!("`{file}` is the plugin's standard hooks file, loaded once already"),
             );
             return;
@@ -134,7 +135,7 @@ impl Loader {
                 self.load_text(source, &text);
             }
             Err(e) => problem(
-                DiagnosticSeverity::Error,
+                Level::Error,
                 format!(
                     "cannot read hook file `{file}`: {}; no hook from it registers",
                     hook_protocol::os_error_text(&e)
@@ -156,13 +157,8 @@ impl Loader {
             }
         };
         let idx = LineIndex::new(&text);
-        let mut problem = |at: Pos, message: String| {
-            self.config.diagnostics.push(Diagnostic::new(
-                &path,
-                at,
-                DiagnosticSeverity::Error,
-                message,
-            ));
+        let mut problem = |at: Position, message: String| {
+            self.config.diagnostics.push(Diagnostic::new(&path, at, Level::Error, message));
         };
         let root_value = match parse_to_ast(&text, &CollectOptions::default(), &strict()) {
             Ok(parsed) => parsed.value,
@@ -173,7 +169,10 @@ impl Loader {
             }
         };
         let Some(Ast::Object(object)) = root_value else {
-            problem(Pos::new(1, 1), "the manifest must be a JSON object; it is ignored".into());
+            problem(
+                Position::new(1, 1),
+                "the manifest must be a JSON object; it is ignored".into(),
+            );
             return None;
         };
         let name = match object.get("name").map(|p| &p.value) {

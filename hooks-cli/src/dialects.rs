@@ -1,0 +1,147 @@
+//! The dialects the command knows, and loading one from the command line's sources. Every
+//! subcommand reaches a dialect through the core's [`Dialect`] door only; adding a dialect to
+//! the command is one line in [`all`].
+
+use std::path::PathBuf;
+
+use hook_protocol::{Diagnostic, Dialect, DialectError, FileKind, LoadRequest, Loaded};
+
+use crate::cli::Sources;
+use crate::error::{CliError, cli_error};
+
+/// Every dialect, the default first.
+pub(crate) fn all() -> [&'static dyn Dialect; 2] {
+    [hooks_claude::dialect(), hooks_tnsai::dialect()]
+}
+
+/// The names `--dialect` takes, for its help and its parser.
+pub(crate) fn names() -> Vec<&'static str> {
+    all().iter().map(|d| d.name()).collect()
+}
+
+/// The dialect named `name` (a name `--dialect` accepted).
+pub(crate) fn named(name: &str) -> Result<&'static dyn Dialect, CliError> {
+    all().into_iter().find(|d| d.name() == name).ok_or_else(|| {
+        cli_error!("unknown dialect `{name}` (the dialects are {})", names().join(", "))
+    })
+}
+
+/// The project directory: as given (it must exist), else the current directory; absolute.
+pub(crate) fn project_dir(given: Option<&PathBuf>) -> Result<PathBuf, CliError> {
+    match given {
+        Some(dir) => {
+            if !dir.is_dir() {
+                return Err(cli_error!("project directory `{}` does not exist", dir.display()));
+            }
+            std::path::absolute(dir)
+                .map_err(|e| cli_error!("project directory `{}`: {e}", dir.display()))
+        }
+        None => std::env::current_dir()
+            .map_err(|e| cli_error!("cannot read the current directory: {e}")),
+    }
+}
+
+/// The command-line option that names files of a kind.
+fn flag(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Plugin => "--plugin",
+        FileKind::Skill => "--skill",
+        FileKind::Agent => "--agent",
+        _ => "--settings",
+    }
+}
+
+/// The request the command line makes of a dialect.
+fn request(dialect: &dyn Dialect, sources: &Sources) -> Result<LoadRequest, CliError> {
+    let mut request = LoadRequest::new(project_dir(sources.project_dir.as_ref())?);
+    request.home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let named = [
+        (FileKind::Config, &sources.settings),
+        (FileKind::Config, &sources.config),
+        (FileKind::Plugin, &sources.plugins),
+        (FileKind::Skill, &sources.skills),
+        (FileKind::Agent, &sources.agents),
+    ];
+    for (kind, paths) in named {
+        if !paths.is_empty() && !dialect.reads(kind) {
+            return Err(cli_error!(
+                "{} is not for --dialect {}: {} reads no {} files",
+                flag(kind),
+                dialect.name(),
+                dialect.title(),
+                kind.as_str()
+            ));
+        }
+        request.files.extend(paths.iter().map(|p| (kind, p.clone())));
+    }
+    if let (Some(what), false) = (dialect.needs_file(), request.names_files()) {
+        return Err(cli_error!("--dialect {} needs --config FILE ({what})", dialect.name()));
+    }
+    request.agent_home.clone_from(&sources.claude_home);
+    request.scrub = sources.scrub();
+    request.always_shell = sources.always_shell();
+    request.lenient = sources.lenient;
+    Ok(request)
+}
+
+/// Loads the hooks the sources name, with the dialect they name. Load notes go to stderr with
+/// `verbose`, warnings always; an error stops the command, after every warning was shown.
+pub(crate) fn load(sources: &Sources, verbose: bool) -> Result<Box<dyn Loaded>, CliError> {
+    let dialect = named(&sources.dialect)?;
+    let loaded = dialect.load(&request(dialect, sources)?).map_err(|e| cli_error!("{e}"))?;
+    if verbose {
+        for note in loaded.notes() {
+            eprintln!("hooks: {note}");
+        }
+    }
+    report(loaded.diagnostics())?;
+    Ok(loaded)
+}
+
+/// A dialect's error as the command says it: with the hint to `--lenient` where it would run
+/// the input anyway.
+pub(crate) fn say(e: &DialectError) -> CliError {
+    match e {
+        DialectError::InvalidInput { lenient_would_run: true, .. } => {
+            cli_error!("{e} (--lenient runs an input with missing or mistyped fields anyway)")
+        }
+        _ => cli_error!("{e}"),
+    }
+}
+
+/// Errors in a configuration stop the command; warnings go to stderr. Each error is printed as
+/// `hooks check` prints it, except that what the loader would skip is not said: here nothing
+/// runs.
+fn report(diagnostics: &[Diagnostic]) -> Result<(), CliError> {
+    let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
+    for d in diagnostics.iter().filter(|d| !d.is_error()) {
+        eprintln!("hooks: {d}");
+    }
+    match errors.as_slice() {
+        [] => Ok(()),
+        [only] => Err(cli_error!("{}; no hook was run", stopping(&only.to_string()))),
+        many => {
+            for d in many {
+                eprintln!("hooks: {}", stopping(&d.to_string()));
+            }
+            Err(cli_error!("{} errors in the configuration; no hook was run", many.len()))
+        }
+    }
+}
+
+/// A loader error without its note on what the loader skips (`; this handler is skipped`):
+/// true for a harness, which runs everything else, but not for a command that stops.
+fn stopping(message: &str) -> String {
+    const SKIPS: &[&str] = &[
+        "; this handler is skipped",
+        "; the group is skipped",
+        "; its hooks are skipped",
+        "; no hook from this file registers",
+        "; no hook from it registers",
+        "; it is not loaded",
+        "; the manifest is ignored",
+        "; this one is ignored",
+        "; it is ignored",
+    ];
+    SKIPS.iter().find_map(|s| message.strip_suffix(s)).unwrap_or(message).to_owned()
+}
