@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use hook_protocol::{Diagnostic, Matcher, Position};
 use serde::Serialize;
@@ -266,8 +267,9 @@ pub struct Handler {
     pub args: Option<Vec<String>>,
     /// `shell`: `bash` (the default) or `powershell`.
     pub shell: Option<String>,
-    /// `timeout` in seconds, as written.
-    pub timeout: Option<f64>,
+    /// `timeout`, written in seconds; a value that is not a positive number of seconds is a
+    /// load error, and the handler does not register.
+    pub timeout: Option<Duration>,
     /// `if`, as written.
     pub if_rule: Option<String>,
     /// `statusMessage`.

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::hooks::active::{Activation, WorkspaceTrust};
 use crate::hooks::hook::{ClaudeHook, DedupKey, NotRun, SessionEndDeadline, Twin};
+use crate::hooks::timeout::SessionEndBudget;
 use crate::input::{ClaudeInput, Stop, SubagentStop};
 use crate::present::{Presenter, Shown};
 use crate::run::background::{AsyncResult, Background, BackgroundLimits};
@@ -470,44 +471,6 @@ fn dispatcher(
     builder.build()
 }
 
-/// The shared time budget of the `SessionEnd` hooks of one firing
-/// ([SessionEnd budget](crate::compatibility#sessionend-budget)).
-#[derive(Debug, Clone, Copy)]
-struct SessionEndBudget {
-    /// The whole firing's budget.
-    budget: Duration,
-    /// The timeout of a hook that sets none.
-    default: Duration,
-}
-
-impl SessionEndBudget {
-    /// 1.5 s, raised to the highest `timeout` of a settings file's `SessionEnd` hook (plugin
-    /// timeouts do not raise it), at most 60 s; an override sets both the budget and the
-    /// default.
-    fn of(config: &Config, over: Option<Duration>) -> Self {
-        let base = EventName::SessionEnd.default_timeout(crate::HandlerType::Command);
-        if let Some(over) = over {
-            return Self { budget: over, default: over };
-        }
-        let max = EventName::SessionEnd.max_timeout().unwrap_or(base);
-        let highest = config
-            .active()
-            .filter(|e| e.event == EventName::SessionEnd && e.source.plugin().is_none())
-            .filter_map(|e| e.handler.timeout)
-            .filter_map(|s| hook_exec::timeout_from_secs(s).ok())
-            .max()
-            .unwrap_or(base);
-        Self { budget: highest.clamp(base, max), default: base }
-    }
-
-    /// A `SessionEnd` hook's timeout: its own (else the default), within the budget.
-    fn timeout(&self, own: Option<f64>) -> Duration {
-        own.and_then(|s| hook_exec::timeout_from_secs(s).ok())
-            .unwrap_or(self.default)
-            .min(self.budget)
-    }
-}
-
 /// Turns the active entries of a configuration into hooks, with their duplicate twins.
 /// `first` is the index of the first entry in the engine's configuration (its hooks' ids
 /// count from it).
@@ -542,11 +505,14 @@ fn claude_hooks(
                 text
             }
         };
-        let mut hook =
-            ClaudeHook::new(id, from, entry.clone(), Arc::clone(shared), Arc::clone(activation));
-        if entry.event == EventName::SessionEnd && !entry.handler.runs_async() {
-            hook.runner.timeout = session_end.timeout(entry.handler.timeout);
-        }
+        let mut hook = ClaudeHook::new(
+            id,
+            from,
+            entry.clone(),
+            Arc::clone(shared),
+            Arc::clone(activation),
+            session_end,
+        );
         if let Some(key) = hook.dedup_key() {
             let twins = seen.entry((entry.event, key)).or_default();
             hook.twins = twins.clone();

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::config::settings::Origin;
 use crate::hooks::active::{Activation, WorkspaceTrust};
+use crate::hooks::timeout::{self, SessionEndBudget};
 use crate::run::env::{base_env, command_spec, direct_spec};
 use crate::run::runner::{Runner, Shared};
 use crate::wire::decode::ClaudeStatus;
@@ -138,21 +139,12 @@ impl ClaudeHook {
         entry: Entry,
         shared: Arc<Shared>,
         activation: Arc<Activation>,
+        session_end: SessionEndBudget,
     ) -> Self {
         let event = entry.event;
         let h = &entry.handler;
-        let mut timeout = h
-            .timeout
-            .and_then(|s| hook_exec::timeout_from_secs(s).ok())
-            .unwrap_or_else(|| event.default_timeout(h.kind));
-        if let Some(max) = event.max_timeout() {
-            timeout = timeout.min(max);
-        }
-        if h.runs_async() && !h.async_rewake {
-            // Claude Code enforces no timeout on `async` hooks (docs/claude-code.md#timeouts); a
-            // backstop only.
-            timeout = shared.background.limits().async_timeout;
-        }
+        let backstop = shared.background.limits().async_timeout;
+        let timeout = timeout::timeout(h, event, backstop, session_end);
         let blocks = matches!(event.exit2(), Exit2::Block | Exit2::Feedback)
             || event == EventName::PermissionRequest;
         let failure_policy = if h.on_failure == OnFailure::Block

@@ -8,3 +8,4 @@ pub(crate) mod active;
 pub(crate) mod check;
 pub(crate) mod engine;
 pub(crate) mod hook;
+pub(crate) mod timeout;

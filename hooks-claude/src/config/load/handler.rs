@@ -1,6 +1,8 @@
 //! One handler object: its type, the fields every type shares and the fields of its type, each
 //! problem reported at the offending value.
 
+use std::time::Duration;
+
 use jsonc_parser::ast::{Object, ObjectProp, Value as Ast};
 use serde_json::{Map, Number, Value};
 
@@ -265,20 +267,22 @@ pub(super) fn handler(
     })
 }
 
-fn timeout(f: &mut Fields<'_, '_, '_>) -> Option<f64> {
+fn timeout(f: &mut Fields<'_, '_, '_>) -> Option<Duration> {
     match prop(f.obj, "timeout").map(|p| &p.value) {
         None => None,
         Some(Ast::NumberLit(n)) => {
             let secs: f64 = n.value.parse().unwrap_or(f64::NAN);
-            if !(secs.is_finite() && secs > 0.0) || hook_exec::timeout_from_secs(secs).is_err() {
+            let Ok(timeout) = hook_exec::timeout_from_secs(secs) else {
                 f.w.sink.error(f.w.pos(n), format!("`timeout` must be a positive number of seconds, got `{}`; this handler is skipped", n.value));
                 f.ok = false;
-            } else if secs >= MILLISECONDS_HINT {
+                return None;
+            };
+            if secs >= MILLISECONDS_HINT {
                 f.w.sink.warning(f.w.pos(n), format!("`timeout` is {} seconds ({:.0} minutes); timeouts are in seconds, not milliseconds", n.value, secs / 60.0));
             } else if secs < SHORTEST_LIKELY {
                 f.w.sink.warning(f.w.pos(n), format!("`timeout` is {} seconds ({} ms); timeouts are in seconds, and the hook is likely killed before it can answer", n.value, secs * 1000.0));
             }
-            Some(secs)
+            Some(timeout)
         }
         Some(v) => {
             f.w.sink.error(f.w.pos(v), "`timeout` must be a number of seconds");
