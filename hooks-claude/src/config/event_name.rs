@@ -1,8 +1,9 @@
 //! The 33 Claude Code hook events and what each one does with a hook's answer.
 //!
-//! Everything event-specific that is a fact about Claude Code lives here, as data: the matcher
-//! subject, the default timeout, the handler types the event accepts, what exit code 2 does,
-//! which output fields it discards, and which neutral [`Seam`] it maps to.
+//! Everything event-specific that is a fact about Claude Code lives here, as data, in one table
+//! ([`with_every_event!`]): the matcher subject, the default timeout, the handler types the
+//! event accepts, what exit code 2 does, which output fields it discards, and which neutral
+//! [`Seam`] it maps to.
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,14 +12,314 @@ use std::time::Duration;
 use hook_protocol::Seam;
 use serde::{Deserialize, Serialize};
 
+/// The table of Claude Code's events: each one's name, the method that fires it (on
+/// [`crate::Engine`] and [`crate::Session`]), a line on when it fires, and what Claude Code
+/// does with it ([`Facts`]). Every per-event list of the crate is made from this table: the
+/// [`EventName`] enum and its facts, the typed calls, input validation, the tests over every
+/// input. Adding an event is a row here, its input struct (`wire/input/events.rs`), its decision
+/// and its docs. `$callback` gets the rows as `/// doc` `Name => method { facts }`.
+macro_rules! with_every_event {
+    ($callback:ident) => {
+        $callback! {
+            /// a session starts or resumes.
+            SessionStart => session_start {
+                seam: Some(SessionStart),
+                subject: Some("source"),
+                plain_stdout_is_context: true,
+                handlers: &[Command, McpTool],
+                exit2: UserNotice,
+                keeps: NoContinue,
+                env_file: true,
+            },
+            /// `--init-only`, `-p --init`, `-p --maintenance`.
+            Setup => setup {
+                subject: Some("trigger"),
+                handlers: &[Command],
+                keeps: Nothing,
+            },
+            /// a CLAUDE.md or rules file was loaded.
+            InstructionsLoaded => instructions_loaded {
+                subject: Some("load_reason"),
+                keeps: Nothing,
+            },
+            /// the user submitted a prompt.
+            UserPromptSubmit => user_prompt_submit {
+                seam: Some(PromptSubmit),
+                plain_stdout_is_context: true,
+                command_timeout: Some(Duration::from_secs(30)),
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                top_level_block: true,
+            },
+            /// a `/command` or MCP prompt expands.
+            UserPromptExpansion => user_prompt_expansion {
+                subject: Some("command_name"),
+                plain_stdout_is_context: true,
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                top_level_block: true,
+            },
+            /// assistant text is about to be shown.
+            MessageDisplay => message_display {
+                timeout: Some(Duration::from_secs(10)),
+                keeps: NoSystemMessageNoContinue,
+            },
+            /// a tool is about to run.
+            PreToolUse => pre_tool_use {
+                seam: Some(PreTool),
+                subject: Some("tool_name"),
+                tool_event: true,
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                top_level_block: true,
+            },
+            /// a permission prompt is about to be shown.
+            PermissionRequest => permission_request {
+                seam: Some(PermissionRequest),
+                subject: Some("tool_name"),
+                tool_event: true,
+                handlers: &[Command, Http, McpTool, Prompt],
+            },
+            /// auto mode denied a call.
+            PermissionDenied => permission_denied {
+                subject: Some("tool_name"),
+                tool_event: true,
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+            },
+            /// a tool succeeded.
+            PostToolUse => post_tool_use {
+                seam: Some(PostTool),
+                subject: Some("tool_name"),
+                tool_event: true,
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Feedback,
+                top_level_block: true,
+            },
+            /// a tool started and failed.
+            PostToolUseFailure => post_tool_use_failure {
+                seam: Some(PostToolFailure),
+                subject: Some("tool_name"),
+                tool_event: true,
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Feedback,
+                top_level_block: true,
+            },
+            /// a batch of parallel tool calls resolved.
+            PostToolBatch => post_tool_batch {
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                top_level_block: true,
+            },
+            /// a notification is sent.
+            Notification => notification {
+                seam: Some(Notification),
+                subject: Some("notification_type"),
+                keeps: TerminalOnly,
+            },
+            /// a sub-agent starts.
+            SubagentStart => subagent_start {
+                seam: Some(SubagentStart),
+                subject: Some("agent_type"),
+                exit2: UserNotice,
+                keeps: NoContinue,
+            },
+            /// a sub-agent wants to end.
+            SubagentStop => subagent_stop {
+                seam: Some(SubagentEnd),
+                subject: Some("agent_type"),
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                on_failure: false,
+                top_level_block: true,
+            },
+            /// the `TaskCreate` tool creates a task.
+            TaskCreated => task_created {
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                top_level_block: true,
+                keeps: NoContinue,
+            },
+            /// a task is marked complete.
+            TaskCompleted => task_completed {
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                on_failure: false,
+            },
+            /// the main agent finished responding.
+            Stop => stop {
+                seam: Some(TurnEnd),
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                on_failure: false,
+                top_level_block: true,
+            },
+            /// the turn ended with an API error.
+            StopFailure => stop_failure {
+                subject: Some("error"),
+                narrow_exact: true,
+                keeps: TerminalOnly,
+            },
+            /// a teammate is about to go idle.
+            TeammateIdle => teammate_idle {
+                handlers: &[Command, Http, McpTool, Prompt, Agent],
+                exit2: Block,
+                on_failure: false,
+            },
+            /// a settings, policy or skill file changed.
+            ConfigChange => config_change {
+                subject: Some("source"),
+                exit2: Block,
+                top_level_block: true,
+                keeps: NoSystemMessageNoContinue,
+            },
+            /// the working directory changed.
+            CwdChanged => cwd_changed {
+                exit2: UserNotice,
+                keeps: NoContinue,
+                env_file: true,
+            },
+            /// a directory was added to the session.
+            DirectoryAdded => directory_added {
+                subject: Some("source"),
+                keeps: NoContinue,
+            },
+            /// a watched file changed.
+            FileChanged => file_changed {
+                subject: Some("file_path"),
+                narrow_exact: true,
+                exit2: UserNotice,
+                keeps: NoContinue,
+            },
+            /// a worktree is to be created by the hook.
+            WorktreeCreate => worktree_create {
+                exit2: Block,
+                keeps: NoSystemMessageNoContinue,
+            },
+            /// a hook-created worktree is removed.
+            WorktreeRemove => worktree_remove {
+                exit2: Block,
+                keeps: Nothing,
+            },
+            /// the conversation is about to be compacted.
+            PreCompact => pre_compact {
+                seam: Some(PreCompact),
+                subject: Some("trigger"),
+                exit2: Block,
+                top_level_block: true,
+                keeps: NoSystemMessageNoContinue,
+            },
+            /// the conversation was compacted.
+            PostCompact => post_compact {
+                subject: Some("trigger"),
+                exit2: UserNotice,
+                keeps: NoSystemMessageNoContinue,
+            },
+            /// the user asked for another model.
+            PreModelSwitch => pre_model_switch {
+                subject: Some("to_model"),
+                command_timeout: Some(Duration::from_secs(30)),
+                exit2: Block,
+                top_level_block: true,
+            },
+            /// the model changed.
+            PostModelSwitch => post_model_switch {
+                subject: Some("to_model"),
+                plain_stdout_is_context: true,
+                command_timeout: Some(Duration::from_secs(30)),
+                exit2: UserNotice,
+            },
+            /// an MCP server asks the user for input.
+            Elicitation => elicitation {
+                subject: Some("mcp_server_name"),
+                exit2: Block,
+                top_level_block: true,
+                keeps: NoSystemMessageNoContinue,
+            },
+            /// the user answered an elicitation.
+            ElicitationResult => elicitation_result {
+                subject: Some("mcp_server_name"),
+                exit2: Block,
+                top_level_block: true,
+                keeps: NoSystemMessageNoContinue,
+            },
+            /// the session ends.
+            SessionEnd => session_end {
+                seam: Some(SessionEnd),
+                subject: Some("reason"),
+                timeout: Some(Duration::from_millis(1500)),
+                max_timeout: Some(Duration::from_secs(60)),
+                exit2: UserNotice,
+                keeps: Nothing,
+            },
+        }
+    };
+}
+pub(crate) use with_every_event;
+
+/// What Claude Code does with one event, as data: one row of [`with_every_event!`].
+#[derive(Debug, Clone, Copy)]
+struct Facts {
+    /// The neutral seam it maps to (`None`: raised as a custom event).
+    seam: Option<Seam>,
+    /// The input field matchers are tested against (`None`: it ignores matchers).
+    subject: Option<&'static str>,
+    /// Exact matchers take only letters, digits, `_` and `|`.
+    narrow_exact: bool,
+    /// It is about one tool call (its `if` rules are evaluated).
+    tool_event: bool,
+    /// Plain stdout (exit 0) is context for the model.
+    plain_stdout_is_context: bool,
+    /// The default timeout of every handler type, when the event has its own.
+    timeout: Option<Duration>,
+    /// The default timeout of `command`, `http` and `mcp_tool` handlers, when not 600 s.
+    command_timeout: Option<Duration>,
+    /// The longest timeout a handler may have.
+    max_timeout: Option<Duration>,
+    /// The handler types it accepts.
+    handlers: &'static [HandlerType],
+    /// What exit code 2 does.
+    exit2: Exit2,
+    /// `onFailure: "block"` has an effect.
+    on_failure: bool,
+    /// A top-level `decision: "block"` is honoured.
+    top_level_block: bool,
+    /// Which output fields it keeps.
+    keeps: Keeps,
+    /// Its hooks get a `CLAUDE_ENV_FILE` each.
+    env_file: bool,
+}
+
+impl Facts {
+    /// What an event does unless its row says otherwise.
+    const BASE: Facts = Facts {
+        seam: None,
+        subject: None,
+        narrow_exact: false,
+        tool_event: false,
+        plain_stdout_is_context: false,
+        timeout: None,
+        command_timeout: None,
+        max_timeout: None,
+        handlers: &[HandlerType::Command, HandlerType::Http, HandlerType::McpTool],
+        exit2: Exit2::Ignored,
+        on_failure: true,
+        top_level_block: false,
+        keeps: Keeps::All,
+        env_file: false,
+    };
+}
+
 macro_rules! events {
-    ($($name:ident),* $(,)?) => {
+    ($(
+        #[doc = $doc:literal]
+        $name:ident => $method:ident { $($field:ident: $value:expr),* $(,)? }
+    ),* $(,)?) => {
         /// A Claude Code hook event ([Events](crate::compatibility#events)).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[non_exhaustive]
         pub enum EventName {
             $(
-                #[doc = concat!("`", stringify!($name), "`.")]
+                #[doc = concat!("`", stringify!($name), "`:", $doc)]
                 $name,
             )*
         }
@@ -41,18 +342,25 @@ macro_rules! events {
                     _ => None,
                 }
             }
+
+            /// The event's row of the table.
+            fn facts(self) -> &'static Facts {
+                use HandlerType::*;
+                use Exit2::*;
+                use Keeps::*;
+                use Seam::*;
+                match self {
+                    $(EventName::$name => {
+                        const FACTS: Facts = Facts { $($field: $value,)* ..Facts::BASE };
+                        &FACTS
+                    })*
+                }
+            }
         }
     };
 }
 
-events! {
-    SessionStart, Setup, InstructionsLoaded, UserPromptSubmit, UserPromptExpansion,
-    MessageDisplay, PreToolUse, PermissionRequest, PermissionDenied, PostToolUse,
-    PostToolUseFailure, PostToolBatch, Notification, SubagentStart, SubagentStop, TaskCreated,
-    TaskCompleted, Stop, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded,
-    FileChanged, WorktreeCreate, WorktreeRemove, PreCompact, PostCompact, PreModelSwitch,
-    PostModelSwitch, Elicitation, ElicitationResult, SessionEnd,
-}
+with_every_event!(events);
 
 /// The kinds of handler a configuration may give
 /// ([Handler types](crate::compatibility#handler-types)).
@@ -150,24 +458,7 @@ impl EventName {
     /// The input field matchers are tested against, or `None` when the event ignores matchers
     /// ([Matchers](crate::compatibility#matchers)).
     pub fn subject_field(self) -> Option<&'static str> {
-        use EventName::*;
-        Some(match self {
-            SessionStart | DirectoryAdded | ConfigChange => "source",
-            Setup | PreCompact | PostCompact => "trigger",
-            InstructionsLoaded => "load_reason",
-            UserPromptExpansion => "command_name",
-            PreToolUse | PermissionRequest | PermissionDenied | PostToolUse
-            | PostToolUseFailure => "tool_name",
-            Notification => "notification_type",
-            SubagentStart | SubagentStop => "agent_type",
-            StopFailure => "error",
-            FileChanged => "file_path",
-            PreModelSwitch | PostModelSwitch => "to_model",
-            Elicitation | ElicitationResult => "mcp_server_name",
-            SessionEnd => "reason",
-            UserPromptSubmit | MessageDisplay | PostToolBatch | TaskCreated | TaskCompleted
-            | Stop | TeammateIdle | CwdChanged | WorktreeCreate | WorktreeRemove => return None,
-        })
+        self.facts().subject
     }
 
     /// Whether the event's hooks are filtered by a matcher.
@@ -178,125 +469,71 @@ impl EventName {
     /// Whether the event uses the narrower exact-match character set (letters, digits, `_`,
     /// `|` only; [Matchers](crate::compatibility#matchers)).
     pub fn narrow_exact(self) -> bool {
-        matches!(self, EventName::FileChanged | EventName::StopFailure)
+        self.facts().narrow_exact
     }
 
     /// Whether the event is about one tool call, so that an `if` rule is evaluated
     /// ([Handler fields](crate::compatibility#handler-fields)).
     pub fn is_tool_event(self) -> bool {
-        use EventName::*;
-        matches!(
-            self,
-            PreToolUse | PostToolUse | PostToolUseFailure | PermissionRequest | PermissionDenied
-        )
+        self.facts().tool_event
     }
 
     /// Whether plain text on stdout (exit 0) becomes context for the model
     /// ([JSON detection](crate::compatibility#json-detection)).
     pub fn plain_stdout_is_context(self) -> bool {
-        use EventName::*;
-        matches!(self, UserPromptSubmit | UserPromptExpansion | SessionStart | PostModelSwitch)
+        self.facts().plain_stdout_is_context
     }
 
     /// The timeout a handler of `kind` gets when it sets none
     /// ([Timeouts](crate::compatibility#timeouts),
-    /// [SessionEnd budget](crate::compatibility#sessionend-budget)).
+    /// [SessionEnd budget](crate::compatibility#sessionend-budget)): the event's own for every
+    /// type when it has one, else 30 s for `prompt`, 60 s for `agent`, and the event's command
+    /// timeout (600 s unless it says) for the others.
     pub fn default_timeout(self, kind: HandlerType) -> Duration {
-        use EventName::*;
-        match (self, kind) {
-            (SessionEnd, _) => Duration::from_millis(1500),
-            (MessageDisplay, _) => Duration::from_secs(10),
-            (_, HandlerType::Prompt) => Duration::from_secs(30),
-            (_, HandlerType::Agent) => Duration::from_secs(60),
-            (UserPromptSubmit | PreModelSwitch | PostModelSwitch, _) => Duration::from_secs(30),
-            _ => Duration::from_secs(600),
+        let facts = self.facts();
+        match (facts.timeout, kind) {
+            (Some(all), _) => all,
+            (None, HandlerType::Prompt) => Duration::from_secs(30),
+            (None, HandlerType::Agent) => Duration::from_secs(60),
+            (None, _) => facts.command_timeout.unwrap_or(Duration::from_secs(600)),
         }
     }
 
     /// The longest timeout a handler may have on this event, when the event has a budget
     /// (SessionEnd: 60 s, [SessionEnd budget](crate::compatibility#sessionend-budget)).
     pub fn max_timeout(self) -> Option<Duration> {
-        (self == EventName::SessionEnd).then_some(Duration::from_secs(60))
+        self.facts().max_timeout
     }
 
     /// Whether the event accepts handlers of `kind`
     /// ([Handler types](crate::compatibility#handler-types)).
     pub fn accepts(self, kind: HandlerType) -> bool {
-        use EventName::*;
-        use HandlerType::*;
-        match self {
-            PermissionDenied | PostToolBatch | PostToolUse | PostToolUseFailure | PreToolUse
-            | Stop | SubagentStop | TaskCompleted | TaskCreated | TeammateIdle
-            | UserPromptExpansion | UserPromptSubmit => true,
-            PermissionRequest => kind != Agent,
-            SessionStart => matches!(kind, Command | McpTool),
-            Setup => kind == Command,
-            _ => matches!(kind, Command | Http | McpTool),
-        }
+        self.facts().handlers.contains(&kind)
     }
 
     /// What exit code 2 does on this event
     /// ([Exit 2 per event](crate::compatibility#exit-2-per-event)).
     pub fn exit2(self) -> Exit2 {
-        use EventName::*;
-        match self {
-            PreToolUse | UserPromptSubmit | UserPromptExpansion | Stop | SubagentStop
-            | TeammateIdle | TaskCreated | TaskCompleted | ConfigChange | PostToolBatch
-            | PreCompact | PreModelSwitch | Elicitation | ElicitationResult | WorktreeCreate
-            | WorktreeRemove => Exit2::Block,
-            PostToolUse | PostToolUseFailure => Exit2::Feedback,
-            SessionStart | SubagentStart | PostModelSwitch | SessionEnd | CwdChanged
-            | FileChanged | PostCompact => Exit2::UserNotice,
-            PermissionRequest | PermissionDenied | Notification | InstructionsLoaded
-            | StopFailure | Setup | DirectoryAdded | MessageDisplay => Exit2::Ignored,
-        }
+        self.facts().exit2
     }
 
     /// Whether `onFailure: "block"` has an effect here (not on the events where exit 2 sends
     /// the agent back to work, [Failing closed](crate::compatibility#failing-closed)).
     pub fn on_failure_applies(self) -> bool {
-        use EventName::*;
-        !matches!(self, Stop | SubagentStop | TaskCompleted | TeammateIdle)
+        self.facts().on_failure
     }
 
     /// Whether a top-level `decision: "block"` is honoured
     /// ([JSON output](crate::compatibility#json-output)); PreToolUse reads it as the deprecated
     /// `approve` / `block`.
     pub fn honours_top_level_block(self) -> bool {
-        use EventName::*;
-        matches!(
-            self,
-            UserPromptSubmit
-                | UserPromptExpansion
-                | PostToolUse
-                | PostToolUseFailure
-                | PostToolBatch
-                | Stop
-                | SubagentStop
-                | ConfigChange
-                | PreCompact
-                | TaskCreated
-                | PreModelSwitch
-                | Elicitation
-                | ElicitationResult
-                | PreToolUse
-        )
+        self.facts().top_level_block
     }
 
     /// Which output fields the event keeps
     /// ([Output per event](crate::compatibility#output-per-event)).
     pub fn keeps(self) -> Keeps {
-        use EventName::*;
-        match self {
-            InstructionsLoaded | WorktreeRemove | SessionEnd | Setup => Keeps::Nothing,
-            Notification | StopFailure => Keeps::TerminalOnly,
-            MessageDisplay | ConfigChange | PreCompact | PostCompact | Elicitation
-            | ElicitationResult | WorktreeCreate => Keeps::NoSystemMessageNoContinue,
-            // `continue: false` has no effect at session or sub-agent start (recorded).
-            SessionStart | SubagentStart | CwdChanged | FileChanged | DirectoryAdded
-            | TaskCreated => Keeps::NoContinue,
-            _ => Keeps::All,
-        }
+        self.facts().keeps
     }
 
     /// Whether hooks of this event get `CLAUDE_ENV_FILE`, one file per hook
@@ -304,28 +541,13 @@ impl EventName {
     /// `CwdChanged`, as Claude Code sets it (its documentation also names `Setup` and
     /// `FileChanged`, whose hooks do not get it).
     pub fn gets_env_file(self) -> bool {
-        matches!(self, EventName::SessionStart | EventName::CwdChanged)
+        self.facts().env_file
     }
 
     /// The neutral seam the event maps to, or `None` for events raised as
     /// [`hook_protocol::Payload::Custom`].
     pub fn seam(self) -> Option<Seam> {
-        use EventName::*;
-        Some(match self {
-            PreToolUse => Seam::PreTool,
-            PermissionRequest => Seam::PermissionRequest,
-            PostToolUse => Seam::PostTool,
-            PostToolUseFailure => Seam::PostToolFailure,
-            UserPromptSubmit => Seam::PromptSubmit,
-            SessionStart => Seam::SessionStart,
-            Stop => Seam::TurnEnd,
-            SubagentStart => Seam::SubagentStart,
-            SubagentStop => Seam::SubagentEnd,
-            PreCompact => Seam::PreCompact,
-            Notification => Seam::Notification,
-            SessionEnd => Seam::SessionEnd,
-            _ => return None,
-        })
+        self.facts().seam
     }
 
     /// The event raised at a neutral seam, if one maps to it.

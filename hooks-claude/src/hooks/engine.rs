@@ -527,13 +527,20 @@ fn claude_hooks(
     hooks.into_iter().map(Arc::new).collect()
 }
 
+/// A typed call per event of the table, except the two that take a loop guard
+/// ([`Engine::stop`], [`Engine::subagent_stop`]).
 macro_rules! typed_calls {
-    ($($method:ident => $input:ident),* $(,)?) => {$(
-        #[doc = concat!("Fires `", stringify!($input), "` and returns its decision.")]
+    (@one $doc:literal Stop => $method:ident) => {};
+    (@one $doc:literal SubagentStop => $method:ident) => {};
+    (@one $doc:literal $input:ident => $method:ident) => {
+        #[doc = concat!("Fires `", stringify!($input), "`:", $doc, " Returns its decision.")]
         pub async fn $method(&self, input: &crate::input::$input) -> Fired<<crate::input::$input as ClaudeInput>::Decision> {
             self.fire(input).await
         }
-    )*};
+    };
+    ($(#[doc = $doc:literal] $input:ident => $method:ident { $($facts:tt)* }),* $(,)?) => {
+        $(typed_calls!(@one $doc $input => $method);)*
+    };
 }
 
 impl Engine {
@@ -621,23 +628,7 @@ impl Engine {
         fired
     }
 
-    typed_calls! {
-        session_start => SessionStart, setup => Setup, instructions_loaded => InstructionsLoaded,
-        user_prompt_submit => UserPromptSubmit, user_prompt_expansion => UserPromptExpansion,
-        message_display => MessageDisplay, pre_tool_use => PreToolUse,
-        permission_request => PermissionRequest, permission_denied => PermissionDenied,
-        post_tool_use => PostToolUse, post_tool_use_failure => PostToolUseFailure,
-        post_tool_batch => PostToolBatch, notification => Notification,
-        subagent_start => SubagentStart, task_created => TaskCreated,
-        task_completed => TaskCompleted, stop_failure => StopFailure,
-        teammate_idle => TeammateIdle, config_change => ConfigChange, cwd_changed => CwdChanged,
-        directory_added => DirectoryAdded, file_changed => FileChanged,
-        worktree_create => WorktreeCreate, worktree_remove => WorktreeRemove,
-        pre_compact => PreCompact, post_compact => PostCompact,
-        pre_model_switch => PreModelSwitch, post_model_switch => PostModelSwitch,
-        elicitation => Elicitation, elicitation_result => ElicitationResult,
-        session_end => SessionEnd,
-    }
+    crate::config::event_name::with_every_event!(typed_calls);
 
     /// The neutral event for a raw input: `hook_event_name` set, `session_id`,
     /// `transcript_path` and `cwd` filled only when absent; nothing else added or reordered.

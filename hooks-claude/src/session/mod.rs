@@ -37,8 +37,9 @@ pub use step::{GuardState, Late, Step};
 /// Between the steps the session:
 ///
 /// - fills each input's `session_id`, `transcript_path` and `cwd` when they are empty (the
-///   `SessionStart` input gives the first two, the `cwd` follows [`Session::cwd_changed`]; hooks
-///   run in it, `CLAUDE_PROJECT_DIR` stays the project directory);
+///   `SessionStart` input gives the first two, the `cwd` follows [`Session::cwd_changed`]'s
+///   `new_cwd`, and a `CwdChanged` input's empty `old_cwd` is the session's directory; hooks run
+///   in it, `CLAUDE_PROJECT_DIR` stays the project directory);
 /// - runs the [Stop loop guard](crate::compatibility#stop-loop-guard): `stop_hook_active` in
 ///   the `Stop` and `SubagentStop` inputs (one guard for the session, one per sub-agent), the
 ///   count of consecutive blocks, the override of the block past the cap with Claude Code's
@@ -94,9 +95,11 @@ struct Fired {
     warnings: Vec<String>,
 }
 
+/// A step per event of the table.
 macro_rules! steps {
-    ($($(#[$doc:meta])* $method:ident => $input:ident),* $(,)?) => {$(
-        $(#[$doc])*
+    ($(#[doc = $doc:literal] $input:ident => $method:ident { $($facts:tt)* }),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($input), "`:", $doc, " A step of the session: what the")]
+        /// session does around it is in [`Session`]'s documentation.
         ///
         /// # Errors
         ///
@@ -188,44 +191,7 @@ impl Session {
         self.engine.take_wake_receiver()
     }
 
-    steps! {
-        /// `SessionStart` (its `source`: `startup`, `resume`, `clear`, `compact`): the session
-        /// starts; its `session_id` and `transcript_path` (and a `cwd`, when given) become the
-        /// session's. Each command hook gets its own `CLAUDE_ENV_FILE`.
-        session_start => SessionStart,
-        /// `UserPromptSubmit`: a submitted prompt.
-        user_prompt_submit => UserPromptSubmit,
-        /// `PreToolUse`: a tool is about to run. The tool call starts the Stop loop guard's
-        /// count again (the sub-agent's, for a sub-agent's call).
-        pre_tool_use => PreToolUse,
-        /// `PermissionRequest`: the harness is about to ask the user for permission.
-        permission_request => PermissionRequest,
-        /// `PostToolUse`: a tool ran. After a Skill call, the skill's frontmatter hooks are on.
-        post_tool_use => PostToolUse,
-        /// `PostToolUseFailure`: a tool failed.
-        post_tool_use_failure => PostToolUseFailure,
-        /// `PostToolBatch`: every tool call of the batch is done.
-        post_tool_batch => PostToolBatch,
-        /// `Stop`: the turn wants to end; `stop_hook_active` comes from the loop guard.
-        stop => Stop,
-        /// `SubagentStart`: a sub-agent starts.
-        subagent_start => SubagentStart,
-        /// `SubagentStop`: a sub-agent wants to end, under its own loop guard.
-        subagent_stop => SubagentStop,
-        /// `PreCompact`: the conversation is about to be compacted.
-        pre_compact => PreCompact,
-        /// `PostCompact`: it was.
-        post_compact => PostCompact,
-        /// `Notification`: a notification is shown.
-        notification => Notification,
-        /// `CwdChanged`: the session's directory changed (`old_cwd` is filled when empty);
-        /// later hooks run in `new_cwd`. Each command hook gets its own `CLAUDE_ENV_FILE`,
-        /// and what the previous `CwdChanged` hooks exported is dropped.
-        cwd_changed => CwdChanged,
-        /// `SessionEnd`: the session ends, within the `SessionEnd` budget; background hooks
-        /// still running are killed.
-        session_end => SessionEnd,
-    }
+    crate::config::event_name::with_every_event!(steps);
 
     /// Any event's typed input, as a step of the session.
     ///

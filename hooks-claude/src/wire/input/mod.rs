@@ -259,23 +259,6 @@ fn print_shared<T>(
     })
 }
 
-/// Calls the macro `$m` with the names of the 33 inputs (for tests that check each).
-#[cfg(test)]
-macro_rules! with_every_input {
-    ($m:ident) => {
-        $m! {
-            SessionStart Setup InstructionsLoaded UserPromptSubmit UserPromptExpansion MessageDisplay
-            PreToolUse PermissionRequest PermissionDenied PostToolUse PostToolUseFailure
-            PostToolBatch Notification SubagentStart SubagentStop TaskCreated TaskCompleted Stop
-            StopFailure TeammateIdle ConfigChange CwdChanged DirectoryAdded FileChanged
-            WorktreeCreate WorktreeRemove PreCompact PostCompact PreModelSwitch PostModelSwitch
-            Elicitation ElicitationResult SessionEnd
-        }
-    };
-}
-#[cfg(test)]
-pub(crate) use with_every_input;
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,47 +40,13 @@ pub struct InvalidInput {
 /// ```
 pub fn validate(event: EventName, payload: &Map<String, Value>) -> Result<(), InvalidInput> {
     macro_rules! each {
-        ($($name:ident),* $(,)?) => {
+        ($($(#[$doc:meta])* $name:ident => $method:ident { $($facts:tt)* }),* $(,)?) => {
             match event {
                 $(EventName::$name => check::<events::$name>(event, payload),)*
             }
         };
     }
-    each!(
-        SessionStart,
-        Setup,
-        InstructionsLoaded,
-        UserPromptSubmit,
-        UserPromptExpansion,
-        MessageDisplay,
-        PreToolUse,
-        PermissionRequest,
-        PermissionDenied,
-        PostToolUse,
-        PostToolUseFailure,
-        PostToolBatch,
-        Notification,
-        SubagentStart,
-        SubagentStop,
-        TaskCreated,
-        TaskCompleted,
-        Stop,
-        StopFailure,
-        TeammateIdle,
-        ConfigChange,
-        CwdChanged,
-        DirectoryAdded,
-        FileChanged,
-        WorktreeCreate,
-        WorktreeRemove,
-        PreCompact,
-        PostCompact,
-        PreModelSwitch,
-        PostModelSwitch,
-        Elicitation,
-        ElicitationResult,
-        SessionEnd,
-    )
+    crate::config::event_name::with_every_event!(each)
 }
 
 fn check<T: DeserializeOwned>(
