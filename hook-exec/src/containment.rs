@@ -396,7 +396,7 @@ impl State {
     pub(super) fn tell_group(&self, started: bool, pid: i32) {
         let mut guard = self.supervisor.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(keeper) = guard.as_mut() {
-            keeper.group(started, pid, super::running::tree_groups);
+            keeper.group(started, pid, super::in_flight::tree_groups);
         }
     }
 
@@ -405,7 +405,7 @@ impl State {
     pub(super) fn tell(&self, message: &str) {
         let mut guard = self.supervisor.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(keeper) = guard.as_mut() {
-            keeper.tell(message, super::running::tree_groups);
+            keeper.tell(message, super::in_flight::tree_groups);
         }
     }
 
@@ -413,7 +413,7 @@ impl State {
     fn check_supervisor(&self) {
         let mut guard = self.supervisor.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(keeper) = guard.as_mut() {
-            keeper.check(std::time::Instant::now(), super::running::tree_groups);
+            keeper.check(std::time::Instant::now(), super::in_flight::tree_groups);
         }
     }
 }

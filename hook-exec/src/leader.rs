@@ -26,7 +26,7 @@ use tokio::time::{Instant, Sleep};
 
 use super::cgroup::RunCgroup;
 use super::tree::{self, Swept};
-use super::{containment, running, sys};
+use super::{containment, in_flight, sys};
 
 /// The first and the longest interval between two exit checks without a pidfd.
 const POLL_FIRST: Duration = Duration::from_micros(500);
@@ -84,7 +84,7 @@ impl Leader {
         if cgroup.is_none() {
             containment::state().tell_group(true, pid);
         }
-        running::add(id, pid, Arc::clone(&marker), cgroup.clone());
+        in_flight::add(id, pid, Arc::clone(&marker), cgroup.clone());
         Self {
             pid,
             id,
@@ -244,7 +244,7 @@ impl Leader {
     /// our child, e.g. with SIGCHLD ignored).
     pub(super) fn reap(&mut self) -> io::Result<ExitStatus> {
         let pid = self.pid;
-        let reaped = running::remove(self.id, || Self::reap_pid(pid));
+        let reaped = in_flight::remove(self.id, || Self::reap_pid(pid));
         self.reaped = !matches!(reaped, Err(ref e) if e.kind() == io::ErrorKind::WouldBlock);
         reaped
     }
@@ -303,7 +303,7 @@ impl Leader {
             }
         }
         let pid = self.pid;
-        let pending = running::remove(self.id, || matches!(sys::try_wait(pid), Ok(None)));
+        let pending = in_flight::remove(self.id, || matches!(sys::try_wait(pid), Ok(None)));
         self.reaped = true;
         if !pending {
             return;

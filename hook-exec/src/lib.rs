@@ -137,6 +137,8 @@ mod containment;
 mod cstrings;
 #[cfg(unix)]
 mod group_table;
+#[cfg(unix)]
+mod in_flight;
 mod invocation;
 #[cfg(unix)]
 mod leader;
@@ -145,8 +147,6 @@ mod pipes;
 mod resource_limits;
 #[cfg(unix)]
 mod run;
-#[cfg(unix)]
-mod running;
 #[cfg(unix)]
 mod spare_pipes;
 #[cfg(unix)]
@@ -161,9 +161,9 @@ mod tree;
 pub use containment::{ContainError, Containment, ContainmentStatus};
 #[cfg(unix)]
 pub use containment::{contain, containment};
-pub use resource_limits::ResourceLimits;
 #[cfg(unix)]
-pub use running::kill_running;
+pub use in_flight::kill_running;
+pub use resource_limits::ResourceLimits;
 
 pub use invocation::{
     CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, TimeoutError,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{Event, Exit, Matcher, Metadata, RawOutcome, Seam, Source, Verdict};
 use crate::{Limit, Mechanism};
@@ -93,16 +93,22 @@ impl HookInfo {
     }
 }
 
-/// How one hook's run went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How one hook's run went, for every dialect; its stable names ([`HookStatus::as_str`], and
+/// its JSON) are those of the `hooks` command's documents: `success`, `blocking_error`,
+/// `non_blocking_error`, `timed_out`, `spawn_failed`, `skipped`, `cancelled`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum HookStatus {
     /// It ran and answered (possibly with no opinion).
     Success,
-    /// It ran and blocked the action by its dialect's block signal (exit code 2, ...).
+    /// It ran and blocked the action by its dialect's block signal (exit code 2, ...):
+    /// `blocking_error`.
+    #[serde(rename = "blocking_error")]
     Blocked,
-    /// It ran but failed: a failure exit, a crash, output its dialect cannot read.
+    /// It ran but failed: a failure exit, a crash, output its dialect cannot read
+    /// (`non_blocking_error`: the failure policy decides whether it blocks).
+    #[serde(rename = "non_blocking_error")]
     Failed,
     /// It ran past its timeout and was killed.
     TimedOut,
@@ -126,8 +132,8 @@ impl HookStatus {
     pub fn as_str(self) -> &'static str {
         match self {
             HookStatus::Success => "success",
-            HookStatus::Blocked => "blocked",
-            HookStatus::Failed => "failed",
+            HookStatus::Blocked => "blocking_error",
+            HookStatus::Failed => "non_blocking_error",
             HookStatus::TimedOut => "timed_out",
             HookStatus::SpawnFailed => "spawn_failed",
             HookStatus::Skipped => "skipped",

@@ -122,7 +122,6 @@
 //! ```
 
 pub mod codec;
-mod decide;
 mod diagnostic;
 pub mod dialect;
 mod dispatch;
@@ -135,14 +134,10 @@ mod os_error;
 mod outcome;
 mod scrub;
 mod seam;
+mod seam_decision;
 mod shown;
 mod verdict;
 
-pub use decide::{
-    BlockDecision, ContextDecision, Continuation, Control, Injected, PermissionAnswer,
-    PermissionDecision, PostToolDecision, PreToolDecision, PromptSubmitDecision, PromptVerdict,
-    SeamDecision, ToolPermission, TurnEndDecision,
-};
 pub use diagnostic::{Diagnostic, Level, Position};
 pub use dialect::{
     Claim, DecisionWord, Dialect, DialectError, EventRun, FileKind, GuardState, HookLine, LateLine,
@@ -164,5 +159,10 @@ pub use os_error::os_error_text;
 pub use outcome::{Exit, Limit, Mechanism, RawOutcome, StdinOutcome, signal_name};
 pub use scrub::Scrub;
 pub use seam::Seam;
+pub use seam_decision::{
+    BlockDecision, ContextDecision, Continuation, Control, Injected, PermissionAnswer,
+    PermissionDecision, PostToolDecision, PreToolDecision, PromptSubmitDecision, PromptVerdict,
+    SeamDecision, ToolPermission, TurnEndDecision,
+};
 pub use shown::{ModelText, Placement, Shown};
 pub use verdict::{Decision, Halt, Severity, Source, Verdict};

@@ -32,7 +32,7 @@
 //! - Matching: [`matcher`] (Claude Code's match-all / exact list / regex rule) and
 //!   [`PermissionRule`] (the `if` filter of tool events).
 //! - Outcome rules: exit 0 / 2 / other per event, JSON detection, `onFailure`, timeouts, in
-//!   Claude terms ([`ClaudeStatus`]) and as neutral verdicts.
+//!   Claude terms (a [`HookStatus`](hook_protocol::HookStatus) each) and as neutral verdicts.
 //! - Decisions: one type per group of events ([`ToolCallDecision`], [`StopDecision`], ...),
 //!   read off the core's fold ([`FromRun`]); [`StopGuard`] is the Stop loop guard.
 //! - Seams: [`event_from_payload`] and [`payload_from_event`] translate between the neutral
@@ -223,11 +223,11 @@ pub use run::http::keep_chunk;
 pub use session::{
     CancellationToken, GuardState, Late, Phase, Session, SessionError, Step, check_order,
 };
+pub use wire::conversion::{
+    ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of,
+};
 pub use wire::decision::*;
-pub use wire::decode::{ClaudeMeta, ClaudeStatus, decode_http_outcome, decode_outcome};
+pub use wire::decode::{ClaudeMeta, decode_http_outcome, decode_outcome};
 pub use wire::input;
 pub use wire::output;
 pub use wire::samples;
-pub use wire::seams::{
-    ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of,
-};

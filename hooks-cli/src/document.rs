@@ -8,23 +8,11 @@ use hook_protocol::{DecisionWord, EventRun, HookStatus, Placement, Shown};
 use serde::Serialize;
 use serde_json::Value;
 
-/// A hook status as the document words it: Claude Code's words, for every dialect.
-pub(crate) fn status_word(status: HookStatus) -> &'static str {
-    match status {
-        HookStatus::Success => "success",
-        HookStatus::Blocked => "blocking_error",
-        HookStatus::TimedOut => "timed_out",
-        HookStatus::SpawnFailed => "spawn_failed",
-        HookStatus::Skipped => "skipped",
-        _ => "non_blocking_error",
-    }
-}
-
 /// One hook that ran, in configuration order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) struct HookLine {
     pub(crate) command: String,
-    pub(crate) status: &'static str,
+    pub(crate) status: HookStatus,
     pub(crate) exit_code: Option<i32>,
     pub(crate) duration_ms: u64,
     /// Not in the JSON document: shown in text output only.
@@ -81,7 +69,7 @@ impl RunDocument {
                 .into_iter()
                 .map(|h| HookLine {
                     command: h.command,
-                    status: status_word(h.status),
+                    status: h.status,
                     exit_code: h.exit_code,
                     duration_ms: u64::try_from(h.duration.as_millis()).unwrap_or(u64::MAX),
                     note: h.note,
@@ -149,7 +137,9 @@ impl RunDocument {
             let _ = writeln!(
                 out,
                 "  hook {:<18} {:>6} ms{exit}  {}",
-                hook.status, hook.duration_ms, hook.command
+                hook.status.as_str(),
+                hook.duration_ms,
+                hook.command
             );
             if let Some(note) = &hook.note {
                 let _ = writeln!(out, "       {}", indent(note));
@@ -234,7 +224,7 @@ mod tests {
         let mut d = doc(DecisionWord::Deny, true);
         d.hooks.push(HookLine {
             command: "guard.sh".into(),
-            status: "blocking_error",
+            status: HookStatus::Blocked,
             exit_code: Some(2),
             duration_ms: 5,
             note: Some("hidden".into()),

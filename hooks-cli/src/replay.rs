@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use hook_protocol::{DecisionWord, GuardState, Session, SessionStep, Shown};
+use hook_protocol::{DecisionWord, GuardState, HookStatus, Session, SessionStep, Shown};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -227,9 +227,12 @@ pub(crate) fn summary(rows: &[Row], total_ms: u128) -> String {
     let none = count(DecisionWord::None);
     let hooks: usize = rows.iter().map(|r| r.doc.hooks.len()).sum();
     let runs = || rows.iter().flat_map(|r| &r.doc.hooks);
-    let blocking = runs().filter(|h| h.status == "blocking_error").count();
+    let blocking = runs().filter(|h| h.status == HookStatus::Blocked).count();
     let failed = runs()
-        .filter(|h| matches!(h.status, "non_blocking_error" | "timed_out" | "spawn_failed"))
+        .filter(|h| {
+            use HookStatus::*;
+            matches!(h.status, Failed | TimedOut | SpawnFailed | Cancelled)
+        })
         .count();
     let overrides = match overrides {
         0 => String::new(),

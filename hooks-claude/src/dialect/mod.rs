@@ -5,7 +5,7 @@
 //! it may use every other, and none uses it.
 
 mod claims;
-mod run;
+mod event_run;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -317,7 +317,7 @@ impl Loaded for Hooks {
         let name = known_input(self.lenient, event, &input, &[])?;
         let raw = self.engine.run_json(event, input, SESSION_ID).await;
         let shown = raw.shown();
-        Ok(run::event_run(name, &raw, shown))
+        Ok(event_run::event_run(name, &raw, shown))
     }
 
     fn into_session(self: Box<Self>) -> Box<dyn hook_protocol::Session> {
@@ -376,7 +376,7 @@ impl hook_protocol::Session for Recording {
             .fire_json(event, input, None)
             .await
             .map_err(|e| DialectError::Session { message: e.to_string() })?;
-        let mut run = run::event_run(name, &step.decision, step.shown.clone());
+        let mut run = event_run::event_run(name, &step.decision, step.shown.clone());
         run.warnings.splice(0..0, self.warning.take());
         run.warnings.extend(step.warnings.iter().cloned());
         let mut out = SessionStep::new(run);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hook_protocol::{
-    Dispatcher, Event, Hook, HookRecord, MatcherError, Mode, Observer, Report, Source,
+    Dispatcher, Event, Hook, HookRecord, HookStatus, MatcherError, Mode, Observer, Report, Source,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -21,9 +21,9 @@ use crate::run::background::{AsyncResult, Background, BackgroundLimits};
 use crate::run::env::HostEnv;
 use crate::run::http::HttpPolicy;
 use crate::run::runner::{Delegates, Shared};
-use crate::wire::decode::{ClaudeMeta, ClaudeStatus};
+use crate::wire::conversion::{ClaudePayload, event_from_payload};
+use crate::wire::decode::ClaudeMeta;
 use crate::wire::neutral::event_from_input;
-use crate::wire::seams::{ClaudePayload, event_from_payload};
 use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
 
 /// A decision and the dispatch report it was read from.
@@ -87,7 +87,7 @@ pub struct ClaudeRecord {
     pub source: Source,
     /// `success`, `blocking_error`, `non_blocking_error`, `timed_out`, `spawn_failed`,
     /// `skipped`, `cancelled`.
-    pub status: ClaudeStatus,
+    pub status: HookStatus,
     /// The exit code, when it exited with one.
     pub exit_code: Option<i32>,
     /// The HTTP status, for an `http` hook that got an answer.
@@ -108,13 +108,13 @@ impl ClaudeRecord {
         let meta = ClaudeMeta::of_metadata(r.metadata.as_ref());
         let status = meta.as_ref().map_or(
             match r.status {
-                hook_protocol::HookStatus::Success => ClaudeStatus::Success,
-                hook_protocol::HookStatus::Blocked => ClaudeStatus::BlockingError,
-                hook_protocol::HookStatus::TimedOut => ClaudeStatus::TimedOut,
-                hook_protocol::HookStatus::SpawnFailed => ClaudeStatus::SpawnFailed,
-                hook_protocol::HookStatus::Skipped => ClaudeStatus::Skipped,
-                hook_protocol::HookStatus::Cancelled => ClaudeStatus::Cancelled,
-                _ => ClaudeStatus::NonBlockingError,
+                hook_protocol::HookStatus::Success => HookStatus::Success,
+                hook_protocol::HookStatus::Blocked => HookStatus::Blocked,
+                hook_protocol::HookStatus::TimedOut => HookStatus::TimedOut,
+                hook_protocol::HookStatus::SpawnFailed => HookStatus::SpawnFailed,
+                hook_protocol::HookStatus::Skipped => HookStatus::Skipped,
+                hook_protocol::HookStatus::Cancelled => HookStatus::Cancelled,
+                _ => HookStatus::Failed,
             },
             |m| m.status,
         );

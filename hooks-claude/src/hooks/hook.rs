@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use hook_protocol::{Event, FailurePolicy, Hook, HookInfo, HookOutcome, Matcher, On, Source};
+use hook_protocol::{
+    Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, Matcher, On, Source,
+};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -18,9 +20,8 @@ use crate::hooks::active::{Activation, WorkspaceTrust};
 use crate::hooks::timeout::{self, SessionEndBudget};
 use crate::run::env::{base_env, command_spec, direct_spec};
 use crate::run::runner::{Runner, Shared};
-use crate::wire::decode::ClaudeStatus;
+use crate::wire::conversion::{ClaudePayload, payload_for};
 use crate::wire::lookup::field;
-use crate::wire::seams::{ClaudePayload, payload_for};
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
 };
@@ -334,7 +335,7 @@ impl ClaudeHook {
             tracing::warn!(target: "hooks", hook = %info.id, handler = %info.label, "{why}");
         }
         let mut outcome = HookOutcome::skipped(why.to_string());
-        let mut meta = self.runner.meta(ClaudeStatus::Skipped);
+        let mut meta = self.runner.meta(HookStatus::Skipped);
         meta.message = Some(why.to_string());
         outcome.metadata = Some(meta.into_metadata());
         outcome

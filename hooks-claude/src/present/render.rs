@@ -10,7 +10,7 @@ use super::templates as t;
 use super::{ModelText, Placement, Presenter, Shown};
 use crate::output::Specific;
 use crate::wire::decision::shown_reason_record;
-use crate::wire::decode::{ClaudeMeta, ClaudeStatus};
+use crate::wire::decode::ClaudeMeta;
 use crate::wire::lookup::Texts;
 use crate::{AsyncResult, EventName, Exit2, GuardOverride};
 
@@ -35,13 +35,13 @@ impl View<'_> {
     fn how(&self) -> How {
         match &self.meta {
             Some(m) if m.blocked_on_failure => {
-                How::OnFailure(if m.status == ClaudeStatus::TimedOut {
+                How::OnFailure(if m.status == HookStatus::TimedOut {
                     "timed out"
                 } else {
                     "failed"
                 })
             }
-            Some(m) if m.status == ClaudeStatus::BlockingError => How::Exit2,
+            Some(m) if m.status == HookStatus::Blocked => How::Exit2,
             _ => How::Answer,
         }
     }
@@ -341,7 +341,7 @@ pub(super) fn render(
     let event = text(input, "hook_event_name").unwrap_or_default();
     let name = EventName::parse(event);
     let tool_event = name.is_some_and(EventName::is_tool_event);
-    let subject = crate::wire::seams::subject_in(name, input);
+    let subject = crate::wire::conversion::subject_in(name, input);
     let cwd = text(input, "cwd").unwrap_or_default();
     let session_id = text(input, "session_id").unwrap_or_default();
     let mut warnings = Vec::new();

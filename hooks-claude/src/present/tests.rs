@@ -4,13 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hook_protocol::{Dispatcher, Exit, Hook, RawOutcome, Report, Source};
+use hook_protocol::{Dispatcher, Exit, Hook, HookStatus, RawOutcome, Report, Source};
 use serde_json::{Map, Value, json};
 
 use super::templates::{self as t, PERMISSION_RETRY, STOP_WRAPPER};
 use super::*;
 use crate::samples::payload_of;
-use crate::wire::seams::event_from_payload;
+use crate::wire::conversion::event_from_payload;
 use crate::{EventName, FromRun, OnFailure, StopDecision, StopGuard};
 
 /// One hook's run: its command, exit code, stdout, stderr and `onFailure`.
@@ -459,7 +459,7 @@ fn late_async_context_is_a_bare_system_message() {
         event: "PostToolUse".into(),
         session_id: "sess-1".into(),
         cwd: "/work/project".into(),
-        status: crate::ClaudeStatus::Success,
+        status: HookStatus::Success,
         exit_code: Some(0),
         context: vec!["the build finished".into()],
         rewake: None,

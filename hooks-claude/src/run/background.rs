@@ -18,12 +18,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hook_protocol::Source;
+use hook_protocol::{HookStatus, Source};
 use serde::Serialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::task::JoinSet;
-
-use crate::ClaudeStatus;
 
 /// Bounds on background hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +73,7 @@ pub struct AsyncResult {
     /// under the Claude home.
     pub cwd: String,
     /// How it went.
-    pub status: ClaudeStatus,
+    pub status: HookStatus,
     /// Its exit code, when it exited with one.
     pub exit_code: Option<i32>,
     /// `additionalContext` then `systemMessage`, for the model on its next request (decision
@@ -295,7 +293,7 @@ mod tests {
             event: "PostToolUse".to_owned(),
             session_id: "s".to_owned(),
             cwd: "/w".to_owned(),
-            status: ClaudeStatus::Success,
+            status: HookStatus::Success,
             exit_code: Some(0),
             context: Vec::new(),
             rewake: rewake.then(|| "wake".to_owned()),

@@ -23,8 +23,8 @@ use crate::run::background::{AsyncResult, Refused};
 use crate::run::direct::{self, Direct};
 use crate::run::env::hook_env;
 use crate::run::runner::Runner;
-use crate::wire::decode::{ClaudeStatus, decode, decode_spawn_error};
-use crate::wire::seams::ClaudePayload;
+use crate::wire::conversion::ClaudePayload;
+use crate::wire::decode::{decode, decode_spawn_error};
 
 /// The longest first line that is read as a possible `{"async":true}` marker.
 const MARKER_MAX: usize = 256;
@@ -181,7 +181,7 @@ fn start_background(
 
 /// The foreground outcome of a hook that went to the background (or was refused).
 fn background_outcome(hook: &Runner, refused: Option<Refused>) -> HookOutcome {
-    let mut meta = hook.meta(ClaudeStatus::Success);
+    let mut meta = hook.meta(HookStatus::Success);
     meta.background = true;
     let mut outcome = match &refused {
         None => {
@@ -190,7 +190,7 @@ fn background_outcome(hook: &Runner, refused: Option<Refused>) -> HookOutcome {
         }
         Some(r) => {
             tracing::warn!(target: "hooks", hook = %hook.info.id, "{r}");
-            meta.status = ClaudeStatus::NonBlockingError;
+            meta.status = HookStatus::Failed;
             meta.message = Some(r.to_string());
             let mut o = HookOutcome::failure(HookStatus::Failed, r.to_string());
             o.warnings.push(r.to_string());
@@ -258,7 +258,7 @@ impl JobHook {
             event: h.event.as_str().to_owned(),
             session_id: h.session_id.clone(),
             cwd: h.cwd.clone(),
-            status: ClaudeStatus::Success,
+            status: HookStatus::Success,
             exit_code: None,
             context: Vec::new(),
             rewake: None,
@@ -288,7 +288,7 @@ impl JobHook {
         let stdout = trim(&raw.stdout);
         match raw.exit {
             Exit::Code { code: 2 } => {
-                out.status = ClaudeStatus::BlockingError;
+                out.status = HookStatus::Blocked;
                 let stderr = raw.stderr_text();
                 let text = if stderr.is_empty() {
                     String::from_utf8_lossy(stdout).into_owned()

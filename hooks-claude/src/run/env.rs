@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::wire::seams::ClaudePayload;
+use crate::wire::conversion::ClaudePayload;
 use hook_exec::{CommandSpec, Env};
 use hook_protocol::Scrub;
 

@@ -19,10 +19,10 @@ use crate::run::prompt::{
     AGENT_MAX_TURNS, answer_schema, answer_verdict, parse_answer, substitute_arguments,
 };
 use crate::run::runner::Runner;
+use crate::wire::conversion::ClaudePayload;
 #[cfg(feature = "http")]
 use crate::wire::decode::decode_http;
 use crate::wire::decode::{Decoded, decode, decode_failure, decode_timeout, decode_verdict};
-use crate::wire::seams::ClaudePayload;
 
 impl Runner {
     /// Posts the event's JSON and reads the answer ([HTTP hooks](crate::compatibility#http-hooks)).

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hook_exec::{CommandSpec, Env};
-use hook_protocol::{HookInfo, HookOutcome, ProcessFacts};
+use hook_protocol::{HookInfo, HookOutcome, HookStatus, ProcessFacts};
 
 use crate::Entry;
 use crate::run::background::Background;
@@ -16,8 +16,8 @@ use crate::run::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::run::direct::Direct;
 use crate::run::env::HostEnv;
 use crate::run::http::HttpPolicy;
-use crate::wire::decode::{ClaudeMeta, ClaudeStatus, DecodeCtx, Decoded};
-use crate::wire::seams::ClaudePayload;
+use crate::wire::conversion::ClaudePayload;
+use crate::wire::decode::{ClaudeMeta, DecodeCtx, Decoded};
 
 /// The implementations a harness registers for the handler types it runs.
 #[derive(Debug, Clone, Default)]
@@ -59,7 +59,7 @@ pub(crate) struct Runner {
 
 impl Runner {
     /// An empty record of this hook's run with a status.
-    pub(crate) fn meta(&self, status: ClaudeStatus) -> ClaudeMeta {
+    pub(crate) fn meta(&self, status: HookStatus) -> ClaudeMeta {
         ClaudeMeta::new(self.entry.event.as_str(), status)
     }
 
@@ -76,7 +76,7 @@ impl Runner {
     /// The outcome of a decoded run, with its Claude record. Texts stay whole: the
     /// 10,000-character cap is presentation ([`crate::present`]).
     pub(crate) fn finish(&self, decoded: Decoded, process: Option<ProcessFacts>) -> HookOutcome {
-        let mut status = decoded.meta.status.core();
+        let mut status = decoded.meta.status;
         if decoded.meta.blocked_on_failure {
             status = hook_protocol::HookStatus::Blocked;
         }

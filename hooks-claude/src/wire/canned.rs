@@ -45,7 +45,7 @@ pub(crate) fn canned(
         Some(seam) => On::seam(seam),
         None => On::Custom(event.as_str().to_owned()),
     };
-    let status = if d.meta.blocked_on_failure { HookStatus::Blocked } else { d.meta.status.core() };
+    let status = if d.meta.blocked_on_failure { HookStatus::Blocked } else { d.meta.status };
     let mut outcome = HookOutcome::with_status(status, d.verdict);
     outcome.metadata = Some(d.meta.to_metadata());
     Arc::new(Canned { info, outcome })

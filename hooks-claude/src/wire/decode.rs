@@ -29,56 +29,6 @@ use crate::{EventName, Exit2, OnFailure};
 
 use super::templates::{self as t, NO_STDERR};
 
-/// How one hook's run went, in Claude Code's terms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum ClaudeStatus {
-    /// It ran and answered (exit 0, or a JSON answer with another exit code).
-    Success,
-    /// Exit 2 (or `onFailure: "block"` on a failure).
-    BlockingError,
-    /// A failure exit, invalid JSON output, a crash: the action goes ahead.
-    NonBlockingError,
-    /// It ran past its timeout and was killed.
-    TimedOut,
-    /// It could not be started.
-    SpawnFailed,
-    /// It did not run (`if` did not match, a duplicate, a handler type not run yet).
-    Skipped,
-    /// The harness cancelled it (Ctrl-C) or ended the session while it ran in the background:
-    /// its process tree was killed and it gave no answer.
-    Cancelled,
-}
-
-impl ClaudeStatus {
-    /// The status's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClaudeStatus::Success => "success",
-            ClaudeStatus::BlockingError => "blocking_error",
-            ClaudeStatus::NonBlockingError => "non_blocking_error",
-            ClaudeStatus::TimedOut => "timed_out",
-            ClaudeStatus::SpawnFailed => "spawn_failed",
-            ClaudeStatus::Skipped => "skipped",
-            ClaudeStatus::Cancelled => "cancelled",
-        }
-    }
-
-    /// The core's status for it.
-    pub fn core(self) -> HookStatus {
-        match self {
-            ClaudeStatus::Success => HookStatus::Success,
-            ClaudeStatus::BlockingError => HookStatus::Blocked,
-            ClaudeStatus::NonBlockingError => HookStatus::Failed,
-            ClaudeStatus::TimedOut => HookStatus::TimedOut,
-            ClaudeStatus::SpawnFailed => HookStatus::SpawnFailed,
-            ClaudeStatus::Skipped => HookStatus::Skipped,
-            ClaudeStatus::Cancelled => HookStatus::Cancelled,
-        }
-    }
-}
-
 /// What the decision builders need of one hook's run, kept in `HookOutcome::metadata`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -86,7 +36,7 @@ pub struct ClaudeMeta {
     /// The event's name.
     pub event: String,
     /// How it went.
-    pub status: ClaudeStatus,
+    pub status: HookStatus,
     /// The exit code, when it exited with one.
     pub exit_code: Option<i32>,
     /// The JSON output as the hook wrote it, when it was valid and read.
@@ -107,7 +57,7 @@ pub struct ClaudeMeta {
 
 impl ClaudeMeta {
     /// An empty record of a run of a hook of `event`, with a status.
-    pub(crate) fn new(event: &str, status: ClaudeStatus) -> Self {
+    pub(crate) fn new(event: &str, status: HookStatus) -> Self {
         Self {
             event: event.to_owned(),
             status,
@@ -253,7 +203,7 @@ fn first_line(text: &str) -> &str {
     text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim()
 }
 
-fn meta(ctx: &DecodeCtx<'_>, status: ClaudeStatus, exit_code: Option<i32>) -> ClaudeMeta {
+fn meta(ctx: &DecodeCtx<'_>, status: HookStatus, exit_code: Option<i32>) -> ClaudeMeta {
     ClaudeMeta { exit_code, ..ClaudeMeta::new(ctx.name, status) }
 }
 
@@ -282,7 +232,7 @@ fn failed(ctx: &DecodeCtx<'_>, mut d: Decoded, error: String, blocking: Option<S
 pub(crate) fn decode_spawn_error(ctx: &DecodeCtx<'_>, error: &ExecError) -> Decoded {
     let d = Decoded {
         verdict: Verdict::none(),
-        meta: meta(ctx, ClaudeStatus::SpawnFailed, None),
+        meta: meta(ctx, HookStatus::SpawnFailed, None),
         failure: None,
         warnings: Vec::new(),
     };
@@ -298,7 +248,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     let exit_code = raw.exit.code();
     let mut d = Decoded {
         verdict: Verdict::none(),
-        meta: meta(ctx, ClaudeStatus::Success, exit_code),
+        meta: meta(ctx, HookStatus::Success, exit_code),
         failure: None,
         warnings: Vec::new(),
     };
@@ -327,7 +277,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
                     Some(EventName::Stop | EventName::SubagentStop | EventName::TaskCompleted)
                 ) || (event == Some(EventName::UserPromptSubmit) && ctx.from_plugin));
             if missing_file {
-                d.meta.status = ClaudeStatus::NonBlockingError;
+                d.meta.status = HookStatus::Failed;
                 let msg = t::non_blocking_status(first_line(&stderr));
                 d.meta.message = Some(msg.clone());
                 d.failure = Some(msg);
@@ -335,7 +285,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
             }
             // Verbatim: the framing (`PreToolUse:Bash hook error: [cmd]: `) is presentation.
             let reason = if stderr.trim().is_empty() { NO_STDERR.to_owned() } else { stderr };
-            d.meta.status = ClaudeStatus::BlockingError;
+            d.meta.status = HookStatus::Blocked;
             d.meta.message = Some(reason.clone());
             d.verdict =
                 if worktree { Verdict::deny(reason) } else { blocking_verdict(ctx, reason) };
@@ -374,7 +324,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
                 return d;
             }
             Err(e) => {
-                d.meta.status = ClaudeStatus::NonBlockingError;
+                d.meta.status = HookStatus::Failed;
                 let d = failed(ctx, d, format!("{e} (stdout: {})", short_text(trimmed)), None);
                 return worktree_failure(ctx, d, success, raw.exit);
             }
@@ -390,7 +340,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
         }
         return d;
     }
-    d.meta.status = ClaudeStatus::NonBlockingError;
+    d.meta.status = HookStatus::Failed;
     let stderr = lossy(&raw.stderr, "stderr", &mut d.warnings);
     let error = match raw.exit {
         Exit::Signal { .. } => format!("Failed: {}", raw.exit),
@@ -412,7 +362,7 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
 pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
     let mut d = Decoded {
         verdict: Verdict::none(),
-        meta: meta(ctx, ClaudeStatus::TimedOut, None),
+        meta: meta(ctx, HookStatus::TimedOut, None),
         failure: None,
         warnings: Vec::new(),
     };
@@ -434,7 +384,7 @@ pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
 pub(crate) fn decode_failure(ctx: &DecodeCtx<'_>, error: String) -> Decoded {
     let d = Decoded {
         verdict: Verdict::none(),
-        meta: meta(ctx, ClaudeStatus::NonBlockingError, None),
+        meta: meta(ctx, HookStatus::Failed, None),
         failure: None,
         warnings: Vec::new(),
     };
@@ -446,7 +396,7 @@ pub(crate) fn decode_failure(ctx: &DecodeCtx<'_>, error: String) -> Decoded {
 pub(crate) fn decode_verdict(ctx: &DecodeCtx<'_>, verdict: Verdict) -> Decoded {
     let blocking = verdict.decision.is_some();
     let mut d = Decoded {
-        meta: meta(ctx, ClaudeStatus::Success, None),
+        meta: meta(ctx, HookStatus::Success, None),
         verdict,
         failure: None,
         warnings: Vec::new(),
@@ -498,7 +448,7 @@ fn worktree_failure(ctx: &DecodeCtx<'_>, mut d: Decoded, success: bool, exit: Ex
         d.verdict = Verdict::deny(reason);
     } else if ctx.event == Some(EventName::WorktreeCreate)
         && d.verdict.decision.is_none()
-        && d.meta.status != ClaudeStatus::Success
+        && d.meta.status != HookStatus::Success
     {
         d.verdict = Verdict::decide(Decision::Deny, d.meta.message.clone());
     }
@@ -585,11 +535,8 @@ pub fn decode_http_outcome(
 
 /// A decoded answer as the core's outcome, with the Claude record in `metadata`.
 fn outcome_of(decoded: Decoded) -> HookOutcome {
-    let status = if decoded.meta.blocked_on_failure {
-        HookStatus::Blocked
-    } else {
-        decoded.meta.status.core()
-    };
+    let status =
+        if decoded.meta.blocked_on_failure { HookStatus::Blocked } else { decoded.meta.status };
     let mut outcome = HookOutcome::with_status(status, decoded.verdict);
     outcome.failure = decoded.failure;
     outcome.warnings = decoded.warnings;

@@ -7,6 +7,7 @@
 
 #[cfg(test)]
 pub(crate) mod canned;
+pub(crate) mod conversion;
 pub(crate) mod decision;
 pub(crate) mod decode;
 pub mod input;
@@ -15,5 +16,4 @@ pub(crate) mod neutral;
 pub mod output;
 pub(crate) mod payload;
 pub mod samples;
-pub(crate) mod seams;
 pub mod templates;

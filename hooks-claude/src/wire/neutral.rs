@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::EventName;
 use crate::input::ClaudeInput;
-use crate::wire::seams::{ClaudePayload, event_from_payload};
+use crate::wire::conversion::{ClaudePayload, event_from_payload};
 
 /// The neutral event for a typed input, with the input attached as a [`ClaudePayload`]: what
 /// [`event_from_payload`] makes of the input's [`payload`](crate::input::payload) object, made

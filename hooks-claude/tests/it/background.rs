@@ -1,9 +1,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use hook_protocol::ToolPermission;
+use hook_protocol::{HookStatus, ToolPermission};
 use hooks_claude::input::{Base, PostToolUse, PreToolUse};
-use hooks_claude::{AsyncResult, BackgroundLimits, ClaudeStatus, Engine, HostEnv};
+use hooks_claude::{AsyncResult, BackgroundLimits, Engine, HostEnv};
 use serde_json::{Value, json};
 
 use crate::support::*;
@@ -50,15 +50,12 @@ async fn async_hooks_get_the_same_stdin_and_answer_on_a_later_turn() {
     let fired = engine.post_tool_use(&input).await;
     assert!(started.elapsed() < Duration::from_millis(900), "the event does not wait");
     assert!(fired.decision.feedback.is_none() && fired.decision.context.is_empty());
-    assert_eq!(fired.records()[0].status, ClaudeStatus::Success);
+    assert_eq!(fired.records()[0].status, HookStatus::Success);
     assert!(engine.drain_async().is_empty(), "nothing yet");
     let results = drain(&engine, 1).await;
     assert_eq!(results.len(), 1, "{results:?}");
     let r = &results[0];
-    assert_eq!(
-        (r.status, r.exit_code, r.rewake.as_deref()),
-        (ClaudeStatus::Success, Some(0), None)
-    );
+    assert_eq!((r.status, r.exit_code, r.rewake.as_deref()), (HookStatus::Success, Some(0), None));
     assert_eq!(r.context, ["background lint: clean", "lint finished"], "decision fields ignored");
     assert_eq!(r.event, "PostToolUse");
     let expected = serde_json::to_string(&hooks_claude::input::payload(&input)).unwrap() + "\n";
@@ -142,7 +139,7 @@ async fn background_hooks_are_bounded_and_shutdown_kills_them() {
     let statuses: Vec<_> = records.iter().map(|r| r.status).collect();
     assert_eq!(
         statuses,
-        [ClaudeStatus::Success, ClaudeStatus::Success, ClaudeStatus::NonBlockingError],
+        [HookStatus::Success, HookStatus::Success, HookStatus::Failed],
         "one runs, one waits, the third is refused"
     );
     assert!(records[2].warnings.iter().any(|w| w.contains("too many background hooks")));

@@ -1,7 +1,8 @@
 //! The command line of a hook: `CLAUDE_CODE_SHELL_PREFIX` and plugin `${user_config.*}`.
 
+use hook_protocol::HookStatus;
 use hooks_claude::input::{Base, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, Engine, HostEnv, Loader, Plugin, Scope};
+use hooks_claude::{Engine, HostEnv, Loader, Plugin, Scope};
 use serde_json::json;
 
 use crate::support::*;
@@ -40,7 +41,7 @@ async fn the_shell_prefix_wraps_shell_form_hooks_only() {
     let engine = Engine::builder(load(&dir, &text)).host(host).build().unwrap();
     let fired = engine.user_prompt_submit(&prompt(&dir)).await;
     for r in fired.records() {
-        assert_eq!(r.status, ClaudeStatus::Success, "{r:?}");
+        assert_eq!(r.status, HookStatus::Success, "{r:?}");
     }
     // The wrapper got the shell-form command as one argument, quote included, and ran it.
     assert_eq!(std::fs::read_to_string(&log).unwrap(), format!("{shell_line}\n"));
@@ -73,19 +74,19 @@ async fn user_config_is_substituted_in_exec_form_and_refused_in_shell_form() {
     let exec = json!({"type": "command", "command": "/bin/sh",
         "args": ["-c", format!("printf '%s|%s' \"$1\" \"$CLAUDE_PLUGIN_OPTION_LEVEL\" > '{}'", out.display()), "sh", "${user_config.level}"]});
     let r = run(exec).await;
-    assert_eq!(r.status, ClaudeStatus::Success, "{r:?}");
+    assert_eq!(r.status, HookStatus::Success, "{r:?}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "strict|strict");
 
     let unknown =
         json!({"type": "command", "command": "/bin/echo", "args": ["${user_config.nope}"]});
     let r = run(unknown).await;
-    assert_eq!(r.status, ClaudeStatus::NonBlockingError, "{r:?}");
+    assert_eq!(r.status, HookStatus::Failed, "{r:?}");
     let message = r.message.unwrap_or_default();
     assert!(message.contains("`${user_config.nope}` names no option of plugin `fmt`"), "{message}");
 
     let shell = json!({"type": "command", "command": "echo ${user_config.level}"});
     let r = run(shell).await;
-    assert_eq!(r.status, ClaudeStatus::NonBlockingError, "{r:?}");
+    assert_eq!(r.status, HookStatus::Failed, "{r:?}");
     let message = r.message.unwrap_or_default();
     assert!(message.contains("works only in exec form"), "{message}");
     assert!(message.contains("$CLAUDE_PLUGIN_OPTION_<KEY>"), "{message}");
@@ -104,6 +105,6 @@ async fn a_settings_hook_keeps_user_config_text_as_written() {
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     let engine = Engine::builder(config).host(HostEnv::new(&dir)).build().unwrap();
     let fired = engine.user_prompt_submit(&prompt(&dir)).await;
-    assert_eq!(fired.records()[0].status, ClaudeStatus::Success, "{:?}", fired.records());
+    assert_eq!(fired.records()[0].status, HookStatus::Success, "{:?}", fired.records());
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "${user_config.level}");
 }

@@ -3,13 +3,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use hook_protocol::{Continuation, PromptVerdict, ToolPermission};
+use hook_protocol::{Continuation, HookStatus, PromptVerdict, ToolPermission};
 use hooks_claude::delegate::{
     AgentRequest, AgentRunner, DelegateError, McpToolCaller, McpToolRequest, McpToolResult,
     ModelEvaluator, PromptRequest,
 };
 use hooks_claude::input::{Base, PreToolUse, SessionStart, Stop, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, Engine, EngineBuilder, EventName, HostEnv, StopGuard};
+use hooks_claude::{Engine, EngineBuilder, EventName, HostEnv, StopGuard};
 use serde_json::{Value, json};
 
 use crate::support::*;
@@ -174,7 +174,7 @@ async fn unreadable_answers_and_slow_models_are_non_blocking() {
     });
     let engine = builder(&dir, hooks.clone()).model_evaluator(chatty).build().unwrap();
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
-    assert_eq!(fired.records()[0].status, ClaudeStatus::NonBlockingError);
+    assert_eq!(fired.records()[0].status, HookStatus::Failed);
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion);
     let slow = Arc::new(Model {
         reply: json!({"ok": false, "reason": "late"}).to_string(),
@@ -185,7 +185,7 @@ async fn unreadable_answers_and_slow_models_are_non_blocking() {
     let started = Instant::now();
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert_eq!(fired.records()[0].status, ClaudeStatus::TimedOut);
+    assert_eq!(fired.records()[0].status, HookStatus::TimedOut);
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion);
 }
 
@@ -241,7 +241,7 @@ async fn mcp_tool_hooks_call_the_tool_with_substituted_input() {
         input.tool_name = tool.into();
         let fired = engine.pre_tool_use(&input).await;
         let record = &fired.records()[0];
-        assert_eq!(record.status, ClaudeStatus::NonBlockingError, "{record:?}");
+        assert_eq!(record.status, HookStatus::Failed, "{record:?}");
         assert!(record.message.as_deref().is_some_and(|m| m.contains(message)), "{record:?}");
         assert_eq!(fired.decision.permission, ToolPermission::NoOpinion);
     }
@@ -256,7 +256,7 @@ async fn mcp_tool_hooks_call_the_tool_with_substituted_input() {
         ..SessionStart::default()
     };
     let fired = engine.session_start(&start("startup")).await;
-    assert_eq!(fired.records()[0].status, ClaudeStatus::Skipped, "no MCP client at launch");
+    assert_eq!(fired.records()[0].status, HookStatus::Skipped, "no MCP client at launch");
     let fired = engine.session_start(&start("resume")).await;
     let context: Vec<_> = fired.decision.context.iter().map(|c| c.text.clone()).collect();
     assert_eq!(context, ["remember the style guide"], "plain text is context on SessionStart");
@@ -277,7 +277,7 @@ async fn without_an_implementation_a_hook_is_skipped_with_a_warning() {
     for ((status, message), what) in
         messages.iter().zip(["model evaluator", "agent runner", "MCP tool caller"])
     {
-        assert_eq!(*status, ClaudeStatus::Skipped);
+        assert_eq!(*status, HookStatus::Skipped);
         assert!(message.contains(what), "{message}");
     }
     assert!(fired.records().iter().all(|r| !r.warnings.is_empty()));

@@ -3,11 +3,11 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Continuation, Event, Hook, HookInfo, HookOutcome, On, PromptVerdict, Seam, Source,
+    Continuation, Event, Hook, HookInfo, HookOutcome, HookStatus, On, PromptVerdict, Seam, Source,
     ToolPermission, Verdict,
 };
 use hooks_claude::input::{Base, PostToolUse, PreToolUse, Stop, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, Engine, HostEnv, Loader, Plugin, Scope, StopGuard};
+use hooks_claude::{Engine, HostEnv, Loader, Plugin, Scope, StopGuard};
 use serde_json::{Value, json};
 
 use crate::support::*;
@@ -37,7 +37,7 @@ async fn stdin_is_the_exact_payload_and_the_environment_is_claudes() {
     let engine = engine(load(&dir, &text), &dir);
     let input = pre_tool(&dir, "ls");
     let fired = engine.pre_tool_use(&input).await;
-    assert_eq!(fired.records()[0].status, ClaudeStatus::Success, "{:?}", fired.records());
+    assert_eq!(fired.records()[0].status, HookStatus::Success, "{:?}", fired.records());
     let written = std::fs::read_to_string(&out).unwrap();
     let expected = serde_json::to_string(&hooks_claude::input::payload(&input)).unwrap() + "\n";
     assert_eq!(written, expected, "one compact line and a newline");
@@ -82,12 +82,12 @@ async fn decisions_from_real_scripts() {
     input.tool_name = "Read".into();
     let fired = engine.pre_tool_use(&input).await;
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion, "exit 1 is not a block");
-    assert_eq!(fired.records()[0].status, ClaudeStatus::NonBlockingError);
+    assert_eq!(fired.records()[0].status, HookStatus::Failed);
     input.tool_name = "Edit".into();
     let fired = engine.pre_tool_use(&input).await;
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion);
     let r = &fired.records()[0];
-    assert_eq!((r.status, r.exit_code), (ClaudeStatus::NonBlockingError, Some(127)), "{r:?}");
+    assert_eq!((r.status, r.exit_code), (HookStatus::Failed, Some(127)), "{r:?}");
     assert!(r.message.as_deref().is_some_and(|m| m.contains("no-such-hook.sh")), "{r:?}");
 }
 
@@ -104,7 +104,7 @@ async fn a_timeout_gives_no_decision_and_kills_the_hook() {
     let fired = engine.pre_tool_use(&pre_tool(&dir, "ls")).await;
     assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
     let records = fired.records();
-    assert_eq!(records[0].status, ClaudeStatus::TimedOut);
+    assert_eq!(records[0].status, HookStatus::TimedOut);
     assert_eq!(
         fired.decision.permission,
         ToolPermission::Deny { reason: Some("on time".into()) },
@@ -164,7 +164,7 @@ async fn identical_handlers_run_once_but_plugins_stay_separate() {
     let fired = engine.post_tool_use(&input).await;
     let runs = std::fs::read_to_string(&count).unwrap().lines().count();
     assert_eq!(runs, 3, "once for the settings files, once per plugin");
-    let skipped = fired.records().iter().filter(|r| r.status == ClaudeStatus::Skipped).count();
+    let skipped = fired.records().iter().filter(|r| r.status == HookStatus::Skipped).count();
     assert_eq!(skipped, 1, "{:?}", fired.records());
     let listed = engine.list(&hooks_claude::event_from_payload(
         "PostToolUse",
@@ -186,7 +186,7 @@ async fn if_rules_filter_tool_calls() {
     assert!(matches!(d.permission, ToolPermission::Deny { .. }));
     let fired = engine.pre_tool_use(&pre_tool(&dir, "ls")).await;
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion);
-    assert_eq!(fired.records()[0].status, ClaudeStatus::Skipped);
+    assert_eq!(fired.records()[0].status, HookStatus::Skipped);
 }
 
 #[tokio::test]
@@ -254,7 +254,7 @@ async fn invalid_output_is_a_named_warning_and_other_hooks_still_decide() {
         ToolPermission::Deny { reason: Some("real deny".into()) }
     );
     let r = &fired.records()[0];
-    assert_eq!(r.status, ClaudeStatus::NonBlockingError);
+    assert_eq!(r.status, HookStatus::Failed);
     assert!(
         r.message
             .as_deref()
@@ -315,7 +315,7 @@ async fn raw_runs_keep_the_input_as_given() {
     )
     .unwrap();
     let run = engine.run_json("Notification", input, "sess").await;
-    assert_eq!(run.records[0].status, ClaudeStatus::Success);
+    assert_eq!(run.records[0].status, HookStatus::Success);
     let written = std::fs::read_to_string(&out).unwrap();
     assert_eq!(
         written,

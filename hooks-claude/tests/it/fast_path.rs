@@ -6,15 +6,16 @@
 
 use std::path::{Path, PathBuf};
 
+use hook_protocol::HookStatus;
 use hooks_claude::input::{Base, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, Engine, HostEnv, Loader, Scope};
+use hooks_claude::{Engine, HostEnv, Loader, Scope};
 use serde_json::{Value, json};
 
 use crate::support::*;
 
 /// One record without what differs by nature (duration, id): status, exit code, message,
 /// warnings, the end of stderr.
-type Record = (ClaudeStatus, Option<i32>, Option<String>, Vec<String>, String);
+type Record = (HookStatus, Option<i32>, Option<String>, Vec<String>, String);
 
 /// What one run gave.
 #[derive(Debug, PartialEq)]

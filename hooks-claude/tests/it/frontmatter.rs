@@ -1,8 +1,9 @@
 //! Hooks in skill and sub-agent frontmatter: registration by invocation or by sub-agent,
 //! `once`, `Stop` as `SubagentStop`, positions, dedup and managed policies.
 
+use hook_protocol::HookStatus;
 use hooks_claude::input::{Base, PreToolUse, SubagentStop, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, EventName, Loader, Scope, StopGuard};
+use hooks_claude::{EventName, Loader, Scope, StopGuard};
 use serde_json::json;
 
 use crate::support::*;
@@ -54,11 +55,8 @@ async fn a_skills_hooks_run_once_it_is_invoked_and_once_hooks_retire_after_a_suc
     assert!(engine.skill_active("formatter"));
 
     let fired = engine.user_prompt_submit(&prompt(&dir)).await;
-    let statuses: Vec<ClaudeStatus> = fired.records().iter().map(|r| r.status).collect();
-    assert_eq!(
-        statuses,
-        [ClaudeStatus::Success, ClaudeStatus::Success, ClaudeStatus::NonBlockingError]
-    );
+    let statuses: Vec<HookStatus> = fired.records().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [HookStatus::Success, HookStatus::Success, HookStatus::Failed]);
     let fired = engine.user_prompt_submit(&prompt(&dir)).await;
     assert_eq!(fired.records().len(), 2, "the successful once hook retired; the failing one stays");
     let mut lines = logged(&log);
@@ -87,7 +85,7 @@ async fn a_sub_agents_hooks_run_on_its_events_only_and_its_stop_is_subagent_stop
     assert!(engine.pre_tool_use(&tool(&dir, None)).await.records().is_empty());
     assert!(engine.pre_tool_use(&tool(&dir, Some("other"))).await.records().is_empty());
     let fired = engine.pre_tool_use(&tool(&dir, Some("reviewer"))).await;
-    assert_eq!(fired.records()[0].status, ClaudeStatus::Success);
+    assert_eq!(fired.records()[0].status, HookStatus::Success);
 
     let mut stop = SubagentStop {
         base: Base::new("s-1", "/t.jsonl", dir.display().to_string()),
@@ -144,8 +142,8 @@ async fn a_skills_copy_of_a_settings_hook_stays_separate_and_managed_only_blocks
     let engine = engine(loader.finish().unwrap(), &dir);
     engine.activate_skill("s");
     let fired = engine.user_prompt_submit(&prompt(&dir)).await;
-    let statuses: Vec<ClaudeStatus> = fired.records().iter().map(|r| r.status).collect();
-    assert_eq!(statuses, [ClaudeStatus::Success, ClaudeStatus::Success], "both copies run");
+    let statuses: Vec<HookStatus> = fired.records().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [HookStatus::Success, HookStatus::Success], "both copies run");
     assert_eq!(logged(&log).len(), 2);
 
     let config = Loader::new()

@@ -1,8 +1,8 @@
 use std::time::{Duration, Instant};
 
-use hook_protocol::{PromptVerdict, ToolPermission};
+use hook_protocol::{HookStatus, PromptVerdict, ToolPermission};
 use hooks_claude::input::{Base, PreToolUse, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, Engine, HostEnv, HttpPolicy, Loader, Scope};
+use hooks_claude::{Engine, HostEnv, HttpPolicy, Loader, Scope};
 use serde_json::{Value, json};
 
 use crate::server::{Reply, Server, closed_port};
@@ -46,7 +46,7 @@ async fn the_event_json_is_posted_with_interpolated_headers() {
     let engine = engine_for(&dir, &text);
     let input = pre_tool(&dir);
     let fired = engine.pre_tool_use(&input).await;
-    assert_eq!(fired.records()[0].status, ClaudeStatus::Success, "{:?}", fired.records());
+    assert_eq!(fired.records()[0].status, HookStatus::Success, "{:?}", fired.records());
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion, "2xx and empty: no output");
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
@@ -79,8 +79,8 @@ async fn the_harness_policy_limits_urls_and_variables() {
         Engine::builder(config).host(HostEnv::new(&dir)).http_policy(policy).build().unwrap();
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
     let records = fired.records();
-    assert_eq!(records[0].status, ClaudeStatus::Success);
-    assert_eq!(records[1].status, ClaudeStatus::Skipped, "allowlist miss");
+    assert_eq!(records[0].status, HookStatus::Success);
+    assert_eq!(records[1].status, HookStatus::Skipped, "allowlist miss");
     assert!(
         records[1].message.as_deref().is_some_and(|m| m.contains("allowedHttpHookUrls")),
         "{:?}",
@@ -108,7 +108,7 @@ async fn settings_allowlists_merge_and_an_empty_one_blocks_all() {
     let engine = engine(loader.finish().unwrap(), &dir);
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
     let statuses: Vec<_> = fired.records().iter().map(|r| r.status).collect();
-    assert_eq!(statuses, [ClaudeStatus::Success, ClaudeStatus::Skipped]);
+    assert_eq!(statuses, [HookStatus::Success, HookStatus::Skipped]);
     assert_eq!(
         fired.decision.permission,
         ToolPermission::Deny { reason: Some("server says no".into()) }
@@ -117,7 +117,7 @@ async fn settings_allowlists_merge_and_an_empty_one_blocks_all() {
     let blocked = hooks.replacen('{', r#"{"allowedHttpHookUrls": [],"#, 1);
     let engine = engine_for(&dir, &blocked);
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
-    assert!(fired.records().iter().all(|r| r.status == ClaudeStatus::Skipped));
+    assert!(fired.records().iter().all(|r| r.status == HookStatus::Skipped));
     assert_eq!(server.requests().len(), 1, "nothing more was sent");
 }
 
@@ -137,39 +137,29 @@ async fn every_response_rule() {
     })
     .await;
     let dead = format!("http://127.0.0.1:{}/hook", closed_port().await);
-    let rows: &[(&str, ClaudeStatus, ToolPermission, Option<&str>)] = &[
-        (&server.url("/empty"), ClaudeStatus::Success, ToolPermission::NoOpinion, None),
+    let rows: &[(&str, HookStatus, ToolPermission, Option<&str>)] = &[
+        (&server.url("/empty"), HookStatus::Success, ToolPermission::NoOpinion, None),
         (
             &server.url("/json"),
-            ClaudeStatus::Success,
+            HookStatus::Success,
             ToolPermission::Deny { reason: Some("server says no".into()) },
             None,
         ),
-        (
-            &server.url("/schema"),
-            ClaudeStatus::NonBlockingError,
-            ToolPermission::NoOpinion,
-            Some("`continue`"),
-        ),
+        (&server.url("/schema"), HookStatus::Failed, ToolPermission::NoOpinion, Some("`continue`")),
         (
             &server.url("/text"),
-            ClaudeStatus::NonBlockingError,
+            HookStatus::Failed,
             ToolPermission::NoOpinion,
             Some("neither empty nor a JSON object"),
         ),
-        (
-            &server.url("/error"),
-            ClaudeStatus::NonBlockingError,
-            ToolPermission::NoOpinion,
-            Some("status 500"),
-        ),
+        (&server.url("/error"), HookStatus::Failed, ToolPermission::NoOpinion, Some("status 500")),
         (
             &server.url("/redirect"),
-            ClaudeStatus::NonBlockingError,
+            HookStatus::Failed,
             ToolPermission::NoOpinion,
             Some("status 302"),
         ),
-        (&dead, ClaudeStatus::NonBlockingError, ToolPermission::NoOpinion, Some("request failed")),
+        (&dead, HookStatus::Failed, ToolPermission::NoOpinion, Some("request failed")),
     ];
     for (url, status, permission, message) in rows {
         let engine = engine_for(&dir, &settings(json!({"PreToolUse": [{"hooks": [http(url)]}]})));
@@ -208,7 +198,7 @@ async fn a_slow_server_times_out_on_the_wall_clock() {
     let started = Instant::now();
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
     assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
-    assert_eq!(fired.records()[0].status, ClaudeStatus::TimedOut);
+    assert_eq!(fired.records()[0].status, HookStatus::TimedOut);
     assert_eq!(fired.decision.permission, ToolPermission::NoOpinion, "a timeout gives no decision");
 }
 
@@ -256,7 +246,7 @@ async fn identical_urls_post_once_and_big_answers_are_capped() {
     let engine = engine_for(&dir, &text);
     let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
     let records = fired.records();
-    assert_eq!(records[1].status, ClaudeStatus::Skipped, "{records:?}");
+    assert_eq!(records[1].status, HookStatus::Skipped, "{records:?}");
     let same = server.requests().iter().filter(|r| r.path == "/same").count();
     assert_eq!(same, 1, "HTTP hooks are deduplicated by URL");
     assert!(records[2].warnings.iter().any(|w| w.contains("size cap")), "{:?}", records[2]);
@@ -295,7 +285,7 @@ async fn an_http_hook_on_session_start_is_skipped_with_a_warning_and_the_others_
     };
     let fired = engine.session_start(&input).await;
     let records = fired.records();
-    assert_eq!(records[0].status, ClaudeStatus::Skipped, "{records:?}");
+    assert_eq!(records[0].status, HookStatus::Skipped, "{records:?}");
     assert!(records[0].message.as_deref().unwrap_or_default().contains("not supported"));
     assert_eq!(fired.decision.context[0].text, "context from a command");
     assert!(server.requests().is_empty(), "nothing was posted");

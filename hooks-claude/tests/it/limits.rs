@@ -1,7 +1,8 @@
 use std::time::{Duration, Instant};
 
+use hook_protocol::HookStatus;
 use hooks_claude::input::{Base, SessionEnd, UserPromptSubmit};
-use hooks_claude::{ClaudeStatus, Engine, HostEnv, Loader, Plugin, Scope};
+use hooks_claude::{Engine, HostEnv, Loader, Plugin, Scope};
 use serde_json::json;
 
 use crate::support::*;
@@ -79,7 +80,7 @@ async fn session_end_hooks_share_one_budget() {
     let elapsed = started.elapsed();
     assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
     let records = fired.records();
-    assert!(records.iter().all(|r| r.status == ClaudeStatus::TimedOut), "{records:?}");
+    assert!(records.iter().all(|r| r.status == HookStatus::TimedOut), "{records:?}");
     assert!(records[0].duration >= Duration::from_millis(1400), "{:?}", records[0].duration);
     assert!(records[1].duration < Duration::from_millis(1400), "{:?}", records[1].duration);
 

@@ -142,7 +142,6 @@ fn types() -> Vec<(&'static str, TypeId)> {
         hooks_claude::present::ModelText,
         hooks_claude::present::Presenter,
         hooks_claude::present::Shown,
-        hooks_claude::ClaudeStatus,
         hooks_claude::EventName,
         hooks_claude::Exit2,
         hooks_claude::ExportsError,

@@ -6,14 +6,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hook_protocol::{Continuation, ToolPermission};
+use hook_protocol::{Continuation, HookStatus, ToolPermission};
 use hooks_claude::input::{
     Base, CwdChanged, PermissionRequest, PostToolUse, PreToolUse, SessionEnd, SessionStart, Stop,
     UserPromptSubmit,
 };
-use hooks_claude::{
-    CancellationToken, ClaudeStatus, Engine, HostEnv, Placement, Session, SessionError,
-};
+use hooks_claude::{CancellationToken, Engine, HostEnv, Placement, Session, SessionError};
 use serde_json::{Value, json};
 
 use crate::support::*;
@@ -445,7 +443,7 @@ async fn an_env_file_that_cannot_be_created_is_a_warning_and_the_hook_still_runs
     let mut s = Session::new(engine);
     let step = s.session_start(&start("env-2"), None).await.unwrap();
     let record = &step.records()[0];
-    assert_eq!(record.status, ClaudeStatus::Success);
+    assert_eq!(record.status, HookStatus::Success);
     let expected = home.join("session-env/env-2/sessionstart-hook-0.sh");
     assert!(
         record
@@ -531,8 +529,8 @@ async fn ctrl_c_in_a_slow_hook_kills_its_tree_and_the_report_says_cancelled() {
     assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
     pressed.await.unwrap();
     assert!(step.cancelled());
-    let statuses: Vec<ClaudeStatus> = step.records().iter().map(|r| r.status).collect();
-    assert_eq!(statuses, [ClaudeStatus::Success, ClaudeStatus::Cancelled]);
+    let statuses: Vec<HookStatus> = step.records().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [HookStatus::Success, HookStatus::Cancelled]);
     assert_eq!(step.decision.control.messages, ["fast was here"], "what finished is kept");
     // A call interrupted while its hooks ran never reads as "go ahead".
     assert_eq!(step.decision.permission, ToolPermission::Interrupted);

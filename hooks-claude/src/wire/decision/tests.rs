@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::samples::payload_of;
-use crate::wire::seams::event_from_payload;
+use crate::wire::conversion::event_from_payload;
 use crate::{EventName, OnFailure};
 
 fn canned(

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use hook_protocol::{Decision, Exit, RawOutcome};
+use hook_protocol::{Decision, Exit, HookStatus, RawOutcome};
 
 use super::*;
 
@@ -23,9 +23,9 @@ const BAD_TYPE: &str = r#"{"continue":"yes"}"#;
 #[test]
 fn row_valid_json() {
     let d = run(EventName::PreToolUse, 0, DENY, "");
-    assert_eq!((d.meta.status, d.verdict.decision), (ClaudeStatus::Success, Some(Decision::Deny)));
+    assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Success, Some(Decision::Deny)));
     let d = run(EventName::PreToolUse, 2, ALLOW, "stderr reason");
-    assert_eq!(d.meta.status, ClaudeStatus::BlockingError, "exit 2 wins over a JSON allow");
+    assert_eq!(d.meta.status, HookStatus::Blocked, "exit 2 wins over a JSON allow");
     assert_eq!(
         (d.verdict.decision, d.verdict.reason.as_deref()),
         (Some(Decision::Deny), Some("stderr reason")),
@@ -36,7 +36,7 @@ fn row_valid_json() {
     let d = run(EventName::PreToolUse, 1, DENY, "");
     assert_eq!(
         (d.meta.status, d.verdict.decision),
-        (ClaudeStatus::Success, Some(Decision::Deny)),
+        (HookStatus::Success, Some(Decision::Deny)),
         "JSON decides on other exits"
     );
 }
@@ -44,15 +44,12 @@ fn row_valid_json() {
 #[test]
 fn row_invalid_json() {
     let d = run(EventName::PreToolUse, 0, BAD_TYPE, "");
-    assert_eq!((d.meta.status, d.verdict.decision), (ClaudeStatus::NonBlockingError, None));
+    assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Failed, None));
     assert!(d.failure.as_deref().is_some_and(|f| f.contains("`continue`")), "{:?}", d.failure);
     let d = run(EventName::PreToolUse, 2, BAD_TYPE, "blocked");
-    assert_eq!(
-        (d.meta.status, d.verdict.decision),
-        (ClaudeStatus::BlockingError, Some(Decision::Deny))
-    );
+    assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Blocked, Some(Decision::Deny)));
     let d = run(EventName::PreToolUse, 1, BAD_TYPE, "");
-    assert_eq!((d.meta.status, d.verdict.decision), (ClaudeStatus::NonBlockingError, None));
+    assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Failed, None));
 }
 
 #[test]
@@ -60,7 +57,7 @@ fn row_plain_text_or_nothing() {
     let d = run(EventName::PreToolUse, 0, "all good\n", "");
     assert_eq!(
         (d.meta.status, d.verdict.is_empty()),
-        (ClaudeStatus::Success, true),
+        (HookStatus::Success, true),
         "plain stdout is not context here"
     );
     let d = run(EventName::PreToolUse, 2, "", "");
@@ -68,7 +65,7 @@ fn row_plain_text_or_nothing() {
     let d = run(EventName::PreToolUse, 1, "", "first line\nsecond");
     assert_eq!(
         (d.meta.status, d.verdict.decision),
-        (ClaudeStatus::NonBlockingError, None),
+        (HookStatus::Failed, None),
         "exit 1 is not a block"
     );
     assert_eq!(d.failure.as_deref(), Some("Failed with non-blocking status code: first line"));
@@ -85,7 +82,7 @@ fn json_detection() {
         "{not json".to_owned(),
     ] {
         let d = run(EventName::PreToolUse, 0, &text, "");
-        assert_eq!((d.meta.status, d.verdict.decision), (ClaudeStatus::Success, None), "{text}");
+        assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Success, None), "{text}");
     }
     let d = run(EventName::PreToolUse, 0, &format!("{DENY}\n{DENY}"), "");
     assert!(d.warnings.iter().any(|w| w.contains("not valid JSON")), "{:?}", d.warnings);
@@ -124,10 +121,7 @@ fn exit_2_per_event() {
     let feedback = run(EventName::PostToolUse, 2, "", "lint failed");
     assert_eq!(feedback.verdict.decision, Some(Decision::Deny));
     let missing = run(EventName::Stop, 2, "", "/bin/sh: 1: ./stop.sh: No such file or directory");
-    assert_eq!(
-        (missing.meta.status, missing.verdict.decision),
-        (ClaudeStatus::NonBlockingError, None)
-    );
+    assert_eq!((missing.meta.status, missing.verdict.decision), (HookStatus::Failed, None));
 }
 
 #[test]
@@ -136,7 +130,7 @@ fn timeouts_give_no_decision_unless_told() {
     let d = decode(&ctx(EventName::PreToolUse), &raw);
     assert_eq!(
         (d.meta.status, d.verdict.decision),
-        (ClaudeStatus::TimedOut, None),
+        (HookStatus::TimedOut, None),
         "output of a timed-out hook is discarded"
     );
     let d = decode(&ctx(EventName::PreModelSwitch), &raw);
@@ -185,7 +179,7 @@ fn worktree_create_takes_the_last_line() {
 #[test]
 fn exit_two_on_notice_events_is_no_system_message() {
     let d = run(EventName::SessionEnd, 2, "", "cleanup failed\n");
-    assert_eq!(d.meta.status, ClaudeStatus::BlockingError);
+    assert_eq!(d.meta.status, HookStatus::Blocked);
     assert!(d.verdict.is_empty(), "{:?}", d.verdict);
     assert_eq!(d.meta.message.as_deref(), Some("cleanup failed\n"), "kept in the record");
 }
@@ -220,7 +214,7 @@ fn never_panics_on_garbage() {
 
 #[test]
 fn metadata_built_by_hand_is_the_serialized_record() {
-    let mut full = ClaudeMeta::new("PreToolUse", ClaudeStatus::BlockingError);
+    let mut full = ClaudeMeta::new("PreToolUse", HookStatus::Blocked);
     full.exit_code = Some(2);
     full.output = serde_json::from_str(r#"{"decision":"block","n":[1,2]}"#).ok();
     full.plain_stdout = Some("text".into());
@@ -228,7 +222,7 @@ fn metadata_built_by_hand_is_the_serialized_record() {
     full.blocked_on_failure = true;
     full.background = true;
     full.http_status = Some(503);
-    for meta in [ClaudeMeta::new("Stop", ClaudeStatus::Success), full] {
+    for meta in [ClaudeMeta::new("Stop", HookStatus::Success), full] {
         let serialized = serde_json::json!({ "claude": serde_json::to_value(&meta).unwrap() });
         assert_eq!(meta.clone().into_json(), serialized);
         // Key order too (maps compare equal in any order).

@@ -4,7 +4,7 @@ use super::event_from_input;
 use crate::EventName;
 use crate::input::*;
 use crate::samples::payload_of;
-use crate::wire::seams::{ClaudePayload, event_from_payload};
+use crate::wire::conversion::{ClaudePayload, event_from_payload};
 
 /// An input's event made from its fields and made from its object are the same event, with
 /// the same payload attached.

@@ -45,7 +45,7 @@ pub(super) fn event_run(name: EventName, raw: &RawRun, shown: Shown) -> EventRun
 }
 
 fn hook_line(r: &ClaudeRecord) -> HookLine {
-    let mut line = HookLine::new(r.command.clone(), r.status.core(), r.duration);
+    let mut line = HookLine::new(r.command.clone(), r.status, r.duration);
     line.exit_code = r.exit_code;
     line.note = r.message.clone().or_else(|| r.warnings.first().cloned());
     line
