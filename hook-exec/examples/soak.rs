@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
-use hook_exec::{CommandSpec, Containment, Invocation, Leftovers, Limits, run};
+use hook_exec::{CommandSpec, Containment, Invocation, Leftovers, RunLimits, run};
 use hook_protocol::{Exit, Mechanism, RawOutcome};
 
 /// How much resident memory may grow from the warmed-up level, in KiB.
@@ -257,7 +257,7 @@ fn invocation(
     };
     let mut inv =
         Invocation::new(CommandSpec::exec("/bin/sh", [script.display().to_string()]), dir, timeout);
-    let mut limits = Limits::DEFAULT;
+    let mut limits = RunLimits::DEFAULT;
     limits.grace = Duration::from_millis(300);
     limits.leak_window = Duration::from_millis(100);
     inv.limits = limits;

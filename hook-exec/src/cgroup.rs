@@ -32,7 +32,7 @@ use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use hook_protocol::Limit;
+use hook_protocol::ResourceLimit;
 
 use super::ResourceLimits;
 use super::sys::{self, MAX_JOIN};
@@ -56,11 +56,11 @@ impl Controller {
         }
     }
 
-    fn of(limit: Limit) -> Self {
+    fn of(limit: ResourceLimit) -> Self {
         match limit {
-            Limit::Pids => Controller::Pids,
-            Limit::Memory => Controller::Memory,
-            Limit::CpuWeight => Controller::Cpu,
+            ResourceLimit::Pids => Controller::Pids,
+            ResourceLimit::Memory => Controller::Memory,
+            ResourceLimit::CpuWeight => Controller::Cpu,
         }
     }
 
@@ -314,7 +314,7 @@ impl Setup {
     }
 
     /// Whether `limit` can be enforced here; the error says why not.
-    pub(super) fn check_place(&self, limit: Limit) -> Result<(), String> {
+    pub(super) fn check_place(&self, limit: ResourceLimit) -> Result<(), String> {
         self.place(Controller::of(limit)).map(|_| ())
     }
 
@@ -500,7 +500,13 @@ impl RunCgroup {
     }
 
     /// Writes one limit; the error is the warning to record.
-    fn apply(&mut self, limit: Limit, value: u64, place: &Place, name: &str) -> Result<(), String> {
+    fn apply(
+        &mut self,
+        limit: ResourceLimit,
+        value: u64,
+        place: &Place,
+        name: &str,
+    ) -> Result<(), String> {
         let dir = match place {
             Place::V2 => self.dir().to_owned(),
             Place::V1(parent) => {
@@ -529,12 +535,12 @@ impl RunCgroup {
         };
         let v1 = matches!(place, Place::V1(_));
         let (file, text) = match (limit, v1) {
-            (Limit::Pids, _) => ("pids.max", value.to_string()),
-            (Limit::Memory, false) => ("memory.max", value.to_string()),
-            (Limit::Memory, true) => ("memory.limit_in_bytes", value.to_string()),
-            (Limit::CpuWeight, false) => ("cpu.weight", value.to_string()),
+            (ResourceLimit::Pids, _) => ("pids.max", value.to_string()),
+            (ResourceLimit::Memory, false) => ("memory.max", value.to_string()),
+            (ResourceLimit::Memory, true) => ("memory.limit_in_bytes", value.to_string()),
+            (ResourceLimit::CpuWeight, false) => ("cpu.weight", value.to_string()),
             // cpu.shares: 1024 is the default, as 100 is cpu.weight's.
-            (Limit::CpuWeight, true) => {
+            (ResourceLimit::CpuWeight, true) => {
                 ("cpu.shares", (value.saturating_mul(1024) / 100).max(2).to_string())
             }
         };
@@ -546,7 +552,7 @@ impl RunCgroup {
             )
         })?;
         match limit {
-            Limit::Memory => {
+            ResourceLimit::Memory => {
                 // No swapping past the limit: the hog is stopped, not slowed down. Best effort:
                 // a host without swap accounting has no such file.
                 let swap = if v1 { "memory.memsw.limit_in_bytes" } else { "memory.swap.max" };
@@ -555,8 +561,8 @@ impl RunCgroup {
                 let events = if v1 { "memory.oom_control" } else { "memory.events" };
                 self.memory = Some((dir.join(events), v1));
             }
-            Limit::Pids => self.pids = Some(dir.join("pids.events")),
-            Limit::CpuWeight => {}
+            ResourceLimit::Pids => self.pids = Some(dir.join("pids.events")),
+            ResourceLimit::CpuWeight => {}
         }
         Ok(())
     }
@@ -609,16 +615,16 @@ impl RunCgroup {
 
     /// The limit that stopped the run, if one did: the memory limit when the kernel killed a
     /// process for it, else the pids limit when a fork failed for it.
-    pub(super) fn limit_hit(&self) -> Option<Limit> {
+    pub(super) fn limit_hit(&self) -> Option<ResourceLimit> {
         if let Some((path, _)) = &self.memory
             && counter(path, "oom_kill") > 0
         {
-            return Some(Limit::Memory);
+            return Some(ResourceLimit::Memory);
         }
         if let Some(path) = &self.pids
             && counter(path, "max") > 0
         {
-            return Some(Limit::Pids);
+            return Some(ResourceLimit::Pids);
         }
         None
     }

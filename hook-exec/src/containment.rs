@@ -7,7 +7,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use hook_protocol::{Limit, Mechanism};
+use hook_protocol::{Mechanism, ResourceLimit};
 
 use crate::ResourceLimits;
 use thiserror::Error;
@@ -16,9 +16,11 @@ use thiserror::Error;
 fn check_limits(limits: &ResourceLimits) -> Result<(), ContainError> {
     for (limit, value) in limits.iter() {
         let reason = match limit {
-            Limit::Pids if value == 0 => "a hook needs at least its own process",
-            Limit::Memory if value < 4096 => "less than one page",
-            Limit::CpuWeight if !(1..=10_000).contains(&value) => "the kernel accepts 1 to 10000",
+            ResourceLimit::Pids if value == 0 => "a hook needs at least its own process",
+            ResourceLimit::Memory if value < 4096 => "less than one page",
+            ResourceLimit::CpuWeight if !(1..=10_000).contains(&value) => {
+                "the kernel accepts 1 to 10000"
+            }
             _ => continue,
         };
         return Err(ContainError::InvalidLimit { limit, value, reason });
@@ -198,7 +200,7 @@ pub enum ContainError {
     #[error("{limit} = {value} is not a valid limit: {reason}")]
     InvalidLimit {
         /// The limit.
-        limit: Limit,
+        limit: ResourceLimit,
         /// The value given.
         value: u64,
         /// What the kernel accepts.

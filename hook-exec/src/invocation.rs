@@ -204,7 +204,7 @@ pub(crate) fn is_shell_name(name: &[u8]) -> bool {
 /// Bounds on one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Limits {
+pub struct RunLimits {
     /// The most bytes of stdout kept; the rest is read and discarded.
     pub stdout_max: usize,
     /// The most bytes of stderr kept; the rest is read and discarded.
@@ -216,9 +216,9 @@ pub struct Limits {
     pub leak_window: Duration,
 }
 
-impl Limits {
+impl RunLimits {
     /// 1 MiB of stdout and of stderr, a grace of 1.5 s (Claude Code's), a leak window of 100 ms.
-    pub const DEFAULT: Limits = Limits {
+    pub const DEFAULT: RunLimits = RunLimits {
         stdout_max: 1 << 20,
         stderr_max: 1 << 20,
         grace: Duration::from_millis(1500),
@@ -226,7 +226,7 @@ impl Limits {
     };
 }
 
-impl Default for Limits {
+impl Default for RunLimits {
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -290,7 +290,7 @@ pub struct Invocation {
     /// How long it may run, on the wall clock.
     pub timeout: Duration,
     /// Output caps, grace and leak window.
-    pub limits: Limits,
+    pub limits: RunLimits,
     /// What happens to what it leaves behind.
     pub leftovers: Leftovers,
     /// Told the first line of stdout as soon as it is complete (none by default).
@@ -314,7 +314,7 @@ impl Invocation {
             cwd: cwd.into(),
             stdin: Arc::from(&[][..]),
             timeout,
-            limits: Limits::DEFAULT,
+            limits: RunLimits::DEFAULT,
             leftovers: Leftovers::Leave,
             first_line: None,
             resources: ResourceLimits::NONE,

@@ -166,7 +166,7 @@ pub use in_flight::kill_running;
 pub use resource_limits::ResourceLimits;
 
 pub use invocation::{
-    CommandSpec, Env, ExecError, Invocation, Leftovers, Limits, LineTap, TimeoutError,
+    CommandSpec, Env, ExecError, Invocation, Leftovers, LineTap, RunLimits, TimeoutError,
     timeout_from_secs,
 };
 #[cfg(unix)]

@@ -1,15 +1,15 @@
 //! Resource limits for a hook's cgroup: plain data, read by the containment and the cgroups.
 
-use hook_protocol::Limit;
+use hook_protocol::ResourceLimit;
 use serde::Serialize;
 
 /// Resource limits for a hook's cgroup; `None` leaves a resource unlimited.
 ///
-/// Set for the whole harness with [`Containment::limits`](crate::Containment::limits) and per hook with
-/// [`Invocation::resources`](crate::Invocation::resources), whose set fields win. Limits need
-/// cgroup containment: a run with the tree walk has none (its record says which mechanism ran
-/// it), and a limit the kernel refuses is a warning of the run's record, naming the file and the
-/// value; the hook runs without it.
+/// Set for the whole harness with [`Containment::limits`](crate::Containment::limits) and per
+/// hook with [`Invocation::resources`](crate::Invocation::resources), whose set fields win.
+/// Limits need cgroup containment: a run with the tree walk has none (its record says which
+/// mechanism ran it), and a limit the kernel refuses is a warning of the run's record, naming
+/// the file and the value; the hook runs without it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 #[non_exhaustive]
 pub struct ResourceLimits {
@@ -68,11 +68,11 @@ impl ResourceLimits {
     }
 
     /// The limits that are set, with their values.
-    pub fn iter(&self) -> impl Iterator<Item = (Limit, u64)> + use<> {
+    pub fn iter(&self) -> impl Iterator<Item = (ResourceLimit, u64)> + use<> {
         [
-            (Limit::Pids, self.pids_max),
-            (Limit::Memory, self.memory_max),
-            (Limit::CpuWeight, self.cpu_weight),
+            (ResourceLimit::Pids, self.pids_max),
+            (ResourceLimit::Memory, self.memory_max),
+            (ResourceLimit::CpuWeight, self.cpu_weight),
         ]
         .into_iter()
         .filter_map(|(limit, value)| Some((limit, value?)))

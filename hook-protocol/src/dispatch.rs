@@ -42,7 +42,7 @@ use serde::Serialize;
 
 use crate::{
     Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
-    HookStatus, Limit, MatcherError, MatcherSet, Merged, On, Seam, Verdict, merge,
+    HookStatus, MatcherError, MatcherSet, Merged, On, ResourceLimit, Seam, Verdict, merge,
 };
 
 /// How the matching hooks of one event run.
@@ -686,7 +686,7 @@ impl<'a> Emitter<'a> {
                 decision = %rec.verdict.decision.map_or("none", Decision::as_str),
                 containment = rec.process.as_ref().map(|p| p.containment.as_str()),
                 leftovers = rec.process.as_ref().and_then(|p| p.leftovers),
-                limit = rec.process.as_ref().and_then(|p| p.limit.map(Limit::as_str)),
+                limit = rec.process.as_ref().and_then(|p| p.limit.map(ResourceLimit::as_str)),
             );
             if let Some(observer) = self.observer {
                 observer.observe(&invoked);

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::{Event, Exit, Matcher, Metadata, RawOutcome, Seam, Source, Verdict};
-use crate::{Limit, Mechanism};
+use crate::{Mechanism, ResourceLimit};
 
 /// What the dispatcher does with a hook that failed (could not start, timed out, crashed, or
 /// answered something its dialect cannot read).
@@ -221,7 +221,7 @@ pub struct ProcessFacts {
     /// How many processes it left running after a normal exit, when known.
     pub leftovers: Option<u32>,
     /// The resource limit that stopped it, if one did.
-    pub limit: Option<Limit>,
+    pub limit: Option<ResourceLimit>,
     /// What the containment could not do for this run, naming the path and the value.
     pub containment_warnings: Vec<String>,
 }

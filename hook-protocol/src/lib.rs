@@ -13,8 +13,8 @@
 //!   of completion order); [`SeamDecision`] types read the seam's decision off it.
 //! - [`Matcher`] and [`MatcherSet`]: which subjects a hook cares about, compiled once.
 //! - [`codec`]: exit classification and stdout sniffing, shared by the dialects.
-//! - [`RawOutcome`], [`Exit`], [`Mechanism`], [`Limit`]: what one hook process produced, as
-//!   the codec and the records read it. Starting processes is not this crate's business: the
+//! - [`RawOutcome`], [`Exit`], [`Mechanism`], [`ResourceLimit`]: what one hook process
+//!   produced, as the codec and the records read it. Starting processes is not this crate's business: the
 //!   process engine, `hook-exec`, is the only place in the workspace that does, and only the
 //!   dialects that run commands depend on it.
 //! - [`Hook`]: the one trait every kind of hook implements; [`Dispatcher`] runs the hooks that
@@ -156,7 +156,7 @@ pub use matcher::{Matcher, MatcherError, MatcherSet};
 pub use merge::{Attributed, Attribution, Merged, Merger, merge};
 pub use metadata::{Metadata, RecordData};
 pub use os_error::os_error_text;
-pub use outcome::{Exit, Limit, Mechanism, RawOutcome, StdinOutcome, signal_name};
+pub use outcome::{Exit, Mechanism, RawOutcome, ResourceLimit, StdinOutcome, signal_name};
 pub use scrub::Scrub;
 pub use seam::Seam;
 pub use seam_decision::{

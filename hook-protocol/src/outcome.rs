@@ -100,7 +100,7 @@ pub struct RawOutcome {
     pub leftovers: Option<u32>,
     /// The resource limit that stopped the hook, if one did: `memory.max` when the kernel
     /// killed a process of it for memory, `pids.max` when a fork of it failed for the limit.
-    pub limit: Option<Limit>,
+    pub limit: Option<ResourceLimit>,
     /// What the containment could not do for this run (a cgroup that could not be made or
     /// joined, a limit the kernel refused, a cgroup that did not empty), naming the path and
     /// the value.
@@ -227,7 +227,7 @@ impl fmt::Display for Mechanism {
 /// Exhaustive: the process engine (`hook-exec`, released with this crate) writes each one to
 /// its controller's files, and a new one must be taught to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum Limit {
+pub enum ResourceLimit {
     /// `pids.max`: how many processes and threads the hook's cgroup may hold at once.
     #[serde(rename = "pids.max")]
     Pids,
@@ -240,18 +240,18 @@ pub enum Limit {
     CpuWeight,
 }
 
-impl Limit {
+impl ResourceLimit {
     /// The cgroup v2 file name: `pids.max`, `memory.max`, `cpu.weight`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Limit::Pids => "pids.max",
-            Limit::Memory => "memory.max",
-            Limit::CpuWeight => "cpu.weight",
+            ResourceLimit::Pids => "pids.max",
+            ResourceLimit::Memory => "memory.max",
+            ResourceLimit::CpuWeight => "cpu.weight",
         }
     }
 }
 
-impl fmt::Display for Limit {
+impl fmt::Display for ResourceLimit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }

@@ -209,7 +209,7 @@ pub use config::settings::{
 pub use dialect::dialect;
 pub use hooks::active::WorkspaceTrust;
 pub use hooks::check::check;
-pub use hooks::engine::{ClaudeRecord, Engine, EngineBuilder, Fired, Listed, RawRun};
+pub use hooks::engine::{Candidate, ClaudeRecord, Engine, EngineBuilder, Fired, RawRun};
 pub use hooks::hook::{ClaudeHook, NotRun};
 pub use present::stop_guard::StopGuard;
 pub use present::{ModelText, Placement, Presenter, Shown};

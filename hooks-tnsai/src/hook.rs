@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use hook_exec::{CommandSpec, Env, Invocation, Limits};
+use hook_exec::{CommandSpec, Env, Invocation, RunLimits};
 use hook_protocol::Scrub;
 use hook_protocol::{
     Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, Matcher, MatcherError, Source,
@@ -126,7 +126,7 @@ pub struct TnsaiHook {
     env: BTreeMap<String, String>,
     tnsai_version: String,
     working_dir: Option<PathBuf>,
-    limits: Limits,
+    limits: RunLimits,
     scrub: Option<Scrub>,
 }
 
@@ -243,7 +243,7 @@ pub struct TnsaiHookBuilder {
     tnsai_version: String,
     origin: Option<String>,
     working_dir: Option<PathBuf>,
-    limits: Limits,
+    limits: RunLimits,
     scrub: Option<Scrub>,
 }
 
@@ -265,7 +265,7 @@ impl TnsaiHookBuilder {
             tnsai_version: DEFAULT_TNSAI_VERSION.to_owned(),
             origin: None,
             working_dir: None,
-            limits: Limits::DEFAULT,
+            limits: RunLimits::DEFAULT,
             scrub: None,
         }
     }
@@ -353,8 +353,8 @@ impl TnsaiHookBuilder {
         self
     }
 
-    /// Sets the output caps and kill grace of runs (default [`Limits::DEFAULT`]).
-    pub fn limits(mut self, limits: Limits) -> Self {
+    /// Sets the output caps and kill grace of runs (default [`RunLimits::DEFAULT`]).
+    pub fn limits(mut self, limits: RunLimits) -> Self {
         self.limits = limits;
         self
     }

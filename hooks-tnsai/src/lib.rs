@@ -24,7 +24,7 @@
 //!   does the same from one input object whose `context` key is the context;
 //!   [`validate_modified`] applies the same shapes to a `modified_payload`.
 //! - [`HookList`]: the declarative hook list (YAML or JSON), read with every problem reported
-//!   ([`ConfigErrors`]); it runs its hooks as a pipeline ([`HookList::MODE`]), also on a
+//!   ([`LoadErrors`]); it runs its hooks as a pipeline ([`HookList::MODE`]), also on a
 //!   harness's parallel dispatcher or `Engine` as one [`ListHook`] ([`HookList::as_hook`]).
 //! - [`RecordMeta`]: what a hook's record keeps (decision, severity, metadata);
 //!   [`Summary`]: the `allow` / `block` answer with reason, severity and rewritten input, as the
@@ -110,9 +110,7 @@ mod shape;
 mod summary;
 mod trust;
 
-pub use config::{
-    ConfigError, ConfigErrorKind, ConfigErrors, HookList, HookRef, ListHook, LoadOptions,
-};
+pub use config::{HookList, HookRef, ListError, ListErrorKind, ListHook, LoadErrors, LoadOptions};
 pub use decode::{BLOCK_EXIT_CODE, RecordMeta};
 pub use dialect::dialect;
 pub use envelope::{

@@ -14,7 +14,7 @@ use hook_exec::{
     CommandSpec, ContainError, Containment, Invocation, Leftovers, ResourceLimits, run,
 };
 use hook_protocol::Exit;
-use hook_protocol::{Limit, Mechanism};
+use hook_protocol::{Mechanism, ResourceLimit};
 
 use super::support::{
     TempDir, alive, cgroups_here, containments, gone_after_a_moment, kill, mechanism, pids_in,
@@ -285,7 +285,7 @@ async fn a_fork_bomb_is_bounded_by_pids_max_and_killed() {
     let started = Instant::now();
     let out = run(&inv).await.unwrap();
     assert!(out.timed_out(), "{out:?}\n{}", out.stderr_text());
-    assert_eq!(out.limit, Some(Limit::Pids), "{out:?}");
+    assert_eq!(out.limit, Some(ResourceLimit::Pids), "{out:?}");
     assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
     let cgroup = saved_cgroup(&marker);
     assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());
@@ -308,7 +308,7 @@ async fn a_memory_hog_is_stopped_by_memory_max() {
     inv.resources = limits;
     let out = run(&inv).await.unwrap();
     assert_eq!(out.exit, Exit::Signal { signal: libc::SIGKILL }, "{out:?}");
-    assert_eq!(out.limit, Some(Limit::Memory));
+    assert_eq!(out.limit, Some(ResourceLimit::Memory));
     assert!(out.stdout.is_empty());
     let cgroup = saved_cgroup(&marker);
     assert!(gone_after_a_moment(&cgroup).await, "{} was left behind", cgroup.display());

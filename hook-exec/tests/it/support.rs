@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use hook_exec::{CommandSpec, Invocation, Limits, run};
+use hook_exec::{CommandSpec, Invocation, RunLimits, run};
 use hook_protocol::{Exit, RawOutcome};
 
 /// Set to a test's name in the process that runs it alone.
@@ -33,8 +33,8 @@ pub(crate) fn shell_timing_out(line: &str) -> Invocation {
 }
 
 /// The default limits with the short grace and leak window.
-pub(crate) fn limits() -> Limits {
-    let mut limits = Limits::DEFAULT;
+pub(crate) fn limits() -> RunLimits {
+    let mut limits = RunLimits::DEFAULT;
     limits.grace = GRACE;
     limits.leak_window = LEAK_WINDOW;
     limits

@@ -168,7 +168,7 @@ impl RawRun {
 /// A hook that would be considered for an event, after matching.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct Listed {
+pub struct Candidate {
     /// The hook's identifier.
     pub id: String,
     /// The command as written.
@@ -773,7 +773,7 @@ impl Engine {
 
     /// The Claude hooks that match an event (after the matcher), each with whether it would
     /// run (duplicates and `if` mismatches say why not), in configuration order.
-    pub fn list(&self, event: &Event) -> Vec<Listed> {
+    pub fn list(&self, event: &Event) -> Vec<Candidate> {
         self.dispatcher
             .matching(event)
             .into_iter()
@@ -781,7 +781,7 @@ impl Engine {
                 let id = &h.info().id;
                 self.claude.iter().find(|c| &c.info().id == id)
             })
-            .map(|c| Listed {
+            .map(|c| Candidate {
                 id: c.info().id.clone(),
                 command: c.info().label.clone(),
                 file: c.entry().source.path.clone(),

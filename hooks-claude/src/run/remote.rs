@@ -53,7 +53,7 @@ impl Runner {
             headers,
             body,
             timeout,
-            max_body: hook_exec::Limits::DEFAULT.stdout_max,
+            max_body: hook_exec::RunLimits::DEFAULT.stdout_max,
         };
         match self.shared.http.post(post).await {
             Ok(answer) => decode_http(&ctx, answer.status, &answer.body, answer.truncated),

@@ -52,7 +52,7 @@ fn types() -> Vec<(&'static str, TypeId)> {
         hooks_claude::HttpPolicy,
         hooks_claude::HttpSpec,
         hooks_claude::Late,
-        hooks_claude::Listed,
+        hooks_claude::Candidate,
         hooks_claude::LoadErrors,
         hooks_claude::Loader,
         hooks_claude::ManagedPolicy,

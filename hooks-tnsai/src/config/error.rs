@@ -28,7 +28,7 @@ impl fmt::Display for HookRef {
 /// What is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ConfigErrorKind {
+pub enum ListErrorKind {
     /// The file cannot be read.
     Read {
         /// The system's explanation.
@@ -74,7 +74,7 @@ pub enum ConfigErrorKind {
 /// One problem in a hook list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct ConfigError {
+pub struct ListError {
     /// The file.
     pub file: PathBuf,
     /// Where in it, when known.
@@ -84,11 +84,11 @@ pub struct ConfigError {
     /// The key it is about (`timeout_ms`, `env.MODE`, `trusted_roots[0]`), if any.
     pub key: Option<String>,
     /// What is wrong.
-    pub kind: ConfigErrorKind,
+    pub kind: ListErrorKind,
 }
 
-impl ConfigError {
-    pub(crate) fn new(file: &Path, position: Option<Position>, kind: ConfigErrorKind) -> Self {
+impl ListError {
+    pub(crate) fn new(file: &Path, position: Option<Position>, kind: ListErrorKind) -> Self {
         Self { file: file.to_owned(), position, hook: None, key: None, kind }
     }
 
@@ -96,25 +96,25 @@ impl ConfigError {
     pub fn message(&self) -> String {
         let key = self.key.as_deref().unwrap_or("");
         let what = match &self.kind {
-            ConfigErrorKind::Read { message } => format!("cannot read the hook list: {message}"),
-            ConfigErrorKind::Syntax { message } => format!("invalid YAML: {message}"),
-            ConfigErrorKind::NotAMapping { found } if self.hook.is_some() => {
+            ListErrorKind::Read { message } => format!("cannot read the hook list: {message}"),
+            ListErrorKind::Syntax { message } => format!("invalid YAML: {message}"),
+            ListErrorKind::NotAMapping { found } if self.hook.is_some() => {
                 format!("must be a mapping, found {found}")
             }
-            ConfigErrorKind::NotAMapping { found } => {
+            ListErrorKind::NotAMapping { found } => {
                 format!("expected a mapping with `trusted_roots` and `hooks`, found {found}")
             }
-            ConfigErrorKind::UnknownKey => format!("unknown key `{key}`"),
-            ConfigErrorKind::MissingKey => format!("missing required key `{key}`"),
-            ConfigErrorKind::WrongType { expected, found } => {
+            ListErrorKind::UnknownKey => format!("unknown key `{key}`"),
+            ListErrorKind::MissingKey => format!("missing required key `{key}`"),
+            ListErrorKind::WrongType { expected, found } => {
                 format!("`{key}` must be {expected}, found {found}")
             }
-            ConfigErrorKind::InvalidValue { message } => format!("`{key}` {message}"),
-            ConfigErrorKind::DuplicateId { first } => {
+            ListErrorKind::InvalidValue { message } => format!("`{key}` {message}"),
+            ListErrorKind::DuplicateId { first } => {
                 format!("duplicate id (first used at line {}, column {})", first.line, first.column)
             }
-            ConfigErrorKind::Matcher(e) => format!("`{key}`: {e}"),
-            ConfigErrorKind::Trust(e) => e.to_string(),
+            ListErrorKind::Matcher(e) => format!("`{key}`: {e}"),
+            ListErrorKind::Trust(e) => e.to_string(),
         };
         match &self.hook {
             Some(hook) => format!("{hook}: {what}"),
@@ -123,7 +123,7 @@ impl ConfigError {
     }
 }
 
-impl fmt::Display for ConfigError {
+impl fmt::Display for ListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.position {
             Some(p) => {
@@ -134,29 +134,29 @@ impl fmt::Display for ConfigError {
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for ListError {}
 
-impl From<&ConfigError> for Diagnostic {
+impl From<&ListError> for Diagnostic {
     /// The error as the diagnostic every dialect reports: an error at its position.
-    fn from(e: &ConfigError) -> Self {
+    fn from(e: &ListError) -> Self {
         Diagnostic::error(e.file.clone(), e.position.unwrap_or_default(), e.message())
     }
 }
 
 /// Every problem found in a hook list, in file order (never empty).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigErrors {
-    errors: Vec<ConfigError>,
+pub struct LoadErrors {
+    errors: Vec<ListError>,
 }
 
-impl ConfigErrors {
-    pub(crate) fn new(mut errors: Vec<ConfigError>) -> Self {
+impl LoadErrors {
+    pub(crate) fn new(mut errors: Vec<ListError>) -> Self {
         errors.sort_by_key(|e| e.position);
         Self { errors }
     }
 
     /// The problems.
-    pub fn errors(&self) -> &[ConfigError] {
+    pub fn errors(&self) -> &[ListError] {
         &self.errors
     }
 
@@ -166,7 +166,7 @@ impl ConfigErrors {
     }
 }
 
-impl fmt::Display for ConfigErrors {
+impl fmt::Display for LoadErrors {
     /// One problem per line, `FILE:LINE:COL: message`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, e) in self.errors.iter().enumerate() {
@@ -179,4 +179,4 @@ impl fmt::Display for ConfigErrors {
     }
 }
 
-impl std::error::Error for ConfigErrors {}
+impl std::error::Error for LoadErrors {}

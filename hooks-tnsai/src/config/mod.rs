@@ -25,7 +25,7 @@
 //! Optional keys may be `null`. Every problem is reported, not only the first: an unknown key,
 //! a missing required key, a value of the wrong type or out of range, a duplicate id, a matcher
 //! that does not compile, a trusted root that is not a directory, an executable that is not
-//! trusted ([`TrustRoots::check`](crate::TrustRoots::check)). Each [`ConfigError`] names the
+//! trusted ([`TrustRoots::check`](crate::TrustRoots::check)). Each [`ListError`] names the
 //! file, the hook (by id, or `hooks[INDEX]` when it has none) and the key, at the line and
 //! column of the offending key or value.
 //!
@@ -48,7 +48,7 @@ use std::sync::Arc;
 use hook_protocol::{Dispatcher, Event, Hook, Mode, Position, Report, Scrub};
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter, Spanned};
 
-pub use error::{ConfigError, ConfigErrorKind, ConfigErrors, HookRef};
+pub use error::{HookRef, ListError, ListErrorKind, LoadErrors};
 pub use list_hook::ListHook;
 
 use crate::envelope::{DEFAULT_TNSAI_VERSION, Stamp};
@@ -91,8 +91,8 @@ impl HookList {
     ///
     /// # Errors
     ///
-    /// [`ConfigErrors`] with every problem found, each naming the file, hook, key and position.
-    pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigErrors> {
+    /// [`LoadErrors`] with every problem found, each naming the file, hook, key and position.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, LoadErrors> {
         Self::load_with(path, &LoadOptions::default())
     }
 
@@ -100,14 +100,14 @@ impl HookList {
     ///
     /// # Errors
     ///
-    /// [`ConfigErrors`] with every problem found, each naming the file, hook, key and position.
-    pub fn load_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Self, ConfigErrors> {
+    /// [`LoadErrors`] with every problem found, each naming the file, hook, key and position.
+    pub fn load_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Self, LoadErrors> {
         let path = path.as_ref();
         let source = std::fs::read_to_string(path).map_err(|e| {
-            ConfigErrors::new(vec![ConfigError::new(
+            LoadErrors::new(vec![ListError::new(
                 path,
                 None,
-                ConfigErrorKind::Read { message: hook_protocol::os_error_text(&e) },
+                ListErrorKind::Read { message: hook_protocol::os_error_text(&e) },
             )])
         })?;
         Self::parse_with(&source, path, options)
@@ -118,8 +118,8 @@ impl HookList {
     ///
     /// # Errors
     ///
-    /// [`ConfigErrors`] with every problem found.
-    pub fn parse(source: &str, file: &Path) -> Result<Self, ConfigErrors> {
+    /// [`LoadErrors`] with every problem found.
+    pub fn parse(source: &str, file: &Path) -> Result<Self, LoadErrors> {
         Self::parse_with(source, file, &LoadOptions::default())
     }
 
@@ -127,12 +127,12 @@ impl HookList {
     ///
     /// # Errors
     ///
-    /// [`ConfigErrors`] with every problem found.
+    /// [`LoadErrors`] with every problem found.
     pub fn parse_with(
         source: &str,
         file: &Path,
         options: &LoadOptions,
-    ) -> Result<Self, ConfigErrors> {
+    ) -> Result<Self, LoadErrors> {
         let base = match file.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
             _ => PathBuf::from("."),
@@ -143,11 +143,7 @@ impl HookList {
                 Position::new(at(l.line()), at(l.column()))
             });
             let message = sanitize(&DefaultMessageFormatter.format_message(&e));
-            ConfigErrors::new(vec![ConfigError::new(
-                file,
-                position,
-                ConfigErrorKind::Syntax { message },
-            )])
+            LoadErrors::new(vec![ListError::new(file, position, ListErrorKind::Syntax { message })])
         })?;
         let mut reader = Reader::new(file, &base, options.scrub.clone());
         let doc = reader.document(&root);
@@ -159,7 +155,7 @@ impl HookList {
             .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
             .build()
             .map_err(|e| {
-                errors.push(ConfigError::new(file, None, ConfigErrorKind::Matcher(e)));
+                errors.push(ListError::new(file, None, ListErrorKind::Matcher(e)));
             });
         match dispatcher {
             Ok(dispatcher) if errors.is_empty() => Ok(Self {
@@ -171,7 +167,7 @@ impl HookList {
                 hooks,
                 dispatcher: Arc::new(dispatcher),
             }),
-            _ => Err(ConfigErrors::new(errors)),
+            _ => Err(LoadErrors::new(errors)),
         }
     }
 

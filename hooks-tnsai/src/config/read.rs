@@ -8,7 +8,7 @@ use hook_protocol::FailurePolicy;
 use hook_protocol::Scrub;
 use serde_saphyr::Spanned;
 
-use super::error::{ConfigError, ConfigErrorKind, HookRef};
+use super::error::{HookRef, ListError, ListErrorKind};
 use hook_protocol::Position;
 
 use super::node::{Node, position_of};
@@ -28,7 +28,7 @@ pub(crate) struct Reader<'a> {
     base: &'a Path,
     /// The credential scrub every hook gets: the caller's, plus the file's `scrub_credentials`.
     pub(crate) scrub: Option<Scrub>,
-    pub(crate) errors: Vec<ConfigError>,
+    pub(crate) errors: Vec<ListError>,
 }
 
 /// One hook entry's values, each with the position of its value.
@@ -57,9 +57,9 @@ impl<'a> Reader<'a> {
         at: Position,
         hook: Option<&HookRef>,
         key: Option<String>,
-        kind: ConfigErrorKind,
+        kind: ListErrorKind,
     ) {
-        let mut e = ConfigError::new(self.file, Some(at), kind);
+        let mut e = ListError::new(self.file, Some(at), kind);
         e.hook = hook.cloned();
         e.key = key;
         self.errors.push(e);
@@ -72,7 +72,7 @@ impl<'a> Reader<'a> {
         key: &str,
         expected: &'static str,
     ) {
-        let kind = ConfigErrorKind::WrongType { expected, found: node.value.kind() };
+        let kind = ListErrorKind::WrongType { expected, found: node.value.kind() };
         self.error(position_of(node), hook, Some(key.to_owned()), kind);
     }
 
@@ -83,7 +83,7 @@ impl<'a> Reader<'a> {
         key: &str,
         message: impl Into<String>,
     ) {
-        let kind = ConfigErrorKind::InvalidValue { message: message.into() };
+        let kind = ListErrorKind::InvalidValue { message: message.into() };
         self.error(at, hook, Some(key.to_owned()), kind);
     }
 
@@ -121,7 +121,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn document(&mut self, root: &Spanned<Node>) -> Document {
         let mut doc = Document { roots: Vec::new(), tnsai_version: None, hooks: Vec::new() };
         let Node::Map(entries) = &root.value else {
-            let kind = ConfigErrorKind::NotAMapping { found: root.value.kind() };
+            let kind = ListErrorKind::NotAMapping { found: root.value.kind() };
             self.error(position_of(root), None, None, kind);
             return doc;
         };
@@ -143,7 +143,7 @@ impl<'a> Reader<'a> {
                         position_of(key),
                         None,
                         Some(other.to_owned()),
-                        ConfigErrorKind::UnknownKey,
+                        ListErrorKind::UnknownKey,
                     );
                 }
             }
@@ -154,7 +154,7 @@ impl<'a> Reader<'a> {
                     position_of(root),
                     None,
                     Some(key.to_owned()),
-                    ConfigErrorKind::MissingKey,
+                    ListErrorKind::MissingKey,
                 );
             }
         }
@@ -196,7 +196,7 @@ impl<'a> Reader<'a> {
             let Some(path) = self.non_empty(item, None, &key) else { continue };
             match TrustRoots::resolve_root(&normalize(&self.base.join(&path))) {
                 Ok(root) => roots.push(root),
-                Err(e) => self.error(position_of(item), None, Some(key), ConfigErrorKind::Trust(e)),
+                Err(e) => self.error(position_of(item), None, Some(key), ListErrorKind::Trust(e)),
             }
         }
         roots
@@ -218,7 +218,7 @@ impl<'a> Reader<'a> {
             let Some((entry, hook_ref)) = self.entry(index, item) else { continue };
             if let Some((id, at)) = &entry.id {
                 if let Some(first) = ids.get(id) {
-                    let kind = ConfigErrorKind::DuplicateId { first: *first };
+                    let kind = ListErrorKind::DuplicateId { first: *first };
                     self.error(*at, Some(&hook_ref), Some("id".to_owned()), kind);
                     continue;
                 }
@@ -235,7 +235,7 @@ impl<'a> Reader<'a> {
     fn entry(&mut self, index: usize, node: &Spanned<Node>) -> Option<(Entry, HookRef)> {
         let Node::Map(pairs) = &node.value else {
             let hook = HookRef { index, id: None };
-            let kind = ConfigErrorKind::NotAMapping { found: node.value.kind() };
+            let kind = ListErrorKind::NotAMapping { found: node.value.kind() };
             self.error(position_of(node), Some(&hook), None, kind);
             return None;
         };
@@ -264,7 +264,7 @@ impl<'a> Reader<'a> {
                 "env" if !null => e.env = self.env(value, h),
                 "name" | "matcher" | "priority" | "timeout_ms" | "on_failure" | "env" => {}
                 other => {
-                    let kind = ConfigErrorKind::UnknownKey;
+                    let kind = ListErrorKind::UnknownKey;
                     self.error(position_of(key), h, Some(other.to_owned()), kind);
                 }
             }
@@ -275,7 +275,7 @@ impl<'a> Reader<'a> {
             (pairs.iter().any(|(k, _)| k.value == "executable"), "executable"),
         ] {
             if !present {
-                self.error(position_of(node), h, Some(key.to_owned()), ConfigErrorKind::MissingKey);
+                self.error(position_of(node), h, Some(key.to_owned()), ListErrorKind::MissingKey);
             }
         }
         e.complete = self.errors.len() == errors_before;
@@ -291,7 +291,7 @@ impl<'a> Reader<'a> {
         match compile_matcher(Some(&source)) {
             Ok(_) => Some((source, position_of(node))),
             Err(e) => {
-                let kind = ConfigErrorKind::Matcher(e);
+                let kind = ListErrorKind::Matcher(e);
                 self.error(position_of(node), hook, Some("matcher".to_owned()), kind);
                 None
             }
@@ -381,7 +381,7 @@ impl<'a> Reader<'a> {
         let (exe, exe_at) = entry.executable?;
         let exe = normalize(&self.base.join(exe));
         if let Err(error) = roots.check(&exe) {
-            let kind = ConfigErrorKind::Trust(error);
+            let kind = ListErrorKind::Trust(error);
             self.error(exe_at, Some(hook), Some("executable".into()), kind);
             return None;
         }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use hook_protocol::Position;
 use hook_protocol::{FailurePolicy, Hook, On, Seam};
-use hooks_tnsai::{ConfigErrorKind, EventSelector, EventType, HookList};
+use hooks_tnsai::{EventSelector, EventType, HookList, ListErrorKind};
 
 use crate::support::{Sandbox, bash};
 
@@ -167,13 +167,13 @@ fn errors_are_typed() {
     let src = "trusted_roots: [hooks]\nhooks:\n  - id: a\n    event_type: Stop\n    executable: hooks/audit.sh\n    retries: 3\n";
     let err = HookList::parse(src, &s.path().join("x.yaml")).unwrap_err();
     let [e] = err.errors() else { panic!("{err}") };
-    assert_eq!(e.kind, ConfigErrorKind::UnknownKey);
+    assert_eq!(e.kind, ListErrorKind::UnknownKey);
     assert_eq!(e.key.as_deref(), Some("retries"));
     assert_eq!(e.hook.as_ref().and_then(|h| h.id.as_deref()), Some("a"));
     assert_eq!(e.position, Some(Position::new(6, 5)));
     assert_eq!(e.message(), "hook `a`: unknown key `retries`");
     let missing = HookList::load(s.path().join("absent.yaml")).unwrap_err();
-    assert!(matches!(missing.errors()[0].kind, ConfigErrorKind::Read { .. }));
+    assert!(matches!(missing.errors()[0].kind, ListErrorKind::Read { .. }));
     assert!(missing.to_string().contains("absent.yaml: cannot read the hook list: "), "{missing}");
 }
 
