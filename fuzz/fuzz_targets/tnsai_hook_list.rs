@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
             let rendered = error.to_string();
             assert!(rendered.contains("hooks.yaml"), "{rendered}");
             if let Some(pos) = error.position {
-                assert!(pos.line >= 1 && pos.line <= lines as u64, "{rendered}");
+                assert!(pos.line >= 1 && pos.line <= lines, "{rendered}");
             }
         }
     }
