@@ -426,7 +426,7 @@ async fn without_the_http_feature_an_http_hook_is_a_load_warning_and_never_runs(
     };
     let fired = engine.stop(&input, &mut hooks_claude::StopGuard::default()).await;
     let records = fired.records();
-    assert_eq!(records[0].status, hooks_claude::HookStatus::Skipped);
+    assert_eq!(records[0].status, hook_protocol::HookStatus::Skipped);
     assert_eq!(records[0].command, "https://***@hooks.example/stop", "no password shown");
     assert!(records[0].message.as_deref().is_some_and(|m| m.contains("feature")));
     assert!(matches!(
