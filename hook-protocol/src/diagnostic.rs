@@ -38,6 +38,39 @@ impl fmt::Display for Position {
     }
 }
 
+/// Byte offsets to lines and columns for one text: where a parser's offset is, for a
+/// [`Diagnostic`].
+#[derive(Debug)]
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// The index of `text`.
+    pub fn new(text: &'a str) -> Self {
+        // A byte loop: configuration lines are short, and a search per line costs more than it
+        // skips.
+        let mut starts = Vec::with_capacity(text.len() / 16 + 1);
+        starts.push(0);
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            if b == b'\n' {
+                starts.push(i + 1);
+            }
+        }
+        Self { text, starts }
+    }
+
+    /// The position of byte `offset` (clamped to the text); the column counts characters.
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let column = self.text.get(start..offset).map_or(1, |s| s.chars().count() + 1);
+        Position { line, column }
+    }
+}
+
 /// How bad a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -130,6 +163,15 @@ impl fmt::Display for Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offsets_become_lines_and_columns() {
+        let idx = LineIndex::new("{\n  \"é\": 1\n}");
+        assert_eq!(idx.position(0), Position::new(1, 1));
+        assert_eq!(idx.position(2), Position::new(2, 1));
+        assert_eq!(idx.position(10), Position::new(2, 8), "columns count characters");
+        assert_eq!(idx.position(999), Position::new(3, 2));
+    }
 
     #[test]
     fn displays_as_file_line_col_and_leaves_out_what_is_unknown() {

@@ -41,7 +41,7 @@ use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 
 use crate::{
-    Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
+    Aliases, Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
     HookStatus, MatcherError, MatcherSet, Merged, On, ResourceLimit, Seam, Verdict, merge,
 };
 
@@ -151,6 +151,7 @@ struct Route {
 /// Runs hooks of every kind on events and folds their verdicts.
 pub struct Dispatcher {
     hooks: Vec<Arc<dyn Hook>>,
+    aliases: Aliases,
     seams: Vec<Route>,
     custom: HashMap<String, Route>,
     custom_fallback: Route,
@@ -172,6 +173,7 @@ impl fmt::Debug for Dispatcher {
 #[derive(Default)]
 pub struct DispatcherBuilder {
     hooks: Vec<Arc<dyn Hook>>,
+    aliases: Aliases,
     mode: Mode,
     observer: Option<Arc<dyn Observer>>,
 }
@@ -204,6 +206,13 @@ impl DispatcherBuilder {
     /// Sets how hooks run (default: parallel, [`Dispatcher::DEFAULT_PARALLELISM`] at a time).
     pub fn mode(mut self, mode: Mode) -> Self {
         self.mode = mode;
+        self
+    }
+
+    /// Other names the events' subjects go by: a hook whose matcher accepts an alias of the
+    /// subject runs as if it accepted the subject.
+    pub fn aliases(mut self, aliases: Aliases) -> Self {
+        self.aliases = aliases;
         self
     }
 
@@ -261,6 +270,7 @@ impl DispatcherBuilder {
         })?;
         Ok(Dispatcher {
             hooks,
+            aliases: self.aliases,
             seams,
             custom,
             custom_fallback,
@@ -299,9 +309,11 @@ impl Dispatcher {
     /// The hooks that would run on `event`, in configuration order.
     pub fn matching(&self, event: &Event) -> Vec<&Arc<dyn Hook>> {
         let route = self.route(event);
+        let subject = event.subject();
+        let aliases = subject.map_or(&[][..], |s| self.aliases.of(s));
         route
             .matchers
-            .matching(event.subject())
+            .matching_any(subject, aliases)
             .into_iter()
             .map(|i| &self.hooks[route.hooks[i]])
             .filter(|hook| hook.active(event))

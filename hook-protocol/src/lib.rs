@@ -138,7 +138,7 @@ mod seam_decision;
 mod shown;
 mod verdict;
 
-pub use diagnostic::{Diagnostic, Level, Position};
+pub use diagnostic::{Diagnostic, Level, LineIndex, Position};
 pub use dialect::{
     Claim, DecisionWord, Dialect, DialectError, EventRun, FileKind, GuardState, HookLine, LateLine,
     Listed, LoadRequest, Loaded, Session, SessionStep,
@@ -152,7 +152,7 @@ pub use event::{
 pub use hook::{
     FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,
 };
-pub use matcher::{Matcher, MatcherError, MatcherSet};
+pub use matcher::{Aliases, Matcher, MatcherError, MatcherSet};
 pub use merge::{Attributed, Attribution, Merged, Merger, merge};
 pub use metadata::{Metadata, RecordData};
 pub use os_error::os_error_text;

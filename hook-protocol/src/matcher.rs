@@ -171,6 +171,24 @@ impl Matcher {
         }
     }
 
+    /// The matcher a configuration string stands for, by the rule Codex and Claude Code (on
+    /// some events) share: empty or `*` matches every subject; a string of only ASCII letters,
+    /// digits, `_` and `|` is a list of exact names split on `|`; anything else is an
+    /// unanchored pattern ([`Matcher::pattern`]).
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] naming the pattern when the engine rejects it.
+    pub fn names_or_pattern(raw: &str) -> Result<Self, MatcherError> {
+        if raw.is_empty() || raw == "*" {
+            return Ok(Self::any());
+        }
+        if raw.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') {
+            return Ok(Self::exact(raw.split('|')));
+        }
+        Self::pattern(raw)
+    }
+
     /// Whether this matcher matches every subject.
     pub fn is_any(&self) -> bool {
         matches!(self.kind, Kind::Any)
@@ -309,6 +327,11 @@ impl MatcherSet {
     ///
     /// A `None` subject (an event whose hooks ignore matchers) is accepted by every matcher.
     pub fn matching(&self, subject: Option<&str>) -> Vec<usize> {
+        self.matching_any(subject, &[])
+    }
+
+    /// The matchers that accept `subject` or one of its `aliases`, in order.
+    pub fn matching_any(&self, subject: Option<&str>, aliases: &[String]) -> Vec<usize> {
         let Some(subject) = subject else {
             return (0..self.len).collect();
         };
@@ -326,9 +349,49 @@ impl MatcherSet {
         if let Some(patterns) = &self.patterns {
             out.extend(patterns.matches(subject).into_iter().map(|i| self.pattern_owner[i]));
         }
+        for alias in aliases {
+            out.extend(self.matching_any(Some(alias), &[]));
+        }
         out.sort_unstable();
         out.dedup();
         out
+    }
+}
+
+/// Other names the subjects of a dialect's events go by, for matchers: a hook whose matcher
+/// accepts a subject's alias runs as if it accepted the subject (Codex's edit tool,
+/// `apply_patch`, is matched by `Edit` and `Write`; Copilot's `bash` by `Bash`). The hooks
+/// still receive the subject by its own name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Aliases {
+    names: HashMap<String, Vec<String>>,
+}
+
+impl Aliases {
+    /// No aliases.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `subject` is also matched as each of `aliases`.
+    #[must_use]
+    pub fn alias<I, S>(mut self, subject: impl Into<String>, aliases: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.names.entry(subject.into()).or_default().extend(aliases.into_iter().map(Into::into));
+        self
+    }
+
+    /// The aliases of `subject` (none when it has none).
+    pub fn of(&self, subject: &str) -> &[String] {
+        self.names.get(subject).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
     }
 }
 

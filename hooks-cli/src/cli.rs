@@ -69,8 +69,8 @@ pub(crate) enum Format {
 /// Where the hooks come from.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct Sources {
-    /// The hook dialect: claude (Claude Code settings files and plugins) or tnsai (a TNSAI hook
-    /// list).
+    /// The hook dialect: claude (Claude Code settings files and plugins), tnsai (a TNSAI hook
+    /// list) or codex (Codex's hooks.json and config.toml [hooks]).
     #[arg(
         long,
         value_name = "NAME",

@@ -10,8 +10,8 @@ use crate::cli::Sources;
 use crate::error::{CliError, cli_error};
 
 /// Every dialect, the default first.
-pub(crate) fn all() -> [&'static dyn Dialect; 2] {
-    [hooks_claude::dialect(), hooks_tnsai::dialect()]
+pub(crate) fn all() -> [&'static dyn Dialect; 3] {
+    [hooks_claude::dialect(), hooks_tnsai::dialect(), hooks_codex::dialect()]
 }
 
 /// The names `--dialect` takes, for its help and its parser.

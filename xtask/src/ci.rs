@@ -11,8 +11,15 @@ use crate::util::{Result, build_lean, cargo, has_cargo_subcommand, run as step};
 
 /// The crates published to crates.io, packaged (and built from their packages) by `ci`
 /// (`package.rs`).
-pub(crate) const PUBLISHED: &[&str] =
-    &["hook-protocol", "hook-exec", "hooks-claude", "hooks-tnsai", "hooks-native", "hooks-cli"];
+pub(crate) const PUBLISHED: &[&str] = &[
+    "hook-protocol",
+    "hook-exec",
+    "hooks-claude",
+    "hooks-tnsai",
+    "hooks-native",
+    "hooks-codex",
+    "hooks-cli",
+];
 
 /// Each step's name and time, in the order they ran.
 #[derive(Default)]

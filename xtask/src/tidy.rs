@@ -13,6 +13,7 @@ const CRATES: &[&str] = &[
     "hooks-claude",
     "hooks-tnsai",
     "hooks-native",
+    "hooks-codex",
     "hooks-cli",
     "xtask",
 ];
@@ -112,7 +113,7 @@ fn architecture_names_every_crate() {
     let text = fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
     for krate in CRATES {
         assert!(
-            text.contains(&format!("## `{krate}`")),
+            text.contains(&format!("### `{krate}`")),
             "ARCHITECTURE.md has no section for `{krate}`"
         );
     }
@@ -150,8 +151,21 @@ fn heading_anchor(heading: &str) -> String {
         .collect()
 }
 
-fn compatibility_anchors() -> Vec<String> {
-    let text = fs::read_to_string(root().join("docs/claude-code.md")).unwrap();
+/// The compatibility references of the dialects that have one: the crate, and its document.
+const REFERENCES: &[(&str, &str)] =
+    &[("hooks-claude", "docs/claude-code.md"), ("hooks-codex", "docs/codex.md")];
+
+/// The reference a file's `compatibility#` links point into: its crate's, else Claude Code's.
+fn reference_of(path: &Path) -> &'static str {
+    let relative = path.strip_prefix(root()).unwrap_or(path);
+    REFERENCES
+        .iter()
+        .find(|(krate, _)| relative.starts_with(krate))
+        .map_or("docs/claude-code.md", |(_, doc)| doc)
+}
+
+fn compatibility_anchors(doc: &str) -> Vec<String> {
+    let text = fs::read_to_string(root().join(doc)).unwrap();
     let mut in_code = false;
     let mut anchors = Vec::new();
     for line in text.lines() {
@@ -184,14 +198,13 @@ fn nothing_cites_sections_of_an_outside_reference() {
 
 #[test]
 fn links_into_the_compatibility_reference_name_its_sections() {
-    let anchors = compatibility_anchors();
     let mut seen = std::collections::BTreeSet::new();
     for path in repository_texts() {
         let text = fs::read_to_string(&path).unwrap();
-        let own = path.ends_with("docs/claude-code.md");
+        let own_doc = REFERENCES.iter().find(|(_, doc)| path.ends_with(doc)).map(|(_, doc)| *doc);
         for (i, line) in text.lines().enumerate() {
             let mut rest = line;
-            while let Some(at) = ["compatibility#", "claude-code.md#", "](#"]
+            while let Some(at) = ["compatibility#", "claude-code.md#", "codex.md#", "](#"]
                 .iter()
                 .filter_map(|m| rest.find(m).map(|at| (at, m.len())))
                 .min()
@@ -203,10 +216,16 @@ fn links_into_the_compatibility_reference_name_its_sections() {
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
                     .unwrap_or(tail.len());
                 let anchor = &tail[..end];
-                if marker != "](#" || own {
+                let doc = match marker {
+                    "](#" => own_doc,
+                    "claude-code.md#" => Some("docs/claude-code.md"),
+                    "codex.md#" => Some("docs/codex.md"),
+                    _ => Some(reference_of(&path)),
+                };
+                if let Some(doc) = doc {
                     assert!(
-                        anchors.iter().any(|a| a == anchor),
-                        "{}:{}: `#{anchor}` is not a section of docs/claude-code.md",
+                        compatibility_anchors(doc).iter().any(|a| a == anchor),
+                        "{}:{}: `#{anchor}` is not a section of {doc}",
                         path.display(),
                         i + 1
                     );
@@ -216,16 +235,21 @@ fn links_into_the_compatibility_reference_name_its_sections() {
             }
         }
     }
-    assert!(!seen.is_empty(), "no link into docs/claude-code.md was found");
+    assert!(!seen.is_empty(), "no link into a compatibility reference was found");
 }
 
 #[test]
-fn the_crate_includes_the_compatibility_reference_itself() {
-    let crate_copy = root().join("hooks-claude/docs/claude-code.md");
-    let link = fs::read_link(&crate_copy).expect("hooks-claude/docs/claude-code.md is a symlink");
-    assert_eq!(link, Path::new("../../docs/claude-code.md"));
-    let lib = fs::read_to_string(root().join("hooks-claude/src/lib.rs")).unwrap();
-    assert!(lib.contains(r#"include_str!("../docs/claude-code.md")"#));
+fn each_crate_includes_its_compatibility_reference_itself() {
+    for (krate, doc) in REFERENCES {
+        let name = Path::new(doc).file_name().unwrap();
+        let crate_copy = root().join(krate).join("docs").join(name);
+        let link = fs::read_link(&crate_copy)
+            .unwrap_or_else(|_| panic!("{} is a symlink", crate_copy.display()));
+        assert_eq!(link, Path::new("../..").join(doc));
+        let lib = fs::read_to_string(root().join(krate).join("src/lib.rs")).unwrap();
+        let include = format!(r#"include_str!("../docs/{}")"#, name.to_string_lossy());
+        assert!(lib.contains(&include), "{krate}/src/lib.rs does not include {doc}");
+    }
 }
 
 #[test]

@@ -121,6 +121,37 @@ async fn matchers_and_seams_select_hooks() {
 }
 
 #[tokio::test]
+async fn a_matcher_of_an_alias_selects_the_subject_and_the_hook_still_sees_its_own_name() {
+    let mut edit = fake("edit", 0, ok(Verdict::deny("no edits")));
+    edit.info.matcher = Matcher::names_or_pattern("Edit|Write").unwrap();
+    let mut pattern = fake("pattern", 0, ok(Verdict::context("writes")));
+    pattern.info.matcher = Matcher::pattern("^Wr").unwrap();
+    let aliases = Aliases::new().alias("apply_patch", ["Edit", "Write"]);
+    let d = Dispatcher::builder().hook(edit).hook(pattern).aliases(aliases).build().unwrap();
+    let patch = Event::new(
+        Common::new("s1", "/tmp"),
+        Payload::PreTool(ToolCall::new("apply_patch", json!({"command": "*** Begin Patch"}))),
+    );
+    let report = d.dispatch(&patch).await;
+    let ids: Vec<&str> = report.records.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["edit", "pattern"], "each alias is tested, each hook runs once");
+    assert_eq!(report.merged.decision, Some(Decision::Deny));
+    assert!(d.dispatch(&bash("ls")).await.records.is_empty(), "Bash has no alias here");
+}
+
+#[test]
+fn names_or_pattern_is_the_shared_character_rule() {
+    assert!(Matcher::names_or_pattern("").unwrap().is_any());
+    assert!(Matcher::names_or_pattern("*").unwrap().is_any());
+    let names = Matcher::names_or_pattern("Bash|apply_patch").unwrap();
+    assert_eq!(names.exact_names(), Some(&["Bash".to_owned(), "apply_patch".to_owned()][..]));
+    assert!(!names.is_match("BashOutput"), "exact names are exact");
+    let regex = Matcher::names_or_pattern("^Ba.*").unwrap();
+    assert!(regex.is_match("Bash") && !regex.is_match("apply_patch"));
+    assert!(Matcher::names_or_pattern("[unclosed").is_err());
+}
+
+#[tokio::test]
 async fn custom_events_reach_their_name_every_event_and_the_custom_seam() {
     let named = |id: &str, on: On| {
         let mut hook = fake(id, 0, ok(Verdict::none()));

@@ -9,9 +9,9 @@ use jsonc_parser::ast::{Object, Value as Ast};
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
 
-use hook_protocol::{Diagnostic, Position};
+use hook_protocol::{Diagnostic, LineIndex, Position};
 
-use crate::config::diagnostic::{LineIndex, Sink};
+use crate::config::diagnostic::Sink;
 use crate::config::settings::{Origin, Plugin, Scope, SourceFile};
 use crate::matcher::{compile, mcp_server_warning};
 use crate::{Config, Entry, EventName};
@@ -79,7 +79,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn pos(&self, node: &impl Ranged) -> Position {
-        self.idx.pos(node.range().start)
+        self.idx.position(node.range().start)
     }
 }
 
@@ -187,7 +187,7 @@ impl Loader {
             let parsed = match parse_to_ast(text, &CollectOptions::default(), &options) {
                 Ok(parsed) => parsed,
                 Err(e) => {
-                    let at = w.idx.pos(e.range().start);
+                    let at = w.idx.position(e.range().start);
                     w.sink.error(
                         at,
                         format!("invalid JSON: {}; no hook from this file registers", e.kind()),

@@ -10,9 +10,8 @@ use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, parse_to_ast};
 
 use super::{Loader, strict};
-use hook_protocol::{Diagnostic, Level, Position};
+use hook_protocol::{Diagnostic, Level, LineIndex, Position};
 
-use crate::config::diagnostic::LineIndex;
 use crate::config::settings::{Origin, Plugin, SourceFile};
 
 /// The manifest's path under a plugin root.
@@ -163,7 +162,7 @@ impl Loader {
         let root_value = match parse_to_ast(&text, &CollectOptions::default(), &strict()) {
             Ok(parsed) => parsed.value,
             Err(e) => {
-                let at = idx.pos(e.range().start);
+                let at = idx.position(e.range().start);
                 problem(at, format!("invalid JSON: {}; the manifest is ignored", e.kind()));
                 return None;
             }
@@ -182,17 +181,17 @@ impl Loader {
         let hooks = match object.get("hooks").map(|p| &p.value) {
             None => None,
             Some(Ast::StringLit(s)) => {
-                Some(Hooks::Files(vec![(s.value.to_string(), idx.pos(s.range().start))]))
+                Some(Hooks::Files(vec![(s.value.to_string(), idx.position(s.range().start))]))
             }
             Some(Ast::Array(a)) => {
                 let mut files = Vec::new();
                 for e in &a.elements {
                     match e {
                         Ast::StringLit(s) => {
-                            files.push((s.value.to_string(), idx.pos(s.range().start)));
+                            files.push((s.value.to_string(), idx.position(s.range().start)));
                         }
                         v => problem(
-                            idx.pos(v.range().start),
+                            idx.position(v.range().start),
                             "every element of `hooks` must be a path; this one is ignored".into(),
                         ),
                     }
@@ -202,7 +201,7 @@ impl Loader {
             Some(Ast::Object(_)) => Some(Hooks::Inline),
             Some(v) => {
                 problem(
-                    idx.pos(v.range().start),
+                    idx.position(v.range().start),
                     "`hooks` must be a path, a list of paths or an object of events; it is ignored"
                         .into(),
                 );

@@ -1,0 +1,303 @@
+//! Codex hooks through the core's one door ([`hook_protocol::Dialect`]).
+
+use std::path::{Path, PathBuf};
+
+use async_trait::async_trait;
+use hook_protocol::{
+    Claim, Decision, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine,
+    Listed, LoadRequest, Loaded, Position, Session,
+};
+use serde_json::{Map, Value};
+
+use crate::decode::CodexRecord;
+use crate::{Engine, EventName, Layer, Loader, Reviews, discover};
+
+/// The Codex dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
+/// (the `hooks` command does).
+pub fn dialect() -> &'static dyn Dialect {
+    &Codex
+}
+
+/// Codex's hooks.
+#[derive(Debug, Clone, Copy)]
+struct Codex;
+
+/// The user's Codex folder: `$CODEX_HOME`, else `~/.codex`.
+pub fn codex_home(home: Option<&Path>) -> Option<PathBuf> {
+    std::env::var_os("CODEX_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home.map(|h| h.join(".codex")))
+}
+
+/// The reviews in the user's `config.toml`, with a warning when it cannot be read.
+fn reviews(home: Option<&Path>, diagnostics: &mut Vec<Diagnostic>) -> Reviews {
+    let Some(file) = home.map(|h| h.join("config.toml")).filter(|f| f.is_file()) else {
+        return Reviews::default();
+    };
+    let parsed = std::fs::read_to_string(&file)
+        .map_err(|e| hook_protocol::os_error_text(&e))
+        .and_then(|text| text.parse::<toml::Table>().map_err(|e| e.message().to_owned()));
+    match parsed {
+        Ok(table) => Reviews::from_config(&table),
+        Err(e) => {
+            diagnostics.push(Diagnostic::warning(
+                &file,
+                Position::default(),
+                format!("cannot read the hook reviews: {e}; no hook that is not managed runs"),
+            ));
+            Reviews::default()
+        }
+    }
+}
+
+fn is_toml(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "toml")
+}
+
+impl Dialect for Codex {
+    fn name(&self) -> &'static str {
+        "codex"
+    }
+
+    fn title(&self) -> &'static str {
+        "Codex"
+    }
+
+    fn reads(&self, kind: FileKind) -> bool {
+        kind == FileKind::Config
+    }
+
+    fn claims(&self, path: &Path, text: &str) -> Claim {
+        let in_codex = path.parent().and_then(Path::file_name).is_some_and(|n| n == ".codex");
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if in_codex && matches!(name, "hooks.json" | "config.toml") {
+            return Claim::Place;
+        }
+        if is_toml(path) {
+            let hooks = text.parse::<toml::Table>().ok().and_then(|t| t.get("hooks").cloned());
+            return if hooks.is_some() { Claim::Shape } else { Claim::No };
+        }
+        Claim::No
+    }
+
+    fn project_of(&self, path: &Path) -> Option<PathBuf> {
+        let absolute = std::path::absolute(path).ok()?;
+        absolute
+            .ancestors()
+            .skip(1)
+            .find(|dir| dir.file_name().is_some_and(|n| n == ".codex"))
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+    }
+
+    fn check(&self, path: &Path, text: &str, _project_dir: &Path) -> Vec<Diagnostic> {
+        let mut loader = Loader::new().trust_all(true);
+        if is_toml(path) {
+            loader.config_toml_text(path, text, Layer::User);
+        } else {
+            loader.hooks_json_text(path, text, Layer::User);
+        }
+        loader.finish().diagnostics
+    }
+
+    fn load(&self, request: &LoadRequest) -> Result<Box<dyn Loaded>, DialectError> {
+        let home = request.agent_home.clone().or_else(|| codex_home(request.home.as_deref()));
+        let mut diagnostics = Vec::new();
+        let reviews = reviews(home.as_deref(), &mut diagnostics);
+        // Naming files is vouching for them, as Codex's `--dangerously-bypass-hook-trust` does.
+        let mut loader = Loader::new().reviews(reviews.clone()).trust_all(request.names_files());
+        let mut notes = Vec::new();
+        if request.names_files() {
+            for path in request.files_of(FileKind::Config) {
+                if !path.is_file() {
+                    let what = if path.is_dir() { "is a directory" } else { "does not exist" };
+                    return Err(DialectError::load(format!(
+                        "Codex hook file `{}` {what}",
+                        path.display()
+                    )));
+                }
+                if is_toml(path) {
+                    loader.config_toml(path, Layer::User);
+                } else {
+                    loader.hooks_json(path, Layer::User);
+                }
+            }
+        } else {
+            let found = discover(home.as_deref(), &request.project_dir, &reviews);
+            let names: Vec<String> =
+                found.iter().map(|(p, l)| format!("{} ({})", p.display(), l.as_str())).collect();
+            notes.push(format!(
+                "Codex hook files: {}",
+                if names.is_empty() { "none found".to_owned() } else { names.join(", ") }
+            ));
+            if found.is_empty() {
+                let untrusted = request.project_dir.join(".codex").is_dir();
+                let hint = if untrusted {
+                    " (the project's .codex/ is read only once the project is trusted: \
+                     `[projects.\"<dir>\"] trust_level = \"trusted\"` in ~/.codex/config.toml)"
+                } else {
+                    ""
+                };
+                return Err(DialectError::load(format!(
+                    "no Codex hook configuration found for {}; pass --settings or --project-dir{hint}",
+                    request.project_dir.display()
+                )));
+            }
+            for (path, layer) in found {
+                if is_toml(&path) {
+                    loader.config_toml(path, layer);
+                } else {
+                    loader.hooks_json(path, layer);
+                }
+            }
+        }
+        let mut config = loader.finish();
+        for entry in &config.entries {
+            if let Some(why) = entry.trust.why_not() {
+                diagnostics.push(Diagnostic::warning(
+                    &entry.source.path,
+                    entry.position,
+                    format!("hook `{}` does not run: {why}", entry.command),
+                ));
+            }
+        }
+        config.diagnostics.extend(diagnostics);
+        let engine = Engine::new(config, &request.project_dir, request.scrub.clone())
+            .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
+        Ok(Box::new(Hooks { engine, notes }))
+    }
+}
+
+/// A Codex configuration, loaded.
+#[derive(Debug)]
+struct Hooks {
+    engine: Engine,
+    notes: Vec<String>,
+}
+
+fn known_event(event: &str) -> Result<EventName, DialectError> {
+    EventName::parse(event).ok_or_else(|| DialectError::UnknownEvent {
+        what: "Codex event".to_owned(),
+        event: event.to_owned(),
+        hint: EventName::ALL
+            .iter()
+            .find(|e| e.as_str().eq_ignore_ascii_case(event))
+            .map(|e| format!(" (event names are case-sensitive: did you mean `{e}`?)"))
+            .unwrap_or_default(),
+    })
+}
+
+#[async_trait]
+impl Loaded for Hooks {
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.engine.config().diagnostics
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+
+    fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
+        let name = known_event(event)?;
+        let aliases = crate::engine::aliases();
+        let out = self
+            .engine
+            .config()
+            .entries
+            .iter()
+            .filter(|e| e.event == name)
+            .filter(|e| match (subject, name.subject_field()) {
+                (Some(s), Some(_)) => {
+                    e.matcher.is_match(s) || aliases.of(s).iter().any(|a| e.matcher.is_match(a))
+                }
+                _ => true,
+            })
+            .map(|e| {
+                let matcher = e.matcher_raw.as_deref().unwrap_or("*");
+                let source = format!("{}; matcher `{matcher}`", e.source.path.display());
+                let mut listed = Listed::new(e.command.clone(), source);
+                listed.not_run = e.trust.why_not().map(str::to_owned);
+                listed
+            })
+            .collect();
+        Ok(out)
+    }
+
+    fn check_input(
+        &self,
+        event: &str,
+        input: &Map<String, Value>,
+        _filled: &[&str],
+    ) -> Result<(), DialectError> {
+        let name = known_event(event)?;
+        if let Some(field) = name.subject_field().filter(|f| *f == "tool_name")
+            && !input.get(field).is_some_and(Value::is_string)
+        {
+            return Err(DialectError::InvalidInput {
+                event: event.to_owned(),
+                message: format!("`{field}` must be a string"),
+                lenient_would_run: false,
+            });
+        }
+        Ok(())
+    }
+
+    async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
+        self.check_input(event, &input, &[])?;
+        let name = known_event(event)?;
+        let run = self.engine.run_json(name, input).await;
+        Ok(event_run(&run))
+    }
+
+    fn into_session(self: Box<Self>) -> Box<dyn Session> {
+        hook_protocol::dialect::alone(self)
+    }
+}
+
+/// A run in the core's words: the decision, the reason Codex uses (the first blocking hook's,
+/// or every `PostToolUse` feedback joined), a line per hook.
+fn event_run(run: &crate::Run) -> EventRun {
+    let merged = &run.report.merged;
+    let mut out = EventRun::new(run.event.as_str());
+    out.subject = run
+        .event
+        .subject_field()
+        .and_then(|f| run.input.get(f))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    out.decision = match merged.decision {
+        None => DecisionWord::None,
+        Some(Decision::Allow) => DecisionWord::Allow,
+        Some(Decision::Ask) => DecisionWord::Ask,
+        Some(Decision::Defer) => DecisionWord::Defer,
+        Some(Decision::Deny)
+            if matches!(run.event, EventName::PreToolUse | EventName::PermissionRequest) =>
+        {
+            DecisionWord::Deny
+        }
+        Some(Decision::Deny) => DecisionWord::Block,
+    };
+    out.reason = match run.event {
+        EventName::PostToolUse => merged.reason(),
+        _ => merged.reasons.first().map(|r| r.value.clone()),
+    };
+    out.context = merged.context.iter().map(|c| c.value.clone()).collect();
+    out.updated_input = merged.updated_input.as_ref().map(|u| u.value.clone());
+    out.halt = merged.halt.as_ref().map(|h| h.value.reason.clone());
+    out.messages = merged.messages.iter().map(|m| m.value.clone()).collect();
+    out.shown = Some(run.shown.clone());
+    out.hooks = run
+        .report
+        .records
+        .iter()
+        .map(|r| {
+            let mut line = HookLine::new(r.label.clone(), r.status, r.duration);
+            let record = r.metadata.as_ref().and_then(|m| m.downcast_ref::<CodexRecord>());
+            line.exit_code = record.and_then(|c| c.exit_code);
+            line.note = record.and_then(|c| c.error.clone()).or_else(|| r.failure.clone());
+            line
+        })
+        .collect();
+    out
+}

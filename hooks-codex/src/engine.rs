@@ -1,0 +1,173 @@
+//! The hooks of a configuration on a dispatcher, and an event run from its Codex input.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hook_protocol::{
+    Aliases, Common, Custom, Dispatcher, Event, Hook, MatcherError, Payload, PreCompact,
+    PromptSubmit, Report, Scrub, SessionEnd, SessionStart, Shown, SubagentEnd, SubagentStart,
+    ToolCall, ToolResult, TurnEnd,
+};
+use serde_json::{Map, Value};
+
+use crate::event::TOOL_ALIASES;
+use crate::hook::CodexHook;
+use crate::payload::CodexPayload;
+use crate::{Config, EventName};
+
+/// A loaded Codex configuration, ready to run events.
+#[derive(Debug)]
+pub struct Engine {
+    config: Config,
+    dispatcher: Dispatcher,
+    hooks: Vec<Arc<CodexHook>>,
+    project_dir: PathBuf,
+}
+
+/// One event run from its Codex input: what the hooks received, the fold, what Codex shows.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Run {
+    /// The event.
+    pub event: EventName,
+    /// The object the hooks received on stdin.
+    pub input: Arc<Map<String, Value>>,
+    /// The fold and one record per hook.
+    pub report: Report,
+    /// What Codex shows the model and the user after it.
+    pub shown: Shown,
+}
+
+/// Codex's tool aliases as the core's table.
+pub fn aliases() -> Aliases {
+    TOOL_ALIASES
+        .iter()
+        .fold(Aliases::new(), |a, (tool, names)| a.alias(*tool, names.iter().copied()))
+}
+
+impl Engine {
+    /// The hooks of `config` that may run (by Codex's trust rule), for a project; `scrub`
+    /// keeps credentials from the environment they inherit.
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
+    pub fn new(
+        config: Config,
+        project_dir: impl Into<PathBuf>,
+        scrub: Option<Scrub>,
+    ) -> Result<Self, MatcherError> {
+        let hooks: Vec<Arc<CodexHook>> = config
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.trust.runs())
+            .map(|(i, e)| Arc::new(CodexHook::new(e.clone(), i, scrub.clone())))
+            .collect();
+        let dispatcher = Dispatcher::builder()
+            .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
+            .aliases(aliases())
+            .build()?;
+        Ok(Self { config, dispatcher, hooks, project_dir: project_dir.into() })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The dispatcher of the hooks that may run.
+    pub fn dispatcher(&self) -> &Dispatcher {
+        &self.dispatcher
+    }
+
+    /// The hooks that may run, to register on a harness's own dispatcher beside other kinds
+    /// (with [`aliases`] on it, so that `Edit|Write` matchers see `apply_patch`).
+    pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
+        self.hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
+    }
+
+    /// The neutral event of a Codex input object, carrying the object (with `hook_event_name`,
+    /// and `session_id` and `cwd` when absent) to send as it is.
+    pub fn event(&self, name: EventName, mut input: Map<String, Value>) -> Event {
+        input.insert("hook_event_name".into(), Value::from(name.as_str()));
+        let text = |input: &Map<String, Value>, key: &str| {
+            input.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+        };
+        if !input.contains_key("session_id") {
+            input.insert("session_id".into(), Value::from("hooks-cli"));
+        }
+        if !input.contains_key("cwd") {
+            input.insert("cwd".into(), Value::from(self.project_dir.display().to_string()));
+        }
+        let mut common = Common::new(text(&input, "session_id"), cwd_of(&input, &self.project_dir));
+        common.transcript_path =
+            input.get("transcript_path").and_then(Value::as_str).map(PathBuf::from);
+        common.permission_mode =
+            input.get("permission_mode").and_then(Value::as_str).map(str::to_owned);
+        let call = || {
+            let mut call = ToolCall::new(
+                text(&input, "tool_name"),
+                input.get("tool_input").cloned().unwrap_or(Value::Null),
+            );
+            call.tool_use_id = input.get("tool_use_id").and_then(Value::as_str).map(str::to_owned);
+            call
+        };
+        let flag = |key: &str| input.get(key).and_then(Value::as_bool).unwrap_or(false);
+        let payload: Payload = match name {
+            EventName::SessionStart => SessionStart::new(text(&input, "source")).into(),
+            EventName::UserPromptSubmit => PromptSubmit::new(text(&input, "prompt")).into(),
+            EventName::PreToolUse => Payload::PreTool(call()),
+            EventName::PermissionRequest => Payload::PermissionRequest(call()),
+            EventName::PostToolUse => {
+                let response = input.get("tool_response").cloned().unwrap_or(Value::Null);
+                ToolResult::new(call(), response).into()
+            }
+            EventName::Stop => {
+                let mut end = TurnEnd::new();
+                end.continuing = flag("stop_hook_active");
+                end.last_message =
+                    input.get("last_assistant_message").and_then(Value::as_str).map(str::to_owned);
+                end.into()
+            }
+            EventName::SubagentStart => {
+                SubagentStart::new(text(&input, "agent_id"), text(&input, "agent_type")).into()
+            }
+            EventName::SubagentStop => {
+                let mut end =
+                    SubagentEnd::new(text(&input, "agent_id"), text(&input, "agent_type"));
+                end.continuing = flag("stop_hook_active");
+                end.into()
+            }
+            EventName::PreCompact => PreCompact::new(text(&input, "trigger")).into(),
+            EventName::SessionEnd => SessionEnd::new(text(&input, "reason")).into(),
+            EventName::PostCompact | EventName::StopFailure | EventName::Interrupt => {
+                Custom::new(name.as_str(), input.clone()).into()
+            }
+        };
+        let mut event = Event::new(common, payload);
+        event.extensions.insert(CodexPayload(Arc::new(input)));
+        event
+    }
+
+    /// Runs one event from its Codex input.
+    pub async fn run_json(&self, name: EventName, input: Map<String, Value>) -> Run {
+        let event = self.event(name, input);
+        let report = self.dispatcher.dispatch(&event).await;
+        let input = event
+            .extensions
+            .get::<CodexPayload>()
+            .map_or_else(|| Arc::new(Map::new()), |p| Arc::clone(&p.0));
+        let shown = crate::present::shown(name, &report, &input);
+        Run { event: name, input, report, shown }
+    }
+}
+
+/// The `cwd` of an input, else the project directory.
+fn cwd_of(input: &Map<String, Value>, project_dir: &Path) -> PathBuf {
+    input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+        .map_or_else(|| project_dir.to_path_buf(), PathBuf::from)
+}

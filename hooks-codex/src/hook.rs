@@ -1,0 +1,96 @@
+//! One Codex hook on the core's seams: its command run as Codex runs it
+//! ([Process execution](crate::compatibility#process-execution)), `$SHELL -lc COMMAND` in the
+//! session's directory, the input on stdin without a trailing newline, no variable added to the
+//! environment, fail-open on every failure.
+
+use std::path::PathBuf;
+
+use async_trait::async_trait;
+use hook_exec::{CommandSpec, Env, Invocation};
+use hook_protocol::{
+    Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, On, Scrub, Source,
+};
+
+use crate::Entry;
+use crate::decode::{CodexRecord, decode};
+use crate::payload::stdin_object;
+
+/// The dialect's name in records and sources.
+pub const DIALECT: &str = "codex";
+
+/// A Codex hook.
+#[derive(Debug)]
+pub struct CodexHook {
+    info: HookInfo,
+    entry: Entry,
+    index: usize,
+    shell: String,
+    scrub: Option<Scrub>,
+}
+
+/// The shell Codex runs commands with: `$SHELL`, else `/bin/sh`.
+fn login_shell() -> String {
+    std::env::var("SHELL").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "/bin/sh".to_owned())
+}
+
+impl CodexHook {
+    /// The hook of `entry`, the `index`-th loaded (its `hook_run_id`'s index).
+    pub fn new(entry: Entry, index: usize, scrub: Option<Scrub>) -> Self {
+        let mut info = HookInfo::new(
+            format!("codex:{}:{index}", entry.event.as_str()),
+            Source::new(DIALECT, Some(entry.source.path.display().to_string())),
+        );
+        info.label.clone_from(&entry.command);
+        info.failure_policy = FailurePolicy::FailOpen;
+        info.on = match entry.event.seam() {
+            Some(seam) => On::seam(seam),
+            None => On::Custom(entry.event.as_str().to_owned()),
+        };
+        info.matcher = entry.matcher.clone();
+        Self { info, entry, index, shell: login_shell(), scrub }
+    }
+
+    /// The configuration entry.
+    pub fn entry(&self) -> &Entry {
+        &self.entry
+    }
+}
+
+#[async_trait]
+impl Hook for CodexHook {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        let name = self.entry.event;
+        let stdin = serde_json::to_vec(&*stdin_object(name, event)).unwrap_or_default();
+        let command =
+            CommandSpec::exec(self.shell.clone(), ["-lc".to_owned(), self.entry.command.clone()]);
+        let cwd: PathBuf = event.common.cwd.clone();
+        let mut inv = Invocation::new(command, cwd, self.entry.timeout);
+        let mut env = Env::inherit();
+        if let Some(scrub) = &self.scrub {
+            env.scrub_credentials(scrub.clone());
+        }
+        inv.env = env;
+        inv.stdin = stdin.into();
+        let record = CodexRecord {
+            index: self.index,
+            source: self.entry.source.path.display().to_string(),
+            command: self.entry.command.clone(),
+            exit_code: None,
+            error: None,
+        };
+        match hook_exec::run(&inv).await {
+            Ok(raw) => decode(name, &raw, self.entry.timeout, record),
+            Err(e) => {
+                let mut outcome = HookOutcome::failure(HookStatus::SpawnFailed, e.to_string());
+                let mut record = record;
+                record.error = Some(e.to_string());
+                outcome.metadata = Some(hook_protocol::Metadata::typed(record));
+                outcome
+            }
+        }
+    }
+}

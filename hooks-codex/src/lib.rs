@@ -1,0 +1,62 @@
+//! Runs users' unmodified Codex hooks on the harness's seams, with the behaviour Codex
+//! (0.171.0) gives them.
+//!
+//! Codex reads hooks from `hooks.json` files and `[hooks]` tables of `config.toml` files, in
+//! layers (managed, the user's `~/.codex`, each trusted project's `.codex/`), and runs only the
+//! hooks the user reviewed, unless they are managed. [`Loader`] reads the files into a
+//! [`Config`] (every problem a [`hook_protocol::Diagnostic`] at its line and column, each entry
+//! with its [`Trust`]); [`Engine`] puts the hooks that may run on a dispatcher, as
+//! [`hook_protocol::Hook`]s a harness can mix with any other kind; [`dialect()`] is the same
+//! through the core's one door, for a program that drives dialects (the `hooks` command).
+//!
+//! A hook runs as Codex runs it: `$SHELL -lc COMMAND` in the session's directory, its input on
+//! stdin as one compact JSON object without a trailing newline, nothing added to its
+//! environment. Its answer is read by Codex's rules ([`CodexRecord`] keeps what its texts
+//! need): exit 2 blocks with stderr, `permissionDecision: "deny"` needs a reason, `allow` means
+//! something only with `updatedInput`, `ask` is ignored, every failure and timeout fails open.
+//! What Codex shows the model is in [`present`]: a denied call's output
+//! `Command blocked by PreToolUse hook: {reason}. Command: {command}`, a `PostToolUse` block
+//! replacing the tool's output, a `Stop` block as a `<hook_prompt>` user message.
+//!
+//! What the crate does for each event, field and rule, and where it deliberately differs from
+//! Codex, is in the [`compatibility`] module (`docs/codex.md`).
+//!
+//! ```no_run
+//! use hooks_codex::{Engine, EventName, Layer, Loader};
+//! use serde_json::json;
+//!
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut loader = Loader::new().trust_all(true);
+//! loader.hooks_json("project/.codex/hooks.json", Layer::Project);
+//! let config = loader.finish();
+//! for problem in &config.diagnostics {
+//!     eprintln!("{problem}");
+//! }
+//! let engine = Engine::new(config, "project", None)?;
+//! let input = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
+//! let run = engine.run_json(EventName::PreToolUse, input.as_object().cloned().unwrap_or_default()).await;
+//! println!("{:?}", run.report.merged.decision);
+//! # Ok(()) }
+//! ```
+
+#[doc = include_str!("../docs/codex.md")]
+pub mod compatibility {}
+
+mod config;
+mod decode;
+mod dialect;
+mod engine;
+mod event;
+mod hook;
+mod payload;
+pub mod present;
+mod trust;
+
+pub use config::{Config, DEFAULT_TIMEOUT, Entry, Layer, Loader, Source, discover};
+pub use decode::CodexRecord;
+pub use dialect::{codex_home, dialect};
+pub use engine::{Engine, Run, aliases};
+pub use event::{EventName, TOOL_ALIASES};
+pub use hook::{CodexHook, DIALECT};
+pub use payload::{CodexPayload, Turn};
+pub use trust::{Reviews, Trust};

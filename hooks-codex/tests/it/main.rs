@@ -1,0 +1,12 @@
+//! Integration tests of `hooks-codex`: Codex hooks run as real `sh` scripts.
+
+#![expect(clippy::unwrap_used, reason = "test helpers fail their test by panicking")]
+
+/// Codex's files and layers, TOML tables, problems at their positions, the trust rule.
+mod config;
+/// What each answer of a hook does, event by event, and what Codex shows for it.
+mod outputs;
+/// How a hook is started and what it gets; which hooks a tool call matches.
+mod process;
+/// A project in a temporary folder, its hooks as real `sh` scripts.
+mod support;
