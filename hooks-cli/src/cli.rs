@@ -70,7 +70,7 @@ pub(crate) enum Format {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct Sources {
     /// The hook dialect: claude (Claude Code settings files and plugins), tnsai (a TNSAI hook
-    /// list) or codex (Codex's hooks.json and config.toml [hooks]).
+    /// list) or codex (Codex's hooks.json, and the hooks tables of its config.toml).
     #[arg(
         long,
         value_name = "NAME",
