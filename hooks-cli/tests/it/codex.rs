@@ -1,0 +1,123 @@
+//! `--dialect codex` on every subcommand, on the example project and on broken files.
+
+use serde_json::Value;
+
+use crate::support::*;
+
+fn project() -> std::path::PathBuf {
+    repo().join("examples/codex-project")
+}
+
+const SETTINGS: &str = ".codex/hooks.json";
+
+#[test]
+fn run_denies_a_recursive_delete_with_codex_words_and_exit_2() {
+    let input = r#"{"tool_name": "Bash", "tool_input": {"command": "rm -rf target"}}"#;
+    let args = [
+        "run",
+        "--dialect",
+        "codex",
+        "--settings",
+        SETTINGS,
+        "--event",
+        "PreToolUse",
+        "--input",
+        "-",
+        "--format",
+        "json",
+    ];
+    let out = hooks(&args, &project(), Some(input));
+    assert_eq!(out.status, 2, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["decision"], "deny");
+    assert_eq!(doc["hooks"][0]["status"], "blocking_error");
+    assert_eq!(
+        doc["shown"]["model"][0]["text"],
+        "Command blocked by PreToolUse hook: recursive deletes are not allowed here. Command: rm -rf target"
+    );
+}
+
+#[test]
+fn test_passes_the_example_cases() {
+    let args = ["test", "--dialect", "codex", "--settings", SETTINGS, "hooks.test.yaml"];
+    let out = hooks(&args, &project(), None);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.ends_with("7 passed, 0 failed\n"), "{}", out.stdout);
+}
+
+#[test]
+fn replay_runs_the_example_session() {
+    let args = ["replay", "--dialect", "codex", "--settings", SETTINGS, "session.jsonl"];
+    let out = hooks(&args, &project(), None);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let rows: Vec<&str> = out.stdout.lines().collect();
+    assert!(rows[3].contains("PreToolUse") && rows[3].contains("deny"), "{}", out.stdout);
+    assert!(rows[5].contains("PostToolUse") && rows[5].contains("block"), "{}", out.stdout);
+    assert!(rows[6].contains("Stop") && rows[6].contains("block"), "{}", out.stdout);
+    assert!(rows[7].contains("Stop") && rows[7].contains("none"), "{}", out.stdout);
+}
+
+#[test]
+fn list_finds_the_patch_guard_through_edit_and_write() {
+    let args = [
+        "list",
+        "--dialect",
+        "codex",
+        "--settings",
+        SETTINGS,
+        "--event",
+        "PreToolUse",
+        "--subject",
+        "apply_patch",
+    ];
+    let out = hooks(&args, &project(), None);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 1, "{}", out.stdout);
+    assert!(out.stdout.starts_with("sh .codex/hooks/patch-guard.sh"), "{}", out.stdout);
+}
+
+#[test]
+fn check_tells_a_codex_file_by_its_place_and_reports_at_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".codex")).unwrap();
+    let text = "{\n  \"hooks\": {\n    \"preToolUse\": [],\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"soon\"}]}]\n  }\n}\n";
+    std::fs::write(dir.path().join(".codex/hooks.json"), text).unwrap();
+    let out = hooks(&["check", ".codex/hooks.json"], dir.path(), None);
+    assert_eq!(out.status, 1, "{}{}", out.stdout, out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert!(
+        lines[0].contains("hooks.json:3:5: warning: unknown Codex event `preToolUse`"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains("hooks.json:4:72: error: `timeout` has the wrong type"),
+        "{}",
+        lines[1]
+    );
+}
+
+#[test]
+fn an_untrusted_project_is_not_read_and_the_error_says_how_to_trust_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("p");
+    std::fs::create_dir_all(copy.join(".codex")).unwrap();
+    std::fs::copy(project().join(SETTINGS), copy.join(SETTINGS)).unwrap();
+    let args = ["run", "--dialect", "codex", "--event", "Stop"];
+    let out = hooks(&args, &copy, Some("{}"));
+    assert_eq!(out.status, 1);
+    assert!(out.stderr.contains("no Codex hook configuration found"), "{}", out.stderr);
+    assert!(out.stderr.contains("trust_level = \"trusted\""), "{}", out.stderr);
+}
+
+#[test]
+fn an_unknown_event_is_named_with_the_one_it_looks_like() {
+    let args = ["run", "--dialect", "codex", "--settings", SETTINGS, "--event", "stop"];
+    let out = hooks(&args, &project(), Some("{}"));
+    assert_eq!(out.status, 1);
+    assert_eq!(
+        out.stderr.trim(),
+        "hooks: unknown Codex event `stop` (event names are case-sensitive: did you mean `Stop`?)"
+    );
+}
