@@ -14,6 +14,7 @@ const BENCHES: &[(&str, &str, &str, &str)] = &[
     ("native", "hooks-native", "native", "native around chains versus the bare body"),
     ("engine", "hooks-claude", "engine", "the Claude engine versus raw spawns, and its scale"),
     ("session", "hooks-claude", "session", "a Session step versus Engine::fire and its shown"),
+    ("dialects", "hooks-cli", "dialects", "a Codex event versus a Claude Code event"),
 ];
 
 /// `cargo xtask bench` entry point.

@@ -1,0 +1,173 @@
+//! A Codex event against a Claude Code event, each against its own raw spawn, side by side in
+//! one run (`cargo xtask bench dialects`).
+//!
+//! The hook is the same no-op line (`cat >/dev/null`), one per event, on a PreToolUse event
+//! with a 2 KB payload. Each dialect starts it its own way: Claude Code through `/bin/sh -c`,
+//! Codex through `$SHELL -lc` (`SHELL=/bin/sh` here, so that both start the same shell). Each
+//! engine's cost is its ratio to std's `Command` running its own command line, stdin from a
+//! file, output to `/dev/null`; the cell to read is the Codex ratio over the Claude one. Rounds
+//! interleave the four sides, each first in turn, so that the machine's drift touches them
+//! alike; the medians are printed.
+
+#![expect(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the raw floor starts processes without hook_exec::run on purpose"
+)]
+
+use std::fs::File;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hooks_claude::input::{Base, PreToolUse};
+use hooks_claude::{Engine as ClaudeEngine, HostEnv, Loader as ClaudeLoader, Scope};
+use hooks_codex::{Engine as CodexEngine, EventName, Layer, Loader as CodexLoader};
+use serde_json::{Map, Value, json};
+
+const LINE: &str = "cat >/dev/null";
+
+fn fail(message: &str) -> ! {
+    eprintln!("bench dialects: {message}");
+    std::process::exit(1)
+}
+
+fn rounds() -> usize {
+    std::env::var("DIALECTS_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(15)
+}
+
+const EVENTS: usize = 100;
+
+fn payload() -> Value {
+    json!({"command": "cargo test --workspace", "description": "x".repeat(2000)})
+}
+
+/// std's `Command` running `shell flag LINE`, stdin from the payload file.
+fn raw(shell_flag: &str, stdin: &Path) -> Duration {
+    let started = Instant::now();
+    for _ in 0..EVENTS {
+        let input = File::open(stdin).unwrap_or_else(|e| fail(&e.to_string()));
+        let status = Command::new("/bin/sh")
+            .args([shell_flag, LINE])
+            .stdin(input)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap_or_else(|e| fail(&e.to_string()));
+        if !status.success() {
+            fail("the raw hook failed");
+        }
+    }
+    started.elapsed()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    // Codex starts `$SHELL -lc`: with `SHELL=/bin/sh`, the same shell as Claude Code's `sh -c`,
+    // as a login shell. The bench runs itself again with it when it is not so.
+    if std::env::var("SHELL").as_deref() != Ok("/bin/sh") {
+        let me = std::env::current_exe().unwrap_or_else(|e| fail(&e.to_string()));
+        let status = Command::new(me)
+            .args(std::env::args().skip(1))
+            .env("SHELL", "/bin/sh")
+            .status()
+            .unwrap_or_else(|e| fail(&e.to_string()));
+        std::process::exit(status.code().unwrap_or(1));
+    }
+    let dir = std::env::temp_dir().join(format!("bench-dialects-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| fail(&e.to_string()));
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": LINE}]}]}});
+    let mut claude = ClaudeLoader::new();
+    claude.settings_text(dir.join("settings.json"), &settings.to_string(), Scope::Explicit);
+    let claude = ClaudeEngine::builder(claude.finish().unwrap_or_else(|e| fail(&e.to_string())))
+        .host(HostEnv::new(&dir))
+        .build()
+        .unwrap_or_else(|e| fail(&e.to_string()));
+    let mut codex = CodexLoader::new().trust_all(true);
+    codex.hooks_json_text(dir.join(".codex/hooks.json"), &settings.to_string(), Layer::Project);
+    let codex =
+        CodexEngine::new(codex.finish(), &dir, None).unwrap_or_else(|e| fail(&e.to_string()));
+    let call = PreToolUse {
+        base: Base::new("s", "/tmp/t.jsonl", dir.display().to_string()),
+        tool_name: "Bash".into(),
+        tool_input: payload(),
+        tool_use_id: "toolu_1".into(),
+        mcp_server: None,
+    };
+    let codex_input: Map<String, Value> = json!({
+        "session_id": "s", "cwd": dir.display().to_string(), "tool_name": "Bash",
+        "tool_input": payload(), "tool_use_id": "call_1", "model": "gpt-5.5", "turn_id": "t"
+    })
+    .as_object()
+    .cloned()
+    .unwrap_or_default();
+    let stdin = dir.join("payload.json");
+    File::create(&stdin)
+        .and_then(|mut f| f.write_all(&serde_json::to_vec(&codex_input).unwrap_or_default()))
+        .unwrap_or_else(|e| fail(&e.to_string()));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| fail(&e.to_string()));
+    let claude_run = || {
+        runtime.block_on(async {
+            let started = Instant::now();
+            for _ in 0..EVENTS {
+                let fired = claude.pre_tool_use(&call).await;
+                if fired.report.records.len() != 1 {
+                    fail("the Claude hook did not run");
+                }
+            }
+            started.elapsed()
+        })
+    };
+    let codex_run = || {
+        runtime.block_on(async {
+            let started = Instant::now();
+            for _ in 0..EVENTS {
+                let run = codex.run_json(EventName::PreToolUse, codex_input.clone()).await;
+                if run.report.records.len() != 1 {
+                    fail("the Codex hook did not run");
+                }
+            }
+            started.elapsed()
+        })
+    };
+    let (mut claude_ratio, mut codex_ratio, mut over) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut claude_us, mut codex_us) = (Vec::new(), Vec::new());
+    for round in 0..rounds() {
+        let mut t = [Duration::ZERO; 4];
+        for k in 0..4 {
+            let side = (round + k) % 4;
+            t[side] = match side {
+                0 => raw("-c", &stdin),
+                1 => claude_run(),
+                2 => raw("-lc", &stdin),
+                _ => codex_run(),
+            };
+        }
+        let per = |d: Duration| d.as_secs_f64() * 1e6 / EVENTS as f64;
+        let a = per(t[1]) / per(t[0]);
+        let b = per(t[3]) / per(t[2]);
+        claude_ratio.push(a);
+        codex_ratio.push(b);
+        over.push(b / a);
+        claude_us.push(per(t[1]));
+        codex_us.push(per(t[3]));
+    }
+    println!(
+        "bench dialects: one hook per PreToolUse event, {} rounds of {EVENTS} events",
+        rounds()
+    );
+    println!("| dialect | µs per event | ratio to its raw spawn |");
+    println!("| --- | ---: | ---: |");
+    println!("| Claude Code (`sh -c`) | {:.1} | {:.3} |", median(claude_us), median(claude_ratio));
+    println!("| Codex (`$SHELL -lc`) | {:.1} | {:.3} |", median(codex_us), median(codex_ratio));
+    println!("Codex ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(over));
+    let _ = std::fs::remove_dir_all(&dir);
+}
