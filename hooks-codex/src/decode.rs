@@ -19,7 +19,7 @@ use crate::EventName;
 /// What Codex's texts need of one hook's run, kept in its record.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
-pub struct CodexRecord {
+pub struct RunRecord {
     /// The hook's position among the loaded hooks (the index of its `hook_run_id`).
     pub index: usize,
     /// The file it comes from (the path of its `hook_run_id`).
@@ -32,7 +32,7 @@ pub struct CodexRecord {
     pub error: Option<String>,
 }
 
-impl hook_protocol::RecordData for CodexRecord {
+impl hook_protocol::RecordData for RunRecord {
     fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
@@ -124,7 +124,7 @@ pub(crate) fn decode(
     event: EventName,
     raw: &RawOutcome,
     timeout: Duration,
-    mut record: CodexRecord,
+    mut record: RunRecord,
 ) -> HookOutcome {
     let stdout = String::from_utf8_lossy(&raw.stdout);
     let stderr = raw.stderr_text();

@@ -9,7 +9,7 @@ use hook_protocol::{
 };
 use serde_json::{Map, Value};
 
-use crate::decode::CodexRecord;
+use crate::decode::RunRecord;
 use crate::{Engine, EventName, Layer, Loader, Reviews, discover};
 
 /// The Codex dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
@@ -293,7 +293,7 @@ fn event_run(run: &crate::Run) -> EventRun {
         .iter()
         .map(|r| {
             let mut line = HookLine::new(r.label.clone(), r.status, r.duration);
-            let record = r.metadata.as_ref().and_then(|m| m.downcast_ref::<CodexRecord>());
+            let record = r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>());
             line.exit_code = record.and_then(|c| c.exit_code);
             line.note = record.and_then(|c| c.error.clone()).or_else(|| r.failure.clone());
             line

@@ -11,8 +11,8 @@ use hook_protocol::{
 use serde_json::{Map, Value};
 
 use crate::event::TOOL_ALIASES;
-use crate::hook::CodexHook;
-use crate::payload::CodexPayload;
+use crate::hook::CommandHook;
+use crate::payload::InputObject;
 use crate::{Config, EventName};
 
 /// A loaded Codex configuration, ready to run events.
@@ -20,7 +20,7 @@ use crate::{Config, EventName};
 pub struct Engine {
     config: Config,
     dispatcher: Dispatcher,
-    hooks: Vec<Arc<CodexHook>>,
+    hooks: Vec<Arc<CommandHook>>,
     project_dir: PathBuf,
 }
 
@@ -57,12 +57,12 @@ impl Engine {
         project_dir: impl Into<PathBuf>,
         scrub: Option<Scrub>,
     ) -> Result<Self, MatcherError> {
-        let hooks: Vec<Arc<CodexHook>> = config
+        let hooks: Vec<Arc<CommandHook>> = config
             .entries
             .iter()
             .enumerate()
             .filter(|(_, e)| e.trust.runs())
-            .map(|(i, e)| Arc::new(CodexHook::new(e.clone(), i, scrub.clone())))
+            .map(|(i, e)| Arc::new(CommandHook::new(e.clone(), i, scrub.clone())))
             .collect();
         let dispatcher = Dispatcher::builder()
             .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
@@ -146,7 +146,7 @@ impl Engine {
             }
         };
         let mut event = Event::new(common, payload);
-        event.extensions.insert(CodexPayload(Arc::new(input)));
+        event.extensions.insert(InputObject(Arc::new(input)));
         event
     }
 
@@ -156,7 +156,7 @@ impl Engine {
         let report = self.dispatcher.dispatch(&event).await;
         let input = event
             .extensions
-            .get::<CodexPayload>()
+            .get::<InputObject>()
             .map_or_else(|| Arc::new(Map::new()), |p| Arc::clone(&p.0));
         let shown = crate::present::shown(name, &report, &input);
         Run { event: name, input, report, shown }

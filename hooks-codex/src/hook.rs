@@ -12,7 +12,7 @@ use hook_protocol::{
 };
 
 use crate::Entry;
-use crate::decode::{CodexRecord, decode};
+use crate::decode::{RunRecord, decode};
 use crate::payload::stdin_object;
 
 /// The dialect's name in records and sources.
@@ -20,7 +20,7 @@ pub const DIALECT: &str = "codex";
 
 /// A Codex hook.
 #[derive(Debug)]
-pub struct CodexHook {
+pub struct CommandHook {
     info: HookInfo,
     entry: Entry,
     index: usize,
@@ -33,7 +33,7 @@ fn login_shell() -> String {
     std::env::var("SHELL").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "/bin/sh".to_owned())
 }
 
-impl CodexHook {
+impl CommandHook {
     /// The hook of `entry`, the `index`-th loaded (its `hook_run_id`'s index).
     pub fn new(entry: Entry, index: usize, scrub: Option<Scrub>) -> Self {
         let mut info = HookInfo::new(
@@ -57,7 +57,7 @@ impl CodexHook {
 }
 
 #[async_trait]
-impl Hook for CodexHook {
+impl Hook for CommandHook {
     fn info(&self) -> &HookInfo {
         &self.info
     }
@@ -75,7 +75,7 @@ impl Hook for CodexHook {
         }
         inv.env = env;
         inv.stdin = stdin.into();
-        let record = CodexRecord {
+        let record = RunRecord {
             index: self.index,
             source: self.entry.source.path.display().to_string(),
             command: self.entry.command.clone(),

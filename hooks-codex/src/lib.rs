@@ -11,7 +11,7 @@
 //!
 //! A hook runs as Codex runs it: `$SHELL -lc COMMAND` in the session's directory, its input on
 //! stdin as one compact JSON object without a trailing newline, nothing added to its
-//! environment. Its answer is read by Codex's rules ([`CodexRecord`] keeps what its texts
+//! environment. Its answer is read by Codex's rules ([`RunRecord`] keeps what its texts
 //! need): exit 2 blocks with stderr, `permissionDecision: "deny"` needs a reason, `allow` means
 //! something only with `updatedInput`, `ask` is ignored, every failure and timeout fails open.
 //! What Codex shows the model is in [`present`]: a denied call's output
@@ -53,10 +53,10 @@ pub mod present;
 mod trust;
 
 pub use config::{Config, DEFAULT_TIMEOUT, Entry, Layer, Loader, Source, discover};
-pub use decode::CodexRecord;
+pub use decode::RunRecord;
 pub use dialect::{codex_home, dialect};
 pub use engine::{Engine, Run, aliases};
 pub use event::{EventName, TOOL_ALIASES};
-pub use hook::{CodexHook, DIALECT};
-pub use payload::{CodexPayload, Turn};
+pub use hook::{CommandHook, DIALECT};
+pub use payload::{InputObject, Turn};
 pub use trust::{Reviews, Trust};

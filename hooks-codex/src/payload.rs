@@ -2,7 +2,7 @@
 //! compact JSON object, without a trailing newline.
 //!
 //! An event run from its Codex input (the `hooks` command, a recording) carries that object as
-//! a [`CodexPayload`] extension, sent as it is. A harness's neutral event is written as Codex
+//! a [`InputObject`] extension, sent as it is. A harness's neutral event is written as Codex
 //! writes it: the common fields (`session_id`, `transcript_path`, `cwd`, `hook_event_name`,
 //! `model`, `permission_mode`), `turn_id` on the events of a turn, and the event's own fields
 //! (`tool_response` is a string: a response that is not one is sent as its JSON text).
@@ -16,7 +16,7 @@ use crate::EventName;
 
 /// A Codex input object that travels with a neutral event and is sent to the hooks as it is.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CodexPayload(pub Arc<Map<String, Value>>);
+pub struct InputObject(pub Arc<Map<String, Value>>);
 
 /// What a harness knows of the turn that Codex sends and the neutral event has no field for:
 /// the model and the turn's id. Attach it to an event's extensions; without it, `model` and
@@ -43,7 +43,7 @@ fn put(object: &mut Map<String, Value>, key: &str, value: impl Into<Value>) {
 
 /// The stdin object of a hook on `event`.
 pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Value>> {
-    if let Some(payload) = event.extensions.get::<CodexPayload>() {
+    if let Some(payload) = event.extensions.get::<InputObject>() {
         return Arc::clone(&payload.0);
     }
     let turn = event.extensions.get::<Turn>().cloned().unwrap_or_default();

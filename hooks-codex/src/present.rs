@@ -12,7 +12,7 @@ use hook_protocol::{Decision, HookRecord, ModelText, Placement, Report, Shown};
 use serde_json::{Map, Value};
 
 use crate::EventName;
-use crate::decode::CodexRecord;
+use crate::decode::RunRecord;
 
 /// The Codex release these texts follow.
 pub const CODEX_VERSION: &str = "0.171.0";
@@ -43,8 +43,8 @@ fn command_of(input: &Map<String, Value>) -> String {
     }
 }
 
-fn record_of(r: &HookRecord) -> Option<&CodexRecord> {
-    r.metadata.as_ref().and_then(|m| m.downcast_ref::<CodexRecord>())
+fn record_of(r: &HookRecord) -> Option<&RunRecord> {
+    r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>())
 }
 
 /// What Codex shows after a run of `event` whose hooks received `input`.
