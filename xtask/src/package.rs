@@ -41,7 +41,10 @@ pub(crate) fn check() -> Result {
         let archive = root.join("target/package").join(format!("{name}.crate"));
         #[expect(clippy::disallowed_methods, reason = "xtask unpacks an archive; it runs no hook")]
         let mut tar = std::process::Command::new("tar");
-        tar.arg("-xzf").arg(&archive).arg("-C").arg(&dir);
+        // `-m`: the files get the time of unpacking, not the archive's, so that cargo, whose
+        // freshness check goes by modification times, never takes a package for the one it
+        // checked in an earlier run.
+        tar.arg("-xzmf").arg(&archive).arg("-C").arg(&dir);
         run(&format!("package: unpack {}", archive.display()), &mut tar)?;
         members.push(format!("{name:?}"));
         patches.push_str(&format!("{krate} = {{ path = {name:?} }}\n"));
