@@ -376,19 +376,9 @@ impl Loaded for RubynHooks {
     async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
         let report = self.dispatcher.dispatch(&self.event(event, &input)?).await;
         let mut run = EventRun::new(event);
-        run.decision = match report.merged.decision {
-            None => DecisionWord::None,
-            Some(Decision::Allow) => DecisionWord::Allow,
-            Some(Decision::Ask) => DecisionWord::Ask,
-            Some(Decision::Defer) => DecisionWord::Defer,
-            Some(Decision::Deny) => DecisionWord::Deny,
-        };
+        run.decision = DecisionWord::of(report.merged.decision, DecisionWord::Deny);
         run.reason = report.merged.reason();
-        run.hooks = report
-            .records
-            .iter()
-            .map(|r| HookLine::new(r.label.clone(), r.status, r.duration))
-            .collect();
+        run.hooks = report.records.iter().map(HookLine::of).collect();
         Ok(run)
     }
 

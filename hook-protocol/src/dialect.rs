@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::{Diagnostic, HookStatus, Scrub, Severity, Shown};
+use crate::{Decision, Diagnostic, HookRecord, HookStatus, Scrub, Severity, Shown};
 
 /// What a file given to a dialect is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -221,6 +221,18 @@ impl DecisionWord {
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|w| w.as_str() == text)
     }
+
+    /// The word of a folded decision; `deny` is the word a deny takes on the event
+    /// ([`DecisionWord::Deny`] for a permission, [`DecisionWord::Block`] for an action).
+    pub fn of(decision: Option<Decision>, deny: DecisionWord) -> Self {
+        match decision {
+            None => DecisionWord::None,
+            Some(Decision::Allow) => DecisionWord::Allow,
+            Some(Decision::Ask) => DecisionWord::Ask,
+            Some(Decision::Defer) => DecisionWord::Defer,
+            Some(Decision::Deny) => deny,
+        }
+    }
 }
 
 impl fmt::Display for DecisionWord {
@@ -249,6 +261,15 @@ impl HookLine {
     /// A line for a hook's run.
     pub fn new(command: impl Into<String>, status: HookStatus, duration: Duration) -> Self {
         Self { command: command.into(), status, exit_code: None, duration, note: None }
+    }
+
+    /// The line of a record: its label, status and duration, the exit code of its process, and
+    /// its failure (else its first warning) as the note.
+    pub fn of(record: &HookRecord) -> Self {
+        let mut line = Self::new(record.label.clone(), record.status, record.duration);
+        line.exit_code = record.process.as_ref().and_then(|p| p.exit.code());
+        line.note = record.failure.clone().or_else(|| record.warnings.first().cloned());
+        line
     }
 }
 

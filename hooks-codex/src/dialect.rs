@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Claim, Decision, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine,
-    Listed, LoadRequest, Loaded, Position, Session,
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine, Listed,
+    LoadRequest, Loaded, Position, Session,
 };
 use serde_json::{Map, Value};
 
@@ -266,18 +266,11 @@ fn event_run(run: &crate::Run) -> EventRun {
         .and_then(|f| run.input.get(f))
         .and_then(Value::as_str)
         .map(str::to_owned);
-    out.decision = match merged.decision {
-        None => DecisionWord::None,
-        Some(Decision::Allow) => DecisionWord::Allow,
-        Some(Decision::Ask) => DecisionWord::Ask,
-        Some(Decision::Defer) => DecisionWord::Defer,
-        Some(Decision::Deny)
-            if matches!(run.event, EventName::PreToolUse | EventName::PermissionRequest) =>
-        {
-            DecisionWord::Deny
-        }
-        Some(Decision::Deny) => DecisionWord::Block,
+    let deny = match run.event {
+        EventName::PreToolUse | EventName::PermissionRequest => DecisionWord::Deny,
+        _ => DecisionWord::Block,
     };
+    out.decision = DecisionWord::of(merged.decision, deny);
     out.reason = match run.event {
         EventName::PostToolUse => merged.reason(),
         _ => merged.reasons.first().map(|r| r.value.clone()),
@@ -292,10 +285,10 @@ fn event_run(run: &crate::Run) -> EventRun {
         .records
         .iter()
         .map(|r| {
-            let mut line = HookLine::new(r.label.clone(), r.status, r.duration);
+            let mut line = HookLine::of(r);
             let record = r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>());
-            line.exit_code = record.and_then(|c| c.exit_code);
-            line.note = record.and_then(|c| c.error.clone()).or_else(|| r.failure.clone());
+            line.exit_code = record.and_then(|c| c.exit_code).or(line.exit_code);
+            line.note = record.and_then(|c| c.error.clone()).or(line.note);
             line
         })
         .collect();

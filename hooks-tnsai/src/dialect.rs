@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine,
-    HookRecord, Listed, LoadRequest, Loaded, Report, Seam, Session,
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine, Listed,
+    LoadRequest, Loaded, Report, Seam, Session,
 };
 use serde_json::{Map, Value};
 
@@ -179,14 +179,7 @@ fn event_run(event: &str, subject: Option<String>, report: &Report) -> EventRun 
     run.context = report.merged.context.iter().map(|c| c.value.clone()).collect();
     run.updated_input = summary.updated_input.clone();
     run.messages = report.merged.messages.iter().map(|m| m.value.clone()).collect();
-    run.hooks = report.records.iter().map(hook_line).collect();
+    run.hooks = report.records.iter().map(HookLine::of).collect();
     run.severity = summary.severity.map(Into::into);
     run
-}
-
-fn hook_line(record: &HookRecord) -> HookLine {
-    let mut line = HookLine::new(record.label.clone(), record.status, record.duration);
-    line.exit_code = record.process.as_ref().and_then(|p| p.exit.code());
-    line.note = record.failure.clone().or_else(|| record.warnings.first().cloned());
-    line
 }

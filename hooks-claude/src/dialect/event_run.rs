@@ -1,7 +1,7 @@
 //! A Claude Code run in the core's words: the decision word, the reason Claude Code shows, a
 //! line per hook.
 
-use hook_protocol::{Decision, DecisionWord, EventRun, HookLine, Shown};
+use hook_protocol::{DecisionWord, EventRun, HookLine, Shown};
 use serde_json::Value;
 
 use crate::{ClaudeRecord, EventName, RawRun};
@@ -21,13 +21,7 @@ fn deny_word(name: EventName) -> DecisionWord {
 pub(super) fn event_run(name: EventName, raw: &RawRun, shown: Shown) -> EventRun {
     let merged = &raw.report.merged;
     let mut run = EventRun::new(raw.event.clone());
-    run.decision = match merged.decision {
-        None => DecisionWord::None,
-        Some(Decision::Allow) => DecisionWord::Allow,
-        Some(Decision::Ask) => DecisionWord::Ask,
-        Some(Decision::Defer) => DecisionWord::Defer,
-        Some(Decision::Deny) => deny_word(name),
-    };
+    run.decision = DecisionWord::of(merged.decision, deny_word(name));
     run.subject = name
         .subject_field()
         .and_then(|f| raw.input.get(f))
