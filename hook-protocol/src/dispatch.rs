@@ -42,7 +42,8 @@ use serde::Serialize;
 
 use crate::{
     Aliases, Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
-    HookStatus, MatcherError, MatcherSet, Merged, On, ResourceLimit, Seam, Verdict, merge,
+    HookStatus, MatcherError, MatcherSet, Merged, On, ReasonRule, ResourceLimit, Seam, Verdict,
+    merge,
 };
 
 /// How the matching hooks of one event run.
@@ -132,8 +133,8 @@ pub struct Report {
 
 impl Report {
     /// The seam's typed decision (e.g. [`crate::PreToolDecision`]).
-    pub fn decision<D: crate::SeamDecision>(&self) -> D {
-        D::from_merged(&self.merged)
+    pub fn decision<D: crate::FromReport>(&self) -> D {
+        D::from_report(self)
     }
 
     /// Whether the dispatch was cancelled before every hook finished: the decision is then the
@@ -152,6 +153,7 @@ struct Route {
 pub struct Dispatcher {
     hooks: Vec<Arc<dyn Hook>>,
     aliases: Aliases,
+    reason_rule: ReasonRule,
     seams: Vec<Route>,
     custom: HashMap<String, Route>,
     custom_fallback: Route,
@@ -174,6 +176,7 @@ impl fmt::Debug for Dispatcher {
 pub struct DispatcherBuilder {
     hooks: Vec<Arc<dyn Hook>>,
     aliases: Aliases,
+    reason_rule: ReasonRule,
     mode: Mode,
     observer: Option<Arc<dyn Observer>>,
 }
@@ -213,6 +216,12 @@ impl DispatcherBuilder {
     /// subject runs as if it accepted the subject.
     pub fn aliases(mut self, aliases: Aliases) -> Self {
         self.aliases = aliases;
+        self
+    }
+
+    /// Which reason a report's fold gives for its decision (default: every reason).
+    pub fn reason_rule(mut self, rule: ReasonRule) -> Self {
+        self.reason_rule = rule;
         self
     }
 
@@ -271,6 +280,7 @@ impl DispatcherBuilder {
         Ok(Dispatcher {
             hooks,
             aliases: self.aliases,
+            reason_rule: self.reason_rule,
             seams,
             custom,
             custom_fallback,
@@ -353,6 +363,7 @@ impl Dispatcher {
             (Attribution::new(r.position, r.id.clone(), r.source.clone()), r.verdict.clone())
         }));
         merged.interrupted = outcomes.iter().any(|r| r.status == HookStatus::Cancelled);
+        merged.reason_rule = self.reason_rule;
         let mut records = outcomes;
         if let Some(end) = &merged.chain_ended_by {
             for r in records.iter_mut().filter(|r| r.position > end.position) {

@@ -10,7 +10,7 @@
 //! - [`Event`], [`Common`], [`Payload`]: what the harness knows at a seam.
 //! - [`Verdict`] and [`Decision`]: what one hook said; [`merge`] / [`Merger`] fold many into a
 //!   [`Merged`] (deny > defer > ask > allow > no opinion, in configuration order, independent
-//!   of completion order); [`SeamDecision`] types read the seam's decision off it.
+//!   of completion order); [`FromReport`] types read the seam's decision off it.
 //! - [`Matcher`] and [`MatcherSet`]: which subjects a hook cares about, compiled once.
 //! - [`codec`]: exit classification and stdout sniffing, shared by the dialects.
 //! - [`RawOutcome`], [`Exit`], [`Mechanism`], [`ResourceLimit`]: what one hook process
@@ -48,7 +48,7 @@
 //! Every kind of hook implements [`Hook`]: an identity ([`HookInfo`]: id, source, seams,
 //! priority, failure policy) and a `run` that returns a [`HookOutcome`] holding a [`Verdict`].
 //! A [`Dispatcher`] runs the hooks that match an event and folds their verdicts; a
-//! [`SeamDecision`] type ([`PreToolDecision`] for the pre-tool seam) reads the seam's decision
+//! [`FromReport`] type ([`PreToolDecision`] for the pre-tool seam) reads the seam's decision
 //! off the [`Report`].
 //!
 //! ```
@@ -153,16 +153,16 @@ pub use hook::{
     FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,
 };
 pub use matcher::{Aliases, Matcher, MatcherError, MatcherSet};
-pub use merge::{Attributed, Attribution, Merged, Merger, merge};
+pub use merge::{Attributed, Attribution, Merged, Merger, ReasonRule, merge};
 pub use metadata::{Metadata, RecordData};
 pub use os_error::os_error_text;
 pub use outcome::{Exit, Mechanism, RawOutcome, ResourceLimit, StdinOutcome, signal_name};
 pub use scrub::Scrub;
 pub use seam::Seam;
 pub use seam_decision::{
-    BlockDecision, ContextDecision, Continuation, Control, Injected, PermissionAnswer,
+    BlockDecision, ContextDecision, Continuation, Control, FromReport, Injected, PermissionAnswer,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptSubmitDecision, PromptVerdict,
-    SeamDecision, ToolPermission, TurnEndDecision,
+    ToolPermission, TurnEndDecision,
 };
 pub use shown::{ModelText, Placement, Shown};
 pub use verdict::{Decision, Halt, Severity, Source, Verdict};

@@ -49,6 +49,21 @@ pub struct Attributed<T> {
     pub value: T,
 }
 
+/// Which reason a fold gives for its decision ([`Merged::reason`]): a dialect's rule, set on
+/// the dispatcher ([`crate::DispatcherBuilder::reason_rule`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ReasonRule {
+    /// Every winning reason, in configuration order, joined by a blank line.
+    #[default]
+    Every,
+    /// One hook's words, whatever form its answer took: for a deny or a defer, the last hook
+    /// in configuration order that gave it (so the last block is the one explained); for an
+    /// ask or an allow, the first. Claude Code shows one reason this way.
+    One,
+}
+
 /// The fold of every hook's verdict on one event.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[non_exhaustive]
@@ -57,6 +72,12 @@ pub struct Merged {
     pub decision: Option<Decision>,
     /// The reasons of the hooks that gave the winning decision, in configuration order.
     pub reasons: Vec<Attributed<String>>,
+    /// Every hook that gave the winning decision, with or without a reason, in configuration
+    /// order.
+    pub deciders: Vec<Attribution>,
+    /// Which reason [`Merged::reason`] gives.
+    #[serde(skip)]
+    pub reason_rule: ReasonRule,
     /// Every context, in configuration order.
     pub context: Vec<Attributed<String>>,
     /// The rewrite that applies: the last in configuration order, none when the result is deny.
@@ -81,9 +102,28 @@ pub struct Merged {
 }
 
 impl Merged {
-    /// The winning reasons joined by a blank line, if there are any.
+    /// The reason of the decision, by the fold's [`ReasonRule`]: every winning reason joined
+    /// by a blank line, or the one hook's ([`Merged::decider`]), if it gave one.
     pub fn reason(&self) -> Option<String> {
-        join(&self.reasons)
+        match self.reason_rule {
+            ReasonRule::Every => join(&self.reasons),
+            ReasonRule::One => {
+                let decider = self.decider()?;
+                self.reasons
+                    .iter()
+                    .find(|r| r.from.position == decider.position)
+                    .map(|r| r.value.clone())
+            }
+        }
+    }
+
+    /// The hook whose words explain the decision under [`ReasonRule::One`]: the last that gave
+    /// a deny or a defer, the first that gave an ask or an allow.
+    pub fn decider(&self) -> Option<&Attribution> {
+        match self.decision? {
+            Decision::Deny | Decision::Defer => self.deciders.last(),
+            Decision::Ask | Decision::Allow => self.deciders.first(),
+        }
     }
 
     /// Whether more than one hook rewrote the input.
@@ -115,7 +155,11 @@ impl Merged {
         if decision > self.decision {
             self.decision = decision;
             self.reasons.clear();
+            self.deciders.clear();
             self.severity = None;
+        }
+        if decision.is_some() && decision == self.decision {
+            self.deciders.push(from.clone());
         }
         if let Some(severity) = severity
             && decision.is_some()

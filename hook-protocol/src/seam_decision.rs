@@ -1,13 +1,14 @@
 //! Typed decisions: what the harness must do at each seam, derived from a merged result.
 //!
-//! Each seam has its decision type; [`SeamDecision::from_merged`] reads it off a [`Merged`]. The
+//! Each seam has its decision type, read off a [`Merged`] fold (`from_merged`) or a whole report
+//! ([`FromReport`], the one trait every decision type of every dialect implements). The
 //! reading is the same for every dialect: deny is the seam's block, and everything a hook
 //! injects keeps its [`Source`].
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{Attributed, Decision, Merged, Severity, Source};
+use crate::{Attributed, Decision, Merged, Report, Severity, Source};
 
 /// Text a hook injected into the model's context, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -35,10 +36,11 @@ pub struct Control {
     pub severity: Option<Severity>,
 }
 
-/// A decision type of one seam.
-pub trait SeamDecision: Sized {
-    /// Reads the decision off a merged result.
-    fn from_merged(merged: &Merged) -> Self;
+/// A decision type: what a harness must do, read off a dispatch [`Report`]. The core's types
+/// read the seam's fold; a dialect's read its hooks' records too (what only its agent has).
+pub trait FromReport: Sized {
+    /// Reads the decision off a report.
+    fn from_report(report: &Report) -> Self;
 }
 
 fn injected(items: &[Attributed<String>]) -> Vec<Injected> {
@@ -76,9 +78,16 @@ pub struct ContextDecision {
     pub control: Control,
 }
 
-impl SeamDecision for ContextDecision {
-    fn from_merged(merged: &Merged) -> Self {
+impl ContextDecision {
+    /// Reads the decision off a merged result.
+    pub fn from_merged(merged: &Merged) -> Self {
         Self { context: injected(&merged.context), control: control(merged) }
+    }
+}
+
+impl FromReport for ContextDecision {
+    fn from_report(report: &Report) -> Self {
+        Self::from_merged(&report.merged)
     }
 }
 
@@ -111,14 +120,21 @@ pub struct PromptSubmitDecision {
     pub control: Control,
 }
 
-impl SeamDecision for PromptSubmitDecision {
-    fn from_merged(merged: &Merged) -> Self {
+impl PromptSubmitDecision {
+    /// Reads the decision off a merged result.
+    pub fn from_merged(merged: &Merged) -> Self {
         let verdict = match merged.decision {
             _ if merged.interrupted => PromptVerdict::Interrupted,
             Some(Decision::Deny) => PromptVerdict::Block { reason: merged.reason() },
             _ => PromptVerdict::Proceed,
         };
         Self { verdict, context: injected_unless_interrupted(merged), control: control(merged) }
+    }
+}
+
+impl FromReport for PromptSubmitDecision {
+    fn from_report(report: &Report) -> Self {
+        Self::from_merged(&report.merged)
     }
 }
 
@@ -178,8 +194,9 @@ pub struct PreToolDecision {
     pub control: Control,
 }
 
-impl SeamDecision for PreToolDecision {
-    fn from_merged(merged: &Merged) -> Self {
+impl PreToolDecision {
+    /// Reads the decision off a merged result.
+    pub fn from_merged(merged: &Merged) -> Self {
         let reason = merged.reason();
         let permission = match merged.decision {
             _ if merged.interrupted => ToolPermission::Interrupted,
@@ -196,6 +213,12 @@ impl SeamDecision for PreToolDecision {
             context: injected_unless_interrupted(merged),
             control: control(merged),
         }
+    }
+}
+
+impl FromReport for PreToolDecision {
+    fn from_report(report: &Report) -> Self {
+        Self::from_merged(&report.merged)
     }
 }
 
@@ -231,8 +254,9 @@ pub struct PermissionDecision {
     pub control: Control,
 }
 
-impl SeamDecision for PermissionDecision {
-    fn from_merged(merged: &Merged) -> Self {
+impl PermissionDecision {
+    /// Reads the decision off a merged result.
+    pub fn from_merged(merged: &Merged) -> Self {
         let answer = match merged.decision {
             _ if merged.interrupted => PermissionAnswer::Interrupted,
             Some(Decision::Deny) => PermissionAnswer::Deny { reason: merged.reason() },
@@ -242,6 +266,12 @@ impl SeamDecision for PermissionDecision {
             _ => PermissionAnswer::Prompt,
         };
         Self { answer, control: control(merged) }
+    }
+}
+
+impl FromReport for PermissionDecision {
+    fn from_report(report: &Report) -> Self {
+        Self::from_merged(&report.merged)
     }
 }
 
@@ -257,13 +287,20 @@ pub struct PostToolDecision {
     pub control: Control,
 }
 
-impl SeamDecision for PostToolDecision {
-    fn from_merged(merged: &Merged) -> Self {
+impl PostToolDecision {
+    /// Reads the decision off a merged result.
+    pub fn from_merged(merged: &Merged) -> Self {
         let feedback = match merged.decision {
             Some(Decision::Deny) => Some(merged.reason().unwrap_or_default()),
             _ => None,
         };
         Self { feedback, context: injected(&merged.context), control: control(merged) }
+    }
+}
+
+impl FromReport for PostToolDecision {
+    fn from_report(report: &Report) -> Self {
+        Self::from_merged(&report.merged)
     }
 }
 
@@ -296,8 +333,9 @@ pub struct TurnEndDecision {
     pub control: Control,
 }
 
-impl SeamDecision for TurnEndDecision {
-    fn from_merged(merged: &Merged) -> Self {
+impl TurnEndDecision {
+    /// Reads the decision off a merged result.
+    pub fn from_merged(merged: &Merged) -> Self {
         let goes_on = merged.decision == Some(Decision::Deny) || !merged.context.is_empty();
         let continuation = if goes_on && !merged.interrupted {
             Continuation::Continue { reason: merged.reason() }
@@ -312,6 +350,12 @@ impl SeamDecision for TurnEndDecision {
     }
 }
 
+impl FromReport for TurnEndDecision {
+    fn from_report(report: &Report) -> Self {
+        Self::from_merged(&report.merged)
+    }
+}
+
 /// Pre-compact (and any seam whose only power is to block): blocked or not.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -322,17 +366,31 @@ pub struct BlockDecision {
     pub control: Control,
 }
 
-impl SeamDecision for BlockDecision {
-    fn from_merged(merged: &Merged) -> Self {
+impl BlockDecision {
+    /// Reads the decision off a merged result.
+    pub fn from_merged(merged: &Merged) -> Self {
         let blocked = (merged.decision == Some(Decision::Deny)).then(|| merged.reason());
         Self { blocked, control: control(merged) }
     }
 }
 
+impl FromReport for BlockDecision {
+    fn from_report(report: &Report) -> Self {
+        Self::from_merged(&report.merged)
+    }
+}
+
 /// Notification and session end: hooks observe; only halt and messages remain.
-impl SeamDecision for Control {
-    fn from_merged(merged: &Merged) -> Self {
+impl Control {
+    /// Reads the decision off a merged result.
+    pub fn from_merged(merged: &Merged) -> Self {
         control(merged)
+    }
+}
+
+impl FromReport for Control {
+    fn from_report(report: &Report) -> Self {
+        Self::from_merged(&report.merged)
     }
 }
 

@@ -34,7 +34,7 @@
 //! - Outcome rules: exit 0 / 2 / other per event, JSON detection, `onFailure`, timeouts, in
 //!   Claude terms (a [`HookStatus`](hook_protocol::HookStatus) each) and as neutral verdicts.
 //! - Decisions: one type per group of events ([`ToolCallDecision`], [`StopDecision`], ...),
-//!   read off the core's fold ([`FromRun`]); [`StopGuard`] is the Stop loop guard.
+//!   read off the core's fold ([`hook_protocol::FromReport`]); [`StopGuard`] is the Stop loop guard.
 //! - Seams: [`event_from_payload`] and [`payload_from_event`] translate between the neutral
 //!   events of `hook-protocol` and Claude payloads.
 //! - Presentation: [`present`], Claude Code's texts around the decisions ([`Fired::shown`]).

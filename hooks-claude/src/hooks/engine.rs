@@ -24,7 +24,8 @@ use crate::run::runner::{Delegates, Shared};
 use crate::wire::conversion::{ClaudePayload, event_from_payload};
 use crate::wire::decode::ClaudeMeta;
 use crate::wire::neutral::event_from_input;
-use crate::{Config, EventName, FromRun, StopDecision, StopGuard};
+use crate::{Config, EventName, StopDecision, StopGuard};
+use hook_protocol::{FromReport, ReasonRule};
 
 /// A decision and the dispatch report it was read from.
 #[derive(Clone)]
@@ -62,14 +63,17 @@ impl<D> Fired<D> {
     }
 }
 
-impl<D: FromRun> Fired<D> {
+impl<D: 'static> Fired<D> {
     /// What Claude Code shows after this event: the texts it adds to the conversation, each
     /// where it puts it, and the texts it shows the user, word for word
     /// ([`crate::present`]). A long text is saved under the engine's Claude home on each
     /// call; the rendering reflects the decision as it is at the call (the Stop loop guard's
     /// override included).
     pub fn shown(&self) -> Shown {
-        self.presenter.shown_with(&self.report, &self.input, self.decision.guard_override())
+        let guard = (&self.decision as &dyn std::any::Any)
+            .downcast_ref::<StopDecision>()
+            .and_then(StopDecision::guard_override);
+        self.presenter.shown_with(&self.report, &self.input, guard)
     }
 }
 
@@ -459,9 +463,11 @@ fn dispatcher(
     mode: Option<Mode>,
     observer: Option<&Arc<dyn Observer>>,
 ) -> Result<Dispatcher, MatcherError> {
+    // Claude Code shows one reason, whatever form each hook's answer took.
     let mut builder = Dispatcher::builder()
         .hooks(claude.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
-        .hooks(extra.iter().cloned());
+        .hooks(extra.iter().cloned())
+        .reason_rule(ReasonRule::One);
     if let Some(mode) = mode {
         builder = builder.mode(mode);
     }
@@ -575,7 +581,7 @@ impl Engine {
             None => ClaudePayload::of_input(input),
         };
         Fired {
-            decision: I::Decision::from_run(&report),
+            decision: I::Decision::from_report(&report),
             report,
             input,
             presenter: Arc::clone(&self.presenter),

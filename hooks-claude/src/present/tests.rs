@@ -11,7 +11,9 @@ use super::templates::{self as t, PERMISSION_RETRY, STOP_WRAPPER};
 use super::*;
 use crate::samples::payload_of;
 use crate::wire::conversion::event_from_payload;
-use crate::{EventName, FromRun, OnFailure, StopDecision, StopGuard};
+use hook_protocol::FromReport;
+
+use crate::{EventName, OnFailure, StopDecision, StopGuard};
 
 /// One hook's run: its command, exit code, stdout, stderr and `onFailure`.
 #[derive(Clone)]
@@ -133,7 +135,7 @@ async fn pre_tool_use_blocking_texts() {
     assert_eq!(
         s.model,
         [tool_error(
-            "PreToolUse:Bash hook error: [./guard.sh]: failed; blocking because onFailure is \"block\"\ndisk full\n"
+            "PreToolUse:Bash hook error: [./guard.sh]: failed; blocking because onFailure is \"block\"\ndisk full"
         )]
     );
     let ask = specific(
@@ -158,16 +160,18 @@ async fn one_reason_among_several() {
     let s = shown(E, &[exit2("./a.sh", "exit two"), out("./b.sh", deny("json"))]).await;
     assert_eq!(
         s.model,
-        [tool_error("PreToolUse:Bash hook error: [./a.sh]: exit two")],
-        "exit 2 beats a JSON deny"
+        [tool_error("PreToolUse:Bash hook error: json")],
+        "the later hook's, whatever form the earlier took"
     );
+    let s = shown(E, &[out("./a.sh", deny("json")), exit2("./b.sh", "exit two")]).await;
+    assert_eq!(s.model, [tool_error("PreToolUse:Bash hook error: [./b.sh]: exit two")]);
     let ask =
         |r: &str| specific(E, json!({"permissionDecision": "ask", "permissionDecisionReason": r}));
     let s = shown(E, &[out("./a.sh", ask("one")), out("./b.sh", ask("two"))]).await;
     assert_eq!(s.model, [tool_error("one")], "asks: the first");
     let input = payload_of(E);
     let r = report(E, &input, &[out("./a.sh", deny("first")), out("./b.sh", deny("second"))]).await;
-    let d = crate::ToolCallDecision::from_run(&r);
+    let d = crate::ToolCallDecision::from_report(&r);
     assert_eq!(d.permission, hook_protocol::ToolPermission::Deny { reason: Some("second".into()) });
     assert_eq!(r.merged.reasons.len(), 2, "the core keeps every reason");
 }
@@ -254,6 +258,14 @@ async fn prompt_texts() {
     assert_eq!(
         (s.model.as_slice(), s.user.as_slice()),
         (&[][..], &["UserPromptSubmit operation blocked by hook:\n[./ups.sh]: secret\n\n\nOriginal prompt: Fix the failing test".to_owned()][..])
+    );
+    // The stderr's own trailing newline goes: still three newlines in all.
+    let s = shown(E, &[exit2("./ups.sh", "secret\n")]).await;
+    assert_eq!(
+        s.user,
+        [
+            "UserPromptSubmit operation blocked by hook:\n[./ups.sh]: secret\n\n\nOriginal prompt: Fix the failing test"
+        ]
     );
     let s = shown(
         E,
@@ -387,7 +399,7 @@ async fn the_stop_guard_ends_the_turn_with_its_notice() {
     let input = payload_of(EventName::Stop);
     let r = report(EventName::Stop, &input, &[out("./stop.sh", block("again"))]).await;
     let mut guard = StopGuard::default();
-    let mut decision = StopDecision::from_run(&r);
+    let mut decision = StopDecision::from_report(&r);
     for _ in 0..StopGuard::DEFAULT_CAP {
         let mut d = decision.clone();
         guard.review(&mut d);

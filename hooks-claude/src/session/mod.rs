@@ -17,7 +17,9 @@ pub use tokio_util::sync::CancellationToken;
 
 use crate::input::{ClaudeInput, payload};
 use crate::run::env_file::{self, EnvFiles};
-use crate::{Engine, EventName, FromRun, GuardOverride, RawRun, StopDecision, StopGuard};
+use hook_protocol::FromReport;
+
+use crate::{Engine, EventName, GuardOverride, RawRun, StopDecision, StopGuard};
 pub use order::{Phase, SessionError, check_order};
 pub use step::{GuardState, Late, Step};
 
@@ -204,9 +206,12 @@ impl Session {
         cancel: Option<&CancellationToken>,
     ) -> Result<Step<I::Decision>, SessionError> {
         let fired = self.step(I::EVENT.as_str(), payload(input), true, cancel).await?;
-        let mut decision = I::Decision::from_run(&fired.report);
-        if let Some(by) = &fired.guard_override {
-            decision.override_block(by.clone());
+        let mut decision = I::Decision::from_report(&fired.report);
+        if let (Some(by), Some(stop)) = (
+            &fired.guard_override,
+            (&mut decision as &mut dyn std::any::Any).downcast_mut::<StopDecision>(),
+        ) {
+            stop.override_block(by.clone());
         }
         Ok(self.finish(decision, fired))
     }
@@ -337,7 +342,7 @@ impl Session {
 
     /// The loop guard's review of a `Stop` or `SubagentStop` firing.
     fn review(&mut self, event: Option<EventName>, agent: Option<&str>, fired: &mut Fired) {
-        let mut decision = StopDecision::from_run(&fired.report);
+        let mut decision = StopDecision::from_report(&fired.report);
         let guard = self.guard_of(event, agent);
         let before = guard.consecutive();
         guard.review(&mut decision);

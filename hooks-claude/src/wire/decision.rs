@@ -6,17 +6,16 @@
 //! A decision carries what the hooks said in their own words: a JSON reason verbatim, an
 //! exit-2 hook's stderr verbatim (`No stderr output` when it wrote none), whole contexts.
 //! Where several hooks gave the winning decision, the reason is the one Claude Code shows:
-//! for a deny or block, the hook last in configuration order (an exit-2 hook before a JSON
-//! answer, as exit 2 beats a JSON deny); for an ask, the first. Every hook's reason stays in
+//! for a deny or block, the hook last in configuration order, whatever form its answer took
+//! (exit 2, JSON, `onFailure`); for an ask, the first. Every hook's reason stays in
 //! its record and in [`hook_protocol::Merged::reasons`].
 
 use std::borrow::Cow;
 use std::path::PathBuf;
 
 use hook_protocol::{
-    BlockDecision, ContextDecision, Continuation, Control, Decision, HookRecord, HookStatus,
-    Injected, Merged, PermissionAnswer, PermissionDecision, PreToolDecision, PromptVerdict, Report,
-    SeamDecision, ToolPermission,
+    ContextDecision, Continuation, Control, Decision, FromReport, HookRecord, Injected, Merged,
+    PermissionAnswer, PermissionDecision, PreToolDecision, PromptVerdict, Report, ToolPermission,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -24,42 +23,13 @@ use serde_json::{Map, Value};
 use crate::output::{ElicitationAction, HookOutput, PermissionBehavior, Specific};
 use crate::wire::decode::{ClaudeMeta, worktree_path};
 
-/// A decision type built from a dispatch report.
-pub trait FromRun: Sized {
-    /// Reads the decision off the report.
-    fn from_run(report: &Report) -> Self;
-
-    /// The Stop loop guard's override of this decision, when it ended the turn (only a
-    /// [`StopDecision`] has one).
-    fn guard_override(&self) -> Option<&GuardOverride> {
-        None
-    }
-
-    /// The Stop loop guard overrode this decision's block: the turn ends (only a
-    /// [`StopDecision`] takes it; others stay as they are).
-    fn override_block(&mut self, by: GuardOverride) {
-        let _ = by;
-    }
-}
-
-/// The record whose reason Claude Code shows for the merged decision: among the hooks that
-/// gave it (up to one that ended the chain), for a deny or defer the last in configuration
-/// order, a blocking error (exit 2, `onFailure: "block"`) before any other answer; for an
-/// ask or allow, the first.
+/// The record whose reason Claude Code shows for the merged decision, whatever form the
+/// answers took (exit 2, a JSON deny, a legacy block, `onFailure`): among the hooks that gave
+/// it (up to one that ended the chain), for a deny or defer the last in configuration order,
+/// for an ask or allow the first ([`hook_protocol::ReasonRule::One`]).
 pub(crate) fn shown_reason_record(report: &Report) -> Option<&HookRecord> {
-    let decision = report.merged.decision?;
-    let end = report.merged.chain_ended_by.as_ref().map(|a| a.position);
-    let mut gave = report
-        .records
-        .iter()
-        .filter(|r| end.is_none_or(|e| r.position <= e) && r.verdict.decision == Some(decision));
-    match decision {
-        Decision::Allow | Decision::Ask => gave.next(),
-        Decision::Defer | Decision::Deny => {
-            let gave: Vec<&HookRecord> = gave.collect();
-            gave.iter().rev().find(|r| r.status == HookStatus::Blocked).or(gave.last()).copied()
-        }
-    }
+    let decider = report.merged.decider()?;
+    report.records.iter().find(|r| r.position == decider.position)
 }
 
 /// The reason Claude Code shows for the merged decision, in the hook's own words.
@@ -91,22 +61,6 @@ fn specifics(report: &Report) -> impl Iterator<Item = Specific> + '_ {
     outputs(report).filter_map(|(_, o)| o.and_then(|o| o.specific))
 }
 
-impl FromRun for ContextDecision {
-    fn from_run(report: &Report) -> Self {
-        ContextDecision::from_merged(&report.merged)
-    }
-}
-
-impl FromRun for BlockDecision {
-    fn from_run(report: &Report) -> Self {
-        let mut d = BlockDecision::from_merged(&report.merged);
-        if let Some(reason) = &mut d.blocked {
-            *reason = shown_reason(report);
-        }
-        d
-    }
-}
-
 /// PreToolUse's decision: allow / ask / defer / deny, a rewrite, context.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -123,8 +77,8 @@ pub struct ToolCallDecision {
     pub control: Control,
 }
 
-impl FromRun for ToolCallDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for ToolCallDecision {
+    fn from_report(report: &Report) -> Self {
         let d = PreToolDecision::from_merged(&report.merged);
         Self {
             permission: with_reason(d.permission, shown_reason(report)),
@@ -161,8 +115,8 @@ pub struct PermissionRequestDecision {
     pub control: Control,
 }
 
-impl FromRun for PermissionRequestDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for PermissionRequestDecision {
+    fn from_report(report: &Report) -> Self {
         let mut d = PermissionDecision::from_merged(&report.merged);
         if let PermissionAnswer::Deny { reason } = &mut d.answer {
             *reason = shown_reason(report);
@@ -202,8 +156,8 @@ pub struct RetryDecision {
     pub control: Control,
 }
 
-impl FromRun for RetryDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for RetryDecision {
+    fn from_report(report: &Report) -> Self {
         let retry = specifics(report)
             .any(|s| matches!(s, Specific::PermissionDenied(p) if p.retry == Some(true)));
         Self { retry, control: Control::from_merged(&report.merged) }
@@ -232,8 +186,8 @@ pub struct ToolResultDecision {
 /// ([Several hooks on one event](crate::compatibility#several-hooks-on-one-event)).
 const CLASSIFIER_CAP: usize = 2000;
 
-impl FromRun for ToolResultDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for ToolResultDecision {
+    fn from_report(report: &Report) -> Self {
         let merged = &report.merged;
         let feedback = (merged.decision == Some(Decision::Deny))
             .then(|| shown_reason(report).unwrap_or_default());
@@ -275,8 +229,8 @@ pub struct UserPromptDecision {
     pub control: Control,
 }
 
-impl FromRun for UserPromptDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for UserPromptDecision {
+    fn from_report(report: &Report) -> Self {
         let mut d = hook_protocol::PromptSubmitDecision::from_merged(&report.merged);
         if let PromptVerdict::Block { reason } = &mut d.verdict {
             *reason = shown_reason(report);
@@ -321,8 +275,8 @@ pub struct SessionStartDecision {
     pub control: Control,
 }
 
-impl FromRun for SessionStartDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for SessionStartDecision {
+    fn from_report(report: &Report) -> Self {
         let d = ContextDecision::from_merged(&report.merged);
         let mut out = Self {
             context: d.context,
@@ -373,8 +327,8 @@ pub struct StopDecision {
     pub control: Control,
 }
 
-impl FromRun for StopDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for StopDecision {
+    fn from_report(report: &Report) -> Self {
         let mut d = hook_protocol::TurnEndDecision::from_merged(&report.merged);
         if let Continuation::Continue { reason } = &mut d.continuation {
             *reason = shown_reason(report);
@@ -386,12 +340,16 @@ impl FromRun for StopDecision {
             control: d.control,
         }
     }
+}
 
-    fn guard_override(&self) -> Option<&GuardOverride> {
+impl StopDecision {
+    /// The loop guard's override of this decision, when it ended the turn.
+    pub fn guard_override(&self) -> Option<&GuardOverride> {
         self.guard_override.as_ref()
     }
 
-    fn override_block(&mut self, by: GuardOverride) {
+    /// The loop guard overrode this decision's block: the turn ends.
+    pub(crate) fn override_block(&mut self, by: GuardOverride) {
         self.continuation = Continuation::Stop;
         self.guard_override = Some(by);
     }
@@ -407,8 +365,8 @@ pub struct WatchDecision {
     pub control: Control,
 }
 
-impl FromRun for WatchDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for WatchDecision {
+    fn from_report(report: &Report) -> Self {
         let mut watch_paths: Option<Vec<String>> = None;
         for s in specifics(report) {
             if let Specific::Watch(w) = s
@@ -432,8 +390,8 @@ pub struct ObserveDecision {
     pub control: Control,
 }
 
-impl FromRun for ObserveDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for ObserveDecision {
+    fn from_report(report: &Report) -> Self {
         let terminal_sequences =
             outputs(report).filter_map(|(_, o)| o.and_then(|o| o.terminal_sequence)).collect();
         Self { terminal_sequences, control: Control::from_merged(&report.merged) }
@@ -450,8 +408,8 @@ pub struct WorktreeCreateDecision {
     pub failure: Option<String>,
 }
 
-impl FromRun for WorktreeCreateDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for WorktreeCreateDecision {
+    fn from_report(report: &Report) -> Self {
         if report.merged.decision == Some(Decision::Deny) {
             return Self {
                 path: None,
@@ -481,8 +439,8 @@ pub struct WorktreeRemoveDecision {
     pub failure: Option<String>,
 }
 
-impl FromRun for WorktreeRemoveDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for WorktreeRemoveDecision {
+    fn from_report(report: &Report) -> Self {
         let failure = (report.merged.decision == Some(Decision::Deny))
             .then(|| shown_reason(report).unwrap_or_default());
         Self { failure }
@@ -499,8 +457,8 @@ pub struct ModelSwitchDecision {
     pub control: Control,
 }
 
-impl FromRun for ModelSwitchDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for ModelSwitchDecision {
+    fn from_report(report: &Report) -> Self {
         let d = PreToolDecision::from_merged(&report.merged);
         Self { permission: with_reason(d.permission, shown_reason(report)), control: d.control }
     }
@@ -516,8 +474,8 @@ pub struct ElicitationDecision {
     pub content: Option<Map<String, Value>>,
 }
 
-impl FromRun for ElicitationDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for ElicitationDecision {
+    fn from_report(report: &Report) -> Self {
         let action = report.merged.decision.map(|d| match d {
             Decision::Deny => ElicitationAction::Decline,
             Decision::Defer | Decision::Ask => ElicitationAction::Cancel,
@@ -546,8 +504,8 @@ pub struct MessageDisplayDecision {
     pub display_content: Option<String>,
 }
 
-impl FromRun for MessageDisplayDecision {
-    fn from_run(report: &Report) -> Self {
+impl FromReport for MessageDisplayDecision {
+    fn from_report(report: &Report) -> Self {
         let mut display_content = None;
         for s in specifics(report) {
             if let Specific::MessageDisplay(m) = s {

@@ -95,8 +95,10 @@ pub fn exit2_blocking(cmd: &str, stderr: &str) -> String {
 }
 
 /// The blocking text of a hook that failed under `onFailure: "block"`; `what` is `failed`
-/// or `timed out`, `error` the hook's stderr or the failure.
+/// or `timed out`, `error` the hook's stderr (without its trailing newline: a hook printing
+/// `X\n` gives a text ending in `X`) or the failure.
 pub fn on_failure_blocking(cmd: &str, what: &str, error: &str) -> String {
+    let error = error.strip_suffix('\n').unwrap_or(error);
     format!("[{cmd}]: {what}; blocking because onFailure is \"block\"\n{error}")
 }
 
@@ -131,6 +133,8 @@ pub fn says(name: &str, msg: &str) -> String {
 /// (`[{cmd}]: {stderr}`), followed by three newlines instead of two. `prompt`: the original
 /// prompt, `None` when a hook set `suppressOriginalPrompt`.
 pub fn prompt_blocked(event: &str, blocking: &str, exit2: bool, prompt: Option<&str>) -> String {
+    // An exit-2 hook's stderr goes in without its trailing newline.
+    let blocking = if exit2 { blocking.strip_suffix('\n').unwrap_or(blocking) } else { blocking };
     let mut out = format!("{event} operation blocked by hook:\n{blocking}");
     if let Some(prompt) = prompt {
         out.push_str(if exit2 { "\n\n\n" } else { "\n\n" });

@@ -20,6 +20,8 @@ mod frontmatter;
 mod http;
 /// Whole texts in decisions, and the `SessionEnd` budget.
 mod limits;
+/// One reason among several blocking hooks, whatever their forms.
+mod precedence;
 /// Every public path a harness could name before the regrouping by stage.
 mod public_paths;
 /// Fail-closed on every failure path, the event off argv, credentials scrubbed.

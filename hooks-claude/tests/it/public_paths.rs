@@ -9,13 +9,13 @@ use std::collections::HashMap;
 // The public modules and the traits, by `use`, as a harness names them.
 #[allow(unused_imports, reason = "that each path resolves is the test")]
 use hooks_claude::{
-    FromRun as _, delegate::AgentRunner as _, delegate::McpToolCaller as _,
-    delegate::ModelEvaluator as _, input::ClaudeInput as _,
+    compatibility as _, delegate as _, input as _, matcher as _, output as _, present as _,
+    present::templates as _, samples as _,
 };
 #[allow(unused_imports, reason = "that each path resolves is the test")]
 use hooks_claude::{
-    compatibility as _, delegate as _, input as _, matcher as _, output as _, present as _,
-    present::templates as _, samples as _,
+    delegate::AgentRunner as _, delegate::McpToolCaller as _, delegate::ModelEvaluator as _,
+    input::ClaudeInput as _,
 };
 
 /// Each type by its path, written out, and its identity.

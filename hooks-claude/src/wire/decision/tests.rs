@@ -29,8 +29,8 @@ fn canned(
     )
 }
 
-fn decide<D: FromRun + serde::Serialize>(report: &Report) -> Value {
-    serde_json::to_value(D::from_run(report)).unwrap_or(Value::Null)
+fn decide<D: FromReport + serde::Serialize>(report: &Report) -> Value {
+    serde_json::to_value(D::from_report(report)).unwrap_or(Value::Null)
 }
 
 fn decision(event: EventName, report: &Report) -> Value {
@@ -140,8 +140,10 @@ async fn every_event_payload_decisions_and_shown_texts() {
             let shown = presenter.shown(&report, &payload);
             cases.push(json!({"exit": out.0, "stdout": out.1, "stderr": out.2, "decision": decision(event, &report), "shown": shown}));
         }
+        // As the engine folds Claude hooks: one reason, Claude Code's.
         let all = Dispatcher::builder()
             .hooks(outs.iter().enumerate().map(|(i, o)| canned(event, i, o)))
+            .reason_rule(hook_protocol::ReasonRule::One)
             .build()
             .unwrap();
         let report = all.dispatch(&ev).await;

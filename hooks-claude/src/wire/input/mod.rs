@@ -156,7 +156,7 @@ pub trait ClaudeInput: Serialize + DeserializeOwned + Clone + Send + Sync + 'sta
     /// The event.
     const EVENT: EventName;
     /// The typed decision the harness gets back.
-    type Decision: crate::FromRun;
+    type Decision: hook_protocol::FromReport + 'static;
 
     /// The common fields.
     fn base(&self) -> &Base;
