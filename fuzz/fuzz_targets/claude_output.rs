@@ -3,7 +3,7 @@
 #![no_main]
 
 use hook_protocol::{Exit, RawOutcome};
-use hooks_claude::{ClaudeMeta, EventName, OnFailure, decode_outcome};
+use hooks_claude::{RunRecord, EventName, OnFailure, decode_outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let raw = RawOutcome::new(exit, stdout, stderr);
     let outcome = decode_outcome(event, &raw, on_failure);
-    let meta = ClaudeMeta::from_metadata(outcome.metadata.as_ref());
+    let meta = RunRecord::from_metadata(outcome.metadata.as_ref());
     let meta = meta.unwrap_or_else(|| panic!("no Claude record in {:?}", outcome.metadata));
     assert_eq!(meta.event, event.as_str());
     let _ = meta.parsed_output();

@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 
 use hook_protocol::Decision;
-use hooks_claude::{ClaudeMeta, EventName, OnFailure, decode_http_outcome, keep_chunk};
+use hooks_claude::{RunRecord, EventName, OnFailure, decode_http_outcome, keep_chunk};
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
@@ -88,7 +88,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((status, body, truncated)) = read else { return };
     assert!(body.len() <= max_body);
     let outcome = decode_http_outcome(event, status, &body, truncated, on_failure);
-    let meta = ClaudeMeta::from_metadata(outcome.metadata.as_ref())
+    let meta = RunRecord::from_metadata(outcome.metadata.as_ref())
         .unwrap_or_else(|| panic!("no Claude record in {:?}", outcome.metadata));
     assert_eq!(meta.http_status, Some(status));
     assert_eq!(meta.event, event.as_str());

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use hook_protocol::{Continuation, PromptVerdict, ToolPermission};
-use hooks_claude::input::ClaudeInput;
-use hooks_claude::{ClaudeRecord, Engine, EventName, HostEnv, Loader, Scope, samples};
+use hooks_claude::input::TypedInput;
+use hooks_claude::{Engine, EventName, HostEnv, Loader, Record, Scope, samples};
 use serde_json::{Value, json};
 
 struct Sdk {
@@ -85,7 +85,7 @@ fn engine(sdk: &Sdk, mode: &str, records: &Path, project: &Path) -> Result<Engin
     Engine::builder(config).host(HostEnv::new(project)).build().map_err(|e| e.to_string())
 }
 
-fn record_of(records: &[ClaudeRecord]) -> String {
+fn record_of(records: &[Record]) -> String {
     records
         .iter()
         .map(|r| {
@@ -100,7 +100,7 @@ fn record_of(records: &[ClaudeRecord]) -> String {
         .join("; ")
 }
 
-async fn fire<I: ClaudeInput>(
+async fn fire<I: TypedInput>(
     engine: &Engine,
 ) -> Result<(hooks_claude::Fired<I::Decision>, String), String> {
     let input: I = serde_json::from_value(Value::Object(samples::payload_of(I::EVENT)))
@@ -240,7 +240,7 @@ async fn main() -> ExitCode {
             if seen == format!("accepted: {event}") {
                 accepted += 1;
             } else {
-                let rec: Vec<_> = report.records.iter().map(ClaudeRecord::from_record).collect();
+                let rec: Vec<_> = report.records.iter().map(Record::from_record).collect();
                 failures.push(format!(
                     "{}: {event} payload not accepted: {seen} (records: {})",
                     sdk.name,

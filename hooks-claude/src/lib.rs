@@ -5,7 +5,7 @@
 //! [`Engine`], and at each of its interception points makes one typed call per event
 //! ([`Engine::pre_tool_use`], [`Engine::stop`], ... or the generic [`Engine::fire`]) that
 //! returns the event's typed decision. Every configured handler (of any of the five types)
-//! becomes a [`hook_protocol::Hook`] ([`ClaudeHook`]) on the core's seams, so Claude Code hooks
+//! becomes a [`hook_protocol::Hook`] ([`HandlerHook`]) on the core's seams, so Claude Code hooks
 //! mix with native hooks and other dialects in one most-restrictive fold.
 //!
 //! A harness that runs sessions makes the engine a [`Session`]: one method per lifecycle step
@@ -209,8 +209,8 @@ pub use config::settings::{
 pub use dialect::dialect;
 pub use hooks::active::WorkspaceTrust;
 pub use hooks::check::check;
-pub use hooks::engine::{Candidate, ClaudeRecord, Engine, EngineBuilder, Fired, RawRun};
-pub use hooks::hook::{ClaudeHook, NotRun};
+pub use hooks::engine::{Candidate, Engine, EngineBuilder, Fired, RawRun, Record};
+pub use hooks::hook::{HandlerHook, NotRun};
 pub use present::stop_guard::StopGuard;
 pub use present::{ModelText, Placement, Presenter, Shown};
 pub use run::background::{AsyncResult, BackgroundLimits, Refused};
@@ -224,10 +224,10 @@ pub use session::{
     CancellationToken, GuardState, Late, Phase, Session, SessionError, Step, check_order,
 };
 pub use wire::conversion::{
-    ClaudePayload, event_from_payload, payload_for, payload_from_event, subject_of,
+    InputObject, event_from_payload, payload_for, payload_from_event, subject_of,
 };
 pub use wire::decision::*;
-pub use wire::decode::{ClaudeMeta, decode_http_outcome, decode_outcome};
+pub use wire::decode::{RunRecord, decode_http_outcome, decode_outcome};
 pub use wire::input;
 pub use wire::output;
 pub use wire::samples;

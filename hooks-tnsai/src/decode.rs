@@ -26,7 +26,7 @@
 //! - `continue_chain: false`: [`Verdict::end_chain`].
 //!
 //! The decision, severity and metadata are kept in [`HookOutcome::metadata`], readable as a
-//! [`RecordMeta`].
+//! [`RunRecord`].
 
 use std::time::Duration;
 
@@ -51,7 +51,7 @@ const STDERR_IN_MESSAGE: usize = 400;
 /// What a TNSAI hook's record keeps of its answer ([`HookOutcome::metadata`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
-pub struct RecordMeta {
+pub struct RunRecord {
     /// The decision the hook gave (`block` for an exit 2).
     pub decision: DecisionKind,
     /// Its reason, when it gave one.
@@ -68,7 +68,7 @@ pub struct RecordMeta {
     pub continue_chain: Option<bool>,
 }
 
-impl RecordMeta {
+impl RunRecord {
     /// The TNSAI part of a dispatch record, when the record is a TNSAI hook's that answered.
     pub fn of(record: &HookRecord) -> Option<Self> {
         Self::from_metadata(record.metadata.as_ref()?)
@@ -90,7 +90,7 @@ impl RecordMeta {
 }
 
 /// Kept typed in the record; its JSON is its serialization.
-impl RecordData for RecordMeta {
+impl RecordData for RunRecord {
     fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
@@ -169,7 +169,7 @@ fn answered(raw: &RawOutcome, event_type: &EventType, payload: &Map<String, Valu
         }
     }
     verdict.end_chain = response.continue_chain == Some(false);
-    let meta = RecordMeta {
+    let meta = RunRecord {
         decision: response.decision,
         reason: response.reason,
         severity: (response.decision == DecisionKind::Block)
@@ -214,7 +214,7 @@ fn blocked_by_exit(raw: &RawOutcome) -> HookOutcome {
     let mut verdict = Verdict::deny(reason.clone());
     verdict.end_chain = continue_chain == Some(false);
     verdict.severity = Some(severity.into());
-    let meta = RecordMeta {
+    let meta = RunRecord {
         decision: DecisionKind::Block,
         reason: Some(reason),
         severity: Some(severity),
@@ -248,7 +248,7 @@ mod tests {
         assert_eq!(o.verdict.reason.as_deref(), Some("from json"));
         assert_eq!(o.verdict.severity, Some(hook_protocol::Severity::Low));
         assert_eq!(
-            RecordMeta::from_metadata(o.metadata.as_ref().unwrap()).unwrap().severity,
+            RunRecord::from_metadata(o.metadata.as_ref().unwrap()).unwrap().severity,
             Some(ResponseSeverity::Low)
         );
         let o = run(2, "some text", "from stderr");

@@ -113,10 +113,10 @@ pub(crate) fn env_name_problem(key: &str) -> Option<&'static str> {
 
 /// A TNSAI external-script hook: the envelope on stdin, the decision on stdout.
 ///
-/// Built with [`TnsaiHook::builder`]; implements [`Hook`], so it sits on a
+/// Built with [`ScriptHook::builder`]; implements [`Hook`], so it sits on a
 /// [`Dispatcher`](hook_protocol::Dispatcher) next to hooks of any other dialect.
 #[derive(Debug, Clone)]
-pub struct TnsaiHook {
+pub struct ScriptHook {
     info: HookInfo,
     name: Option<String>,
     event: EventSelector,
@@ -130,10 +130,10 @@ pub struct TnsaiHook {
     scrub: Option<Scrub>,
 }
 
-impl TnsaiHook {
+impl ScriptHook {
     /// A builder for a hook with this id.
-    pub fn builder(id: impl Into<String>) -> TnsaiHookBuilder {
-        TnsaiHookBuilder::new(id)
+    pub fn builder(id: impl Into<String>) -> ScriptHookBuilder {
+        ScriptHookBuilder::new(id)
     }
 
     /// The hook's id.
@@ -208,7 +208,7 @@ impl TnsaiHook {
 }
 
 #[async_trait]
-impl Hook for TnsaiHook {
+impl Hook for ScriptHook {
     fn info(&self) -> &HookInfo {
         &self.info
     }
@@ -226,10 +226,10 @@ impl Hook for TnsaiHook {
     }
 }
 
-/// Builds a [`TnsaiHook`]; the executable is checked against the trusted roots in
-/// [`build`](TnsaiHookBuilder::build).
+/// Builds a [`ScriptHook`]; the executable is checked against the trusted roots in
+/// [`build`](ScriptHookBuilder::build).
 #[derive(Debug, Clone)]
-pub struct TnsaiHookBuilder {
+pub struct ScriptHookBuilder {
     id: String,
     name: Option<String>,
     event: Option<EventSelector>,
@@ -247,7 +247,7 @@ pub struct TnsaiHookBuilder {
     scrub: Option<Scrub>,
 }
 
-impl TnsaiHookBuilder {
+impl ScriptHookBuilder {
     /// A builder with the defaults: priority 0, a 60 s timeout, fail open, no env, no trusted
     /// root, `tnsai_version` "0.5.0", the event's `cwd` as working directory.
     pub fn new(id: impl Into<String>) -> Self {
@@ -374,7 +374,7 @@ impl TnsaiHookBuilder {
     /// [`BuildError`] when the id is empty, the event type or executable is missing, the
     /// timeout is zero, the matcher does not compile, an env variable is invalid, or the
     /// executable is not trusted ([`TrustRoots::check`]).
-    pub fn build(&self) -> Result<TnsaiHook, BuildError> {
+    pub fn build(&self) -> Result<ScriptHook, BuildError> {
         let id = self.id.clone();
         if id.trim().is_empty() {
             return Err(BuildError::EmptyId);
@@ -405,7 +405,7 @@ impl TnsaiHookBuilder {
         info.failure_policy = self.on_failure;
         info.on = event.on();
         info.matcher = matcher;
-        Ok(TnsaiHook {
+        Ok(ScriptHook {
             info,
             name: self.name.clone(),
             event,
@@ -441,8 +441,8 @@ mod tests {
 
     #[test]
     fn builder_refuses_missing_parts() {
-        assert_eq!(TnsaiHook::builder(" ").build().unwrap_err(), BuildError::EmptyId);
-        let b = TnsaiHook::builder("h");
+        assert_eq!(ScriptHook::builder(" ").build().unwrap_err(), BuildError::EmptyId);
+        let b = ScriptHook::builder("h");
         assert!(matches!(b.build(), Err(BuildError::MissingEventType { .. })));
         let b = b.event_type(EventType::PreToolUse);
         assert!(matches!(b.build(), Err(BuildError::MissingExecutable { .. })));

@@ -8,7 +8,7 @@
 //!
 //! # Brief overview
 //!
-//! - [`TnsaiHook`], built with [`TnsaiHook::builder`]: one script (id, name, event type,
+//! - [`ScriptHook`], built with [`ScriptHook::builder`]: one script (id, name, event type,
 //!   matcher, priority, executable, timeout, failure policy, env). It implements the core's
 //!   [`Hook`](hook_protocol::Hook), so it sits on a [`Dispatcher`](hook_protocol::Dispatcher)
 //!   next to Claude Code and native hooks, ordered by priority (lower first, negative before
@@ -26,7 +26,7 @@
 //! - [`HookList`]: the declarative hook list (YAML or JSON), read with every problem reported
 //!   ([`LoadErrors`]); it runs its hooks as a pipeline ([`HookList::MODE`]), also on a
 //!   harness's parallel dispatcher or `Engine` as one [`ListHook`] ([`HookList::as_hook`]).
-//! - [`RecordMeta`]: what a hook's record keeps (decision, severity, metadata);
+//! - [`RunRecord`]: what a hook's record keeps (decision, severity, metadata);
 //!   [`Summary`]: the `allow` / `block` answer with reason, severity and rewritten input, as the
 //!   `hooks` command prints it.
 //!
@@ -53,7 +53,7 @@
 //! `TNSAI_HOOK_EVENT_TYPE`, `TNSAI_HOOK_EVENT_ID` and `TNSAI_HOOK_PROTOCOL_VERSION=1`. It is
 //! executed directly, with no arguments and no shell; the event travels on stdin only, in the
 //! event's `cwd` unless the hook sets a working directory. With a credential scrub
-//! ([`TnsaiHookBuilder::scrub_credentials`], a hook list's `scrub_credentials`, or
+//! ([`ScriptHookBuilder::scrub_credentials`], a hook list's `scrub_credentials`, or
 //! [`LoadOptions`]) the harness's variables named like credentials (`*_API_KEY`, `*_TOKEN`,
 //! `*_SECRET`, `*_PASSWORD`, plus extra names) are not passed on.
 //!
@@ -111,14 +111,14 @@ mod summary;
 mod trust;
 
 pub use config::{HookList, HookRef, ListError, ListErrorKind, ListHook, LoadErrors, LoadOptions};
-pub use decode::{BLOCK_EXIT_CODE, RecordMeta};
+pub use decode::{BLOCK_EXIT_CODE, RunRecord};
 pub use dialect::dialect;
 pub use envelope::{
     DEFAULT_TNSAI_VERSION, EnvelopeContext, EnvelopePayload, PROTOCOL_VERSION, Request, Stamp,
 };
 pub use event_type::{EventSelector, EventType};
 pub use hook::{
-    BuildError, DEFAULT_TIMEOUT, DIALECT, FRAMEWORK_ENV, TnsaiHook, TnsaiHookBuilder,
+    BuildError, DEFAULT_TIMEOUT, DIALECT, FRAMEWORK_ENV, ScriptHook, ScriptHookBuilder,
     compile_matcher,
 };
 pub use response::{DecisionKind, ProtocolError, Response, ResponseSeverity};

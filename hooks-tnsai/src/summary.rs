@@ -4,7 +4,7 @@ use hook_protocol::{Decision, Report};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{RecordMeta, ResponseSeverity};
+use crate::{ResponseSeverity, RunRecord};
 
 /// `allow` or `block`: the only two answers a TNSAI chain gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -50,7 +50,7 @@ impl Summary {
                 .iter()
                 .filter(|r| ignored.is_none_or(|end| r.position <= end))
                 .filter(|r| r.verdict.decision == Some(Decision::Deny))
-                .map(|r| RecordMeta::of(r).and_then(|m| m.severity).unwrap_or_default())
+                .map(|r| RunRecord::of(r).and_then(|m| m.severity).unwrap_or_default())
                 .max()
                 .unwrap_or_default();
             return Self {

@@ -4,7 +4,7 @@
 use hook_protocol::{DecisionWord, EventRun, HookLine, Shown};
 use serde_json::Value;
 
-use crate::{ClaudeRecord, EventName, RawRun};
+use crate::{EventName, RawRun, Record};
 
 /// Whether a deny on this event is a permission decision (`deny`) or a block (`block`).
 fn deny_word(name: EventName) -> DecisionWord {
@@ -38,7 +38,7 @@ pub(super) fn event_run(name: EventName, raw: &RawRun, shown: Shown) -> EventRun
     run
 }
 
-fn hook_line(r: &ClaudeRecord) -> HookLine {
+fn hook_line(r: &Record) -> HookLine {
     let mut line = HookLine::new(r.command.clone(), r.status, r.duration);
     line.exit_code = r.exit_code;
     line.note = r.message.clone().or_else(|| r.warnings.first().cloned());

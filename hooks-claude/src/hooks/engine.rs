@@ -13,16 +13,16 @@ use serde_json::{Map, Value};
 
 use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::hooks::active::{Activation, WorkspaceTrust};
-use crate::hooks::hook::{ClaudeHook, DedupKey, NotRun, SessionEndDeadline, Twin};
+use crate::hooks::hook::{DedupKey, HandlerHook, NotRun, SessionEndDeadline, Twin};
 use crate::hooks::timeout::SessionEndBudget;
-use crate::input::{ClaudeInput, Stop, SubagentStop};
+use crate::input::{Stop, SubagentStop, TypedInput};
 use crate::present::{Presenter, Shown};
 use crate::run::background::{AsyncResult, Background, BackgroundLimits};
 use crate::run::env::HostEnv;
 use crate::run::http::HttpPolicy;
 use crate::run::runner::{Delegates, Shared};
-use crate::wire::conversion::{ClaudePayload, event_from_payload};
-use crate::wire::decode::ClaudeMeta;
+use crate::wire::conversion::{InputObject, event_from_payload};
+use crate::wire::decode::RunRecord;
 use crate::wire::neutral::event_from_input;
 use crate::{Config, EventName, StopDecision, StopGuard};
 use hook_protocol::{FromReport, ReasonRule};
@@ -36,7 +36,7 @@ pub struct Fired<D> {
     /// The fold and one record per hook that matched.
     pub report: Report,
     /// The stdin object the hooks received.
-    input: ClaudePayload,
+    input: InputObject,
     presenter: Arc<Presenter>,
 }
 
@@ -52,8 +52,8 @@ impl<D: std::fmt::Debug> std::fmt::Debug for Fired<D> {
 
 impl<D> Fired<D> {
     /// Per-hook records in Claude Code's terms, in configuration order.
-    pub fn records(&self) -> Vec<ClaudeRecord> {
-        self.report.records.iter().map(ClaudeRecord::from_record).collect()
+    pub fn records(&self) -> Vec<Record> {
+        self.report.records.iter().map(Record::from_record).collect()
     }
 
     /// The stdin object the hooks received. An event fired from a typed input reads it back
@@ -80,7 +80,7 @@ impl<D: 'static> Fired<D> {
 /// One hook's run, in Claude Code's terms.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct ClaudeRecord {
+pub struct Record {
     /// Position in configuration order.
     pub position: usize,
     /// The hook's identifier.
@@ -106,10 +106,10 @@ pub struct ClaudeRecord {
     pub stderr_tail: String,
 }
 
-impl ClaudeRecord {
+impl Record {
     /// The Claude view of a core record (hooks of other kinds get the status the core gave).
     pub fn from_record(r: &HookRecord) -> Self {
-        let meta = ClaudeMeta::of_metadata(r.metadata.as_ref());
+        let meta = RunRecord::of_metadata(r.metadata.as_ref());
         let status = meta.as_ref().map_or(
             match r.status {
                 hook_protocol::HookStatus::Success => HookStatus::Success,
@@ -149,7 +149,7 @@ pub struct RawRun {
     /// The fold, in neutral terms.
     pub report: Report,
     /// Per-hook records.
-    pub records: Vec<ClaudeRecord>,
+    pub records: Vec<Record>,
     #[serde(skip)]
     presenter: Arc<Presenter>,
 }
@@ -228,7 +228,7 @@ pub struct Candidate {
 /// ```
 pub struct Engine {
     dispatcher: Dispatcher,
-    claude: Vec<Arc<ClaudeHook>>,
+    claude: Vec<Arc<HandlerHook>>,
     shared: Arc<Shared>,
     activation: Arc<Activation>,
     config: Arc<Config>,
@@ -458,7 +458,7 @@ impl EngineBuilder {
 
 /// The dispatcher of an engine's hooks.
 fn dispatcher(
-    claude: &[Arc<ClaudeHook>],
+    claude: &[Arc<HandlerHook>],
     extra: &[Arc<dyn Hook>],
     mode: Option<Mode>,
     observer: Option<&Arc<dyn Observer>>,
@@ -486,8 +486,8 @@ fn claude_hooks(
     shared: &Arc<Shared>,
     activation: &Arc<Activation>,
     session_end: SessionEndBudget,
-) -> Vec<Arc<ClaudeHook>> {
-    let mut hooks: Vec<ClaudeHook> = Vec::with_capacity(entries.len());
+) -> Vec<Arc<HandlerHook>> {
+    let mut hooks: Vec<HandlerHook> = Vec::with_capacity(entries.len());
     let mut seen: HashMap<(EventName, DedupKey), Vec<Twin>> = HashMap::new();
     // The entries of one file come together: its origin is written once.
     let mut origin: Option<(&Arc<crate::SourceFile>, String)> = None;
@@ -506,12 +506,12 @@ fn claude_hooks(
         let from = match &origin {
             Some((source, text)) if Arc::ptr_eq(source, &entry.source) => text.clone(),
             _ => {
-                let text = ClaudeHook::origin(entry);
+                let text = HandlerHook::origin(entry);
                 origin = Some((&entry.source, text.clone()));
                 text
             }
         };
-        let mut hook = ClaudeHook::new(
+        let mut hook = HandlerHook::new(
             id,
             from,
             entry.clone(),
@@ -540,7 +540,7 @@ macro_rules! typed_calls {
     (@one $doc:literal SubagentStop => $method:ident) => {};
     (@one $doc:literal $input:ident => $method:ident) => {
         #[doc = concat!("Fires `", stringify!($input), "`:", $doc, " Returns its decision.")]
-        pub async fn $method(&self, input: &crate::input::$input) -> Fired<<crate::input::$input as ClaudeInput>::Decision> {
+        pub async fn $method(&self, input: &crate::input::$input) -> Fired<<crate::input::$input as TypedInput>::Decision> {
             self.fire(input).await
         }
     };
@@ -572,13 +572,13 @@ impl Engine {
 
     /// Fires a typed input and returns the event's typed decision. The hooks get exactly this
     /// input's JSON on stdin.
-    pub async fn fire<I: ClaudeInput>(&self, input: &I) -> Fired<I::Decision> {
+    pub async fn fire<I: TypedInput>(&self, input: &I) -> Fired<I::Decision> {
         let mut event = event_from_input(input);
         self.prepare(I::EVENT.as_str(), &mut event);
         let report = self.dispatcher.dispatch(&event).await;
-        let input = match event.extensions.get::<ClaudePayload>() {
+        let input = match event.extensions.get::<InputObject>() {
             Some(p) => p.clone(),
-            None => ClaudePayload::of_input(input),
+            None => InputObject::of_input(input),
         };
         Fired {
             decision: I::Decision::from_report(&report),
@@ -595,7 +595,7 @@ impl Engine {
 
     /// A raw run of an event already fired.
     pub(crate) fn raw_run(&self, name: &str, input: Map<String, Value>, report: Report) -> RawRun {
-        let records = report.records.iter().map(ClaudeRecord::from_record).collect();
+        let records = report.records.iter().map(Record::from_record).collect();
         RawRun {
             event: name.to_owned(),
             input,
@@ -664,12 +664,12 @@ impl Engine {
         let mut event = self.raw_event(name, input, session_id);
         self.prepare(name, &mut event);
         let report = self.dispatcher.dispatch(&event).await;
-        let payload = event.extensions.get::<crate::ClaudePayload>().cloned();
+        let payload = event.extensions.get::<crate::InputObject>().cloned();
         drop(event);
         // The event's handle is gone: the object is taken, not copied, unless a hook still
         // holds the payload.
-        let sent = payload.map(ClaudePayload::into_object).unwrap_or_default();
-        let records = report.records.iter().map(ClaudeRecord::from_record).collect();
+        let sent = payload.map(InputObject::into_object).unwrap_or_default();
+        let records = report.records.iter().map(Record::from_record).collect();
         RawRun {
             event: name.to_owned(),
             input: sent,
@@ -751,15 +751,15 @@ impl Engine {
         name: &str,
         mut event: Event,
         cancel: Option<&tokio_util::sync::CancellationToken>,
-    ) -> (Report, ClaudePayload, Option<crate::run::env_file::EnvFiles>) {
+    ) -> (Report, InputObject, Option<crate::run::env_file::EnvFiles>) {
         self.prepare(name, &mut event);
         let report = match cancel {
             Some(token) => self.dispatcher.dispatch_until(&event, token.cancelled()).await,
             None => self.dispatcher.dispatch(&event).await,
         };
-        let payload = match event.extensions.get::<ClaudePayload>() {
+        let payload = match event.extensions.get::<InputObject>() {
             Some(p) => p.clone(),
-            None => ClaudePayload::new(name, Map::new()),
+            None => InputObject::new(name, Map::new()),
         };
         let files = event.extensions.get::<crate::run::env_file::EnvFiles>().cloned();
         (report, payload, files)
@@ -812,7 +812,7 @@ impl Engine {
     /// command hook that runs, numbered in configuration order.
     fn env_files(&self, name: &str, event: &Event) -> Option<crate::run::env_file::EnvFiles> {
         let event_name = EventName::parse(name).filter(|e| e.gets_env_file())?;
-        let object = event.extensions.get::<ClaudePayload>()?.object();
+        let object = event.extensions.get::<InputObject>()?.object();
         let session_id = object.get("session_id").and_then(Value::as_str).unwrap_or_default();
         let source = object.get("source").and_then(Value::as_str);
         let ids: Vec<String> = self

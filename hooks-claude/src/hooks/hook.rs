@@ -20,7 +20,7 @@ use crate::hooks::active::{Activation, WorkspaceTrust};
 use crate::hooks::timeout::{self, SessionEndBudget};
 use crate::run::env::{base_env, command_spec, direct_spec};
 use crate::run::runner::{Runner, Shared};
-use crate::wire::conversion::{ClaudePayload, payload_for};
+use crate::wire::conversion::{InputObject, payload_for};
 use crate::wire::lookup::field;
 use crate::{
     Entry, EventName, Exit2, HandlerSpec, HandlerType, OnFailure, PermissionRule, RuleContext,
@@ -44,7 +44,7 @@ pub(crate) struct Twin {
 }
 
 /// A configured Claude Code handler on the core's seams.
-pub struct ClaudeHook {
+pub struct HandlerHook {
     /// What runs, and how.
     pub(crate) runner: Runner,
     pub(crate) twins: Vec<Twin>,
@@ -55,10 +55,10 @@ pub struct ClaudeHook {
     spent: AtomicBool,
 }
 
-impl fmt::Debug for ClaudeHook {
+impl fmt::Debug for HandlerHook {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = &self.runner;
-        f.debug_struct("ClaudeHook").field("id", &r.info.id).field("entry", &r.entry).finish()
+        f.debug_struct("HandlerHook").field("id", &r.info.id).field("entry", &r.entry).finish()
     }
 }
 
@@ -133,7 +133,7 @@ impl fmt::Display for NotRun {
     }
 }
 
-impl ClaudeHook {
+impl HandlerHook {
     pub(crate) fn new(
         id: String,
         origin: String,
@@ -251,7 +251,7 @@ impl ClaudeHook {
     /// The tool name and input an `if` rule is matched against: the payload's `tool_name` and
     /// `tool_input`. A payload printed from a typed input has them in the neutral event's tool
     /// call, made from the same input, which spares reading its object back.
-    fn tool_call<'e>(event: &'e Event, payload: &'e ClaudePayload) -> Option<(&'e str, &'e Value)> {
+    fn tool_call<'e>(event: &'e Event, payload: &'e InputObject) -> Option<(&'e str, &'e Value)> {
         if let Some(call) = event.payload.tool_call().filter(|_| payload.is_printed()) {
             return Some((&call.tool_name, &call.tool_input));
         }
@@ -265,8 +265,8 @@ impl ClaudeHook {
         self.not_run_for(event, &payload_for(event, self.runner.entry.event.as_str()))
     }
 
-    /// [`ClaudeHook::not_run`] with the event's Claude payload already built.
-    fn not_run_for(&self, event: &Event, payload: &ClaudePayload) -> Option<NotRun> {
+    /// [`HandlerHook::not_run`] with the event's Claude payload already built.
+    fn not_run_for(&self, event: &Event, payload: &InputObject) -> Option<NotRun> {
         let h = &self.runner.entry.handler;
         let name = self.runner.entry.event;
         let cwd = payload.cwd().map(Path::new);
@@ -402,7 +402,7 @@ fn label(entry: &Entry) -> String {
 }
 
 #[async_trait]
-impl Hook for ClaudeHook {
+impl Hook for HandlerHook {
     fn info(&self) -> &HookInfo {
         &self.runner.info
     }
@@ -444,7 +444,7 @@ impl Hook for ClaudeHook {
     }
 }
 
-impl ClaudeHook {
+impl HandlerHook {
     /// One run, whatever its registration.
     async fn run_once(&self, event: &Event) -> HookOutcome {
         let payload = payload_for(event, self.runner.entry.event.as_str());

@@ -1,5 +1,5 @@
 //! Hooks on the core's seams, above the rendering: a configuration comes in; its handlers go
-//! out as `ClaudeHook`s on a dispatcher (which run on an event: dedup, `if`, workspace trust,
+//! out as `HandlerHook`s on a dispatcher (which run on an event: dedup, `if`, workspace trust,
 //! skills), with the [`Engine`](crate::Engine) that fires typed events and returns each
 //! decision, its report and what is shown. It may use every stage below; it never names the
 //! session.

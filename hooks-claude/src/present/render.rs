@@ -10,7 +10,7 @@ use super::templates as t;
 use super::{ModelText, Placement, Presenter, Shown};
 use crate::output::Specific;
 use crate::wire::decision::shown_reason_record;
-use crate::wire::decode::ClaudeMeta;
+use crate::wire::decode::RunRecord;
 use crate::wire::lookup::Texts;
 use crate::{AsyncResult, EventName, Exit2, GuardOverride};
 
@@ -28,7 +28,7 @@ enum How {
 /// One hook's run, as the renderer reads it.
 struct View<'a> {
     record: &'a HookRecord,
-    meta: Option<Cow<'a, ClaudeMeta>>,
+    meta: Option<Cow<'a, RunRecord>>,
 }
 
 impl View<'_> {
@@ -80,7 +80,7 @@ impl View<'_> {
     }
 
     fn specific(&self) -> Option<Specific> {
-        self.meta.as_deref().and_then(ClaudeMeta::parsed_output).and_then(|o| o.specific)
+        self.meta.as_deref().and_then(RunRecord::parsed_output).and_then(|o| o.specific)
     }
 }
 
@@ -91,7 +91,7 @@ fn views(report: &Report) -> Vec<View<'_>> {
         .records
         .iter()
         .filter(|r| r.status != HookStatus::Skipped && end.is_none_or(|e| r.position <= e))
-        .map(|record| View { record, meta: ClaudeMeta::of_metadata(record.metadata.as_ref()) })
+        .map(|record| View { record, meta: RunRecord::of_metadata(record.metadata.as_ref()) })
         .collect()
 }
 

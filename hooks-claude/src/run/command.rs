@@ -23,7 +23,7 @@ use crate::run::background::{AsyncResult, Refused};
 use crate::run::direct::{self, Direct};
 use crate::run::env::hook_env;
 use crate::run::runner::Runner;
-use crate::wire::conversion::ClaudePayload;
+use crate::wire::conversion::InputObject;
 use crate::wire::decode::{decode, decode_spawn_error};
 
 /// The longest first line that is read as a possible `{"async":true}` marker.
@@ -34,7 +34,7 @@ type Running = Pin<Box<dyn Future<Output = Result<RawOutcome, ExecError>> + Send
 /// Runs a command hook on an event.
 pub(crate) async fn run(
     hook: &Runner,
-    payload: &ClaudePayload,
+    payload: &InputObject,
     timeout: Duration,
     env_file: Option<&std::path::Path>,
 ) -> HookOutcome {
@@ -166,7 +166,7 @@ fn start_background(
     running: Running,
     rewake: bool,
     went_async: bool,
-    payload: &ClaudePayload,
+    payload: &InputObject,
 ) -> HookOutcome {
     let job_hook = JobHook::of(hook, payload);
     let job = async move {
@@ -214,7 +214,7 @@ struct JobHook {
 }
 
 impl JobHook {
-    fn of(hook: &Runner, payload: &ClaudePayload) -> Self {
+    fn of(hook: &Runner, payload: &InputObject) -> Self {
         let text = |key: Option<&str>| key.unwrap_or_default().to_owned();
         Self {
             id: hook.info.id.clone(),
@@ -234,7 +234,7 @@ fn async_result(
     result: Result<RawOutcome, ExecError>,
     rewake: bool,
     went_async: bool,
-    payload: &ClaudePayload,
+    payload: &InputObject,
 ) -> AsyncResult {
     JobHook::of(hook, payload).result(result, rewake, went_async)
 }

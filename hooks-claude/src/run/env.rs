@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::wire::conversion::ClaudePayload;
+use crate::wire::conversion::InputObject;
 use hook_exec::{CommandSpec, Env};
 use hook_protocol::Scrub;
 
@@ -98,7 +98,7 @@ pub(crate) fn base_env(entry: &Entry, host: &HostEnv, settings_env: &[(String, S
 /// The environment of one hook run: the hook's [`base_env`] plus the event's session, effort
 /// and `CLAUDE_ENV_FILE` (set last, over a settings `env` block's value of the same name; no
 /// variable of the base has their names otherwise).
-pub(crate) fn hook_env(base: &Env, payload: &ClaudePayload, env_file: Option<&Path>) -> Env {
+pub(crate) fn hook_env(base: &Env, payload: &InputObject, env_file: Option<&Path>) -> Env {
     let mut env = base.clone();
     if let Some(id) = payload.session_id() {
         env.set("CLAUDE_CODE_SESSION_ID", id);

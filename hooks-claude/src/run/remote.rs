@@ -19,7 +19,7 @@ use crate::run::prompt::{
     AGENT_MAX_TURNS, answer_schema, answer_verdict, parse_answer, substitute_arguments,
 };
 use crate::run::runner::Runner;
-use crate::wire::conversion::ClaudePayload;
+use crate::wire::conversion::InputObject;
 #[cfg(feature = "http")]
 use crate::wire::decode::decode_http;
 use crate::wire::decode::{Decoded, decode, decode_failure, decode_timeout, decode_verdict};
@@ -30,7 +30,7 @@ impl Runner {
     pub(crate) async fn run_http(
         &self,
         spec: &HttpSpec,
-        payload: &ClaudePayload,
+        payload: &InputObject,
         timeout: Duration,
     ) -> Decoded {
         let ctx = self.decode_ctx(timeout);
@@ -82,7 +82,7 @@ impl Runner {
     pub(crate) async fn run_prompt(
         &self,
         spec: &PromptSpec,
-        payload: &ClaudePayload,
+        payload: &InputObject,
         timeout: Duration,
     ) -> Decoded {
         let ctx = self.decode_ctx(timeout);
@@ -146,7 +146,7 @@ impl Runner {
     pub(crate) async fn run_mcp(
         &self,
         spec: &McpToolSpec,
-        payload: &ClaudePayload,
+        payload: &InputObject,
         timeout: Duration,
     ) -> Decoded {
         let ctx = self.decode_ctx(timeout);

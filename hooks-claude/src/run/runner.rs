@@ -16,8 +16,8 @@ use crate::run::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::run::direct::Direct;
 use crate::run::env::HostEnv;
 use crate::run::http::HttpPolicy;
-use crate::wire::conversion::ClaudePayload;
-use crate::wire::decode::{ClaudeMeta, DecodeCtx, Decoded};
+use crate::wire::conversion::InputObject;
+use crate::wire::decode::{DecodeCtx, Decoded, RunRecord};
 
 /// The implementations a harness registers for the handler types it runs.
 #[derive(Debug, Clone, Default)]
@@ -59,8 +59,8 @@ pub(crate) struct Runner {
 
 impl Runner {
     /// An empty record of this hook's run with a status.
-    pub(crate) fn meta(&self, status: HookStatus) -> ClaudeMeta {
-        ClaudeMeta::new(self.entry.event.as_str(), status)
+    pub(crate) fn meta(&self, status: HookStatus) -> RunRecord {
+        RunRecord::new(self.entry.event.as_str(), status)
     }
 
     pub(crate) fn decode_ctx<'a>(&'a self, timeout: Duration) -> DecodeCtx<'a> {
@@ -92,7 +92,7 @@ impl Runner {
     /// directory when it has none). When that directory cannot be entered, the run is repeated
     /// in the project directory (see `command::run`), so that a `cwd` that exists costs no
     /// `stat` of its own.
-    pub(crate) fn start_dir(&self, payload: &ClaudePayload) -> PathBuf {
+    pub(crate) fn start_dir(&self, payload: &InputObject) -> PathBuf {
         payload
             .cwd()
             .filter(|p| !p.is_empty())

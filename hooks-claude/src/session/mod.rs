@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 pub use tokio_util::sync::CancellationToken;
 
-use crate::input::{ClaudeInput, payload};
+use crate::input::{TypedInput, payload};
 use crate::run::env_file::{self, EnvFiles};
 use hook_protocol::FromReport;
 
@@ -110,7 +110,7 @@ macro_rules! steps {
             &mut self,
             input: &crate::input::$input,
             cancel: Option<&CancellationToken>,
-        ) -> Result<Step<<crate::input::$input as ClaudeInput>::Decision>, SessionError> {
+        ) -> Result<Step<<crate::input::$input as TypedInput>::Decision>, SessionError> {
             self.fire(input, cancel).await
         }
     )*};
@@ -200,7 +200,7 @@ impl Session {
     /// # Errors
     ///
     /// [`SessionError`] when the session cannot take this step now.
-    pub async fn fire<I: ClaudeInput>(
+    pub async fn fire<I: TypedInput>(
         &mut self,
         input: &I,
         cancel: Option<&CancellationToken>,

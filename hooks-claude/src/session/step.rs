@@ -7,7 +7,7 @@ use hook_protocol::Report;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{AsyncResult, ClaudeRecord, Shown};
+use crate::{AsyncResult, Record, Shown};
 
 /// A background hook's result, delivered on the step after it ended: what it said, and what
 /// Claude Code shows the model for it ([`crate::Presenter::late`]: a bare `role: "system"`
@@ -55,8 +55,8 @@ impl<D> Step<D> {
     }
 
     /// Per-hook records in Claude Code's terms, in configuration order.
-    pub fn records(&self) -> Vec<ClaudeRecord> {
-        self.report.records.iter().map(ClaudeRecord::from_record).collect()
+    pub fn records(&self) -> Vec<Record> {
+        self.report.records.iter().map(Record::from_record).collect()
     }
 
     /// Whether the harness cancelled the step before every hook finished: the decision holds

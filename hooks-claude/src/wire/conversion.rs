@@ -1,7 +1,7 @@
 //! Neutral events and Claude Code payloads, both ways.
 //!
 //! A harness that calls this crate's typed API gets the exact Claude payload on stdin: it
-//! travels with the neutral [`Event`] as a [`ClaudePayload`] extension. A harness that raises a
+//! travels with the neutral [`Event`] as a [`InputObject`] extension. A harness that raises a
 //! neutral event through its own [`hook_protocol::Dispatcher`] gets a faithful Claude payload
 //! built from the neutral fields ([`payload_from_event`]).
 
@@ -18,7 +18,7 @@ use crate::EventName;
 use crate::matcher::{canonical_model, file_basename};
 use crate::wire::lookup::{Texts, field};
 
-pub use crate::wire::payload::ClaudePayload;
+pub use crate::wire::payload::InputObject;
 
 fn s<'a>(map: &'a Map<String, Value>, key: &str) -> &'a str {
     field(map, key).and_then(Value::as_str).unwrap_or_default()
@@ -46,7 +46,7 @@ pub(crate) fn subject_in(event: Option<EventName>, payload: &dyn Texts) -> Optio
     }
 }
 
-/// The neutral event for a Claude payload, with the payload attached as a [`ClaudePayload`].
+/// The neutral event for a Claude payload, with the payload attached as a [`InputObject`].
 pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
     let event = EventName::parse(name);
     let mut common = Common::new(s(&map, "session_id"), s(&map, "cwd"));
@@ -122,27 +122,27 @@ pub fn event_from_payload(name: &str, map: Map<String, Value>) -> Event {
         }
     };
     let mut ev = Event::new(common, payload);
-    ev.extensions.insert(ClaudePayload::new(name, map));
+    ev.extensions.insert(InputObject::new(name, map));
     ev
 }
 
-/// The Claude payload for an event: the attached [`ClaudePayload`] when it is for `name`,
+/// The Claude payload for an event: the attached [`InputObject`] when it is for `name`,
 /// else one built from the neutral fields. In a pipeline, once an earlier hook rewrote the
 /// tool input ([`InputRewritten`]), the attached payload carries the rewritten `tool_input`
 /// (in its place; every other field as it was).
-pub fn payload_for(event: &Event, name: &str) -> ClaudePayload {
-    match event.extensions.get::<ClaudePayload>() {
+pub fn payload_for(event: &Event, name: &str) -> InputObject {
+    match event.extensions.get::<InputObject>() {
         Some(p) if p.name() == name => {
             match (event.extensions.get::<InputRewritten>(), event.payload.tool_call()) {
                 (Some(_), Some(call)) => {
                     let mut object = p.object().clone();
                     object.insert("tool_input".to_owned(), call.tool_input.clone());
-                    ClaudePayload::new(name, object)
+                    InputObject::new(name, object)
                 }
                 _ => p.clone(),
             }
         }
-        _ => ClaudePayload::new(name, payload_from_event(event, name)),
+        _ => InputObject::new(name, payload_from_event(event, name)),
     }
 }
 

@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::output::{ElicitationAction, HookOutput, PermissionBehavior, Specific};
-use crate::wire::decode::{ClaudeMeta, worktree_path};
+use crate::wire::decode::{RunRecord, worktree_path};
 
 /// The record whose reason Claude Code shows for the merged decision, whatever form the
 /// answers took (exit 2, a JSON deny, a legacy block, `onFailure`): among the hooks that gave
@@ -49,9 +49,9 @@ fn with_reason(permission: ToolPermission, reason: Option<String>) -> ToolPermis
 }
 
 /// Each hook's Claude record and parsed output, in configuration order.
-fn outputs(report: &Report) -> impl Iterator<Item = (Cow<'_, ClaudeMeta>, Option<HookOutput>)> {
+fn outputs(report: &Report) -> impl Iterator<Item = (Cow<'_, RunRecord>, Option<HookOutput>)> {
     report.records.iter().filter_map(|r| {
-        let meta = ClaudeMeta::of_metadata(r.metadata.as_ref())?;
+        let meta = RunRecord::of_metadata(r.metadata.as_ref())?;
         let out = meta.parsed_output();
         Some((meta, out))
     })

@@ -32,7 +32,7 @@ use super::templates::{self as t, NO_STDERR};
 /// What the decision builders need of one hook's run, kept in `HookOutcome::metadata`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
-pub struct ClaudeMeta {
+pub struct RunRecord {
     /// The event's name.
     pub event: String,
     /// How it went.
@@ -55,7 +55,7 @@ pub struct ClaudeMeta {
     pub http_status: Option<u16>,
 }
 
-impl ClaudeMeta {
+impl RunRecord {
     /// An empty record of a run of a hook of `event`, with a status.
     pub(crate) fn new(event: &str, status: HookStatus) -> Self {
         Self {
@@ -132,7 +132,7 @@ impl ClaudeMeta {
 }
 
 /// Kept typed in a hook's record; its JSON is `{"claude": record}`.
-impl RecordData for ClaudeMeta {
+impl RecordData for RunRecord {
     fn to_value(&self) -> Value {
         self.clone().into_json()
     }
@@ -142,7 +142,7 @@ impl RecordData for ClaudeMeta {
 #[derive(Debug, Clone)]
 pub(crate) struct Decoded {
     pub(crate) verdict: Verdict,
-    pub(crate) meta: ClaudeMeta,
+    pub(crate) meta: RunRecord,
     pub(crate) failure: Option<String>,
     pub(crate) warnings: Vec<String>,
 }
@@ -203,8 +203,8 @@ fn first_line(text: &str) -> &str {
     text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim()
 }
 
-fn meta(ctx: &DecodeCtx<'_>, status: HookStatus, exit_code: Option<i32>) -> ClaudeMeta {
-    ClaudeMeta { exit_code, ..ClaudeMeta::new(ctx.name, status) }
+fn meta(ctx: &DecodeCtx<'_>, status: HookStatus, exit_code: Option<i32>) -> RunRecord {
+    RunRecord { exit_code, ..RunRecord::new(ctx.name, status) }
 }
 
 /// A failure that `onFailure: "block"` may turn into a block. The block's reason is
@@ -475,7 +475,7 @@ fn short_text(bytes: &[u8]) -> String {
 
 /// The worktree path a WorktreeCreate hook gave: `worktreePath`, else the last non-empty line
 /// of plain stdout with ANSI escapes removed.
-pub(crate) fn worktree_path(meta: &ClaudeMeta) -> Option<String> {
+pub(crate) fn worktree_path(meta: &RunRecord) -> Option<String> {
     if let Some(Specific::WorktreeCreate(o)) = meta.parsed_output().and_then(|o| o.specific) {
         return o.worktree_path;
     }
@@ -506,9 +506,9 @@ fn strip_ansi(text: &str) -> String {
 
 /// Decodes what a command hook's process did by the outcome rules, as a handler on `event`
 /// with the given `onFailure` would: the core status, the neutral verdict, the failure and
-/// warnings, and the [`ClaudeMeta`] record in `metadata`.
+/// warnings, and the [`RunRecord`] record in `metadata`.
 ///
-/// This is the decoder [`ClaudeHook`](crate::ClaudeHook) applies after
+/// This is the decoder [`HandlerHook`](crate::HandlerHook) applies after
 /// [`run`](hook_exec::run); it is public for harnesses that start hook processes themselves and for the fuzz
 /// targets, which feed it arbitrary stdout, stderr and exits.
 pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure) -> HookOutcome {
@@ -519,7 +519,7 @@ pub fn decode_outcome(event: EventName, raw: &RawOutcome, on_failure: OnFailure)
 /// Decodes what an `http` hook's server answered on `event`: its status and its body (at most
 /// the cap; `truncated` when it went past), as [`decode_outcome`] does a command's run.
 ///
-/// This is the decoder [`ClaudeHook`](crate::ClaudeHook) applies to an `http` hook's answer; it
+/// This is the decoder [`HandlerHook`](crate::HandlerHook) applies to an `http` hook's answer; it
 /// is public for harnesses that make the request themselves and for the fuzz target of the
 /// answer path.
 pub fn decode_http_outcome(

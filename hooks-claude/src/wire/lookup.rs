@@ -19,7 +19,7 @@ pub(crate) fn field<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Va
 }
 
 /// The top-level string fields of a payload, however it is held: an object, or a
-/// [`ClaudePayload`](crate::ClaudePayload) printed from a typed input, which reads them in its
+/// [`InputObject`](crate::InputObject) printed from a typed input, which reads them in its
 /// bytes without building its object.
 pub(crate) trait Texts {
     /// The field `key` (a plain field name) when it is a string.

@@ -12,15 +12,15 @@ use hook_protocol::{
 use serde_json::Value;
 
 use crate::EventName;
-use crate::input::ClaudeInput;
-use crate::wire::conversion::{ClaudePayload, event_from_payload};
+use crate::input::TypedInput;
+use crate::wire::conversion::{InputObject, event_from_payload};
 
-/// The neutral event for a typed input, with the input attached as a [`ClaudePayload`]: what
+/// The neutral event for a typed input, with the input attached as a [`InputObject`]: what
 /// [`event_from_payload`] makes of the input's [`payload`](crate::input::payload) object, made
 /// from the typed fields where the event's neutral payload is one of its own (the object is
 /// then built only if something asks for it). An event whose neutral payload is the object
 /// itself ([`Custom`](hook_protocol::Custom)) is made from the object.
-pub(crate) fn event_from_input<I: ClaudeInput>(input: &I) -> Event {
+pub(crate) fn event_from_input<I: TypedInput>(input: &I) -> Event {
     let Some(payload) = neutral_of(input) else {
         return event_from_payload(I::EVENT.as_str(), crate::input::payload(input));
     };
@@ -31,14 +31,14 @@ pub(crate) fn event_from_input<I: ClaudeInput>(input: &I) -> Event {
     common.agent_id.clone_from(&base.agent_id);
     common.agent_type.clone_from(&base.agent_type);
     let mut ev = Event::new(common, payload);
-    ev.extensions.insert(ClaudePayload::of_input(input));
+    ev.extensions.insert(InputObject::of_input(input));
     ev
 }
 
 /// The neutral payload of one of this crate's typed inputs, field for field as
 /// [`event_from_payload`] reads it from the object; `None` for an event it makes a [`Custom`](hook_protocol::Custom)
 /// of, and for an input type of another crate.
-fn neutral_of<I: ClaudeInput>(input: &I) -> Option<Payload> {
+fn neutral_of<I: TypedInput>(input: &I) -> Option<Payload> {
     use crate::input as i;
     let any: &dyn Any = input;
     let call = |name: &str, input: &Value, id: Option<&str>| {

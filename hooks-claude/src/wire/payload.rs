@@ -1,4 +1,4 @@
-//! [`ClaudePayload`]: one event's stdin object, its bytes, and the few fields every hook's run
+//! [`InputObject`]: one event's stdin object, its bytes, and the few fields every hook's run
 //! reads, each made at most once per event and shared by every hook and every clone.
 
 use std::sync::{Arc, OnceLock};
@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Map, Value};
 
 use crate::wire::input::writer::{Entries, Field};
-use crate::wire::input::{Base, ClaudeInput, payload, stdin_shared, stdin_straight};
+use crate::wire::input::{Base, TypedInput, payload, stdin_shared, stdin_straight};
 use crate::wire::lookup::{Texts, field};
 
 /// The exact stdin object of one Claude event, carried in [`hook_protocol::Event::extensions`].
@@ -17,7 +17,7 @@ use crate::wire::lookup::{Texts, field};
 /// printed straight from the input, its string fields are read in the bytes where they were
 /// printed, and its object is read back from the bytes only when something asks for it.
 #[derive(Clone)]
-pub struct ClaudePayload(Arc<Shared>);
+pub struct InputObject(Arc<Shared>);
 
 /// What the clones of one payload share, in one allocation.
 struct Shared {
@@ -38,16 +38,16 @@ struct Printed {
     effort: Option<String>,
 }
 
-impl std::fmt::Debug for ClaudePayload {
+impl std::fmt::Debug for InputObject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClaudePayload")
+        f.debug_struct("InputObject")
             .field("name", &self.0.name)
             .field("object", self.object())
             .finish()
     }
 }
 
-impl ClaudePayload {
+impl InputObject {
     /// A payload for the event `name` (its `hook_event_name`).
     pub fn new(name: impl Into<String>, object: Map<String, Value>) -> Self {
         Self(Arc::new(Shared {
@@ -59,8 +59,8 @@ impl ClaudePayload {
     }
 
     /// The payload of a typed input: printed straight from it when it can be
-    /// ([`ClaudeInput::UNIQUE_KEYS`]), else made from its [`payload`] object.
-    pub(crate) fn of_input<I: ClaudeInput>(input: &I) -> Self {
+    /// ([`TypedInput::UNIQUE_KEYS`]), else made from its [`payload`] object.
+    pub(crate) fn of_input<I: TypedInput>(input: &I) -> Self {
         let name = I::EVENT.as_str().to_owned();
         let Some((bytes, entries)) = stdin_straight(input) else {
             return Self::new(name, payload(input));
@@ -110,7 +110,7 @@ impl ClaudePayload {
         self.0.bytes.get_or_init(|| stdin_shared(self.object()))
     }
 
-    /// Whether it was printed from a typed input (by [`ClaudePayload::of_input`]).
+    /// Whether it was printed from a typed input (by [`InputObject::of_input`]).
     pub(crate) fn is_printed(&self) -> bool {
         self.0.printed.is_some()
     }
@@ -136,7 +136,7 @@ impl ClaudePayload {
     }
 }
 
-impl Texts for ClaudePayload {
+impl Texts for InputObject {
     /// A printed payload's string field is read where it was printed; one with an escape in
     /// it, and every field of a payload made from an object, from the object.
     fn text(&self, key: &str) -> Option<&str> {
@@ -169,7 +169,7 @@ mod tests {
             tool_use_id: "toolu_1".into(),
             ..PreToolUse::default()
         };
-        let p = ClaudePayload::of_input(&input);
+        let p = InputObject::of_input(&input);
         assert!(p.is_printed());
         assert_eq!(p.session_id(), Some("s-1"));
         assert_eq!(p.cwd(), Some("/work"));
@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn the_last_handle_gives_its_object_up_without_a_copy_and_a_shared_one_copies_it() {
         let object = payload(&PreToolUse { tool_name: "Bash".into(), ..PreToolUse::default() });
-        let p = ClaudePayload::new("PreToolUse", object.clone());
+        let p = InputObject::new("PreToolUse", object.clone());
         let text =
             |o: &Map<String, Value>| o.get("tool_name").and_then(Value::as_str).map(str::as_ptr);
         let held = text(p.object());
@@ -198,7 +198,7 @@ mod tests {
         let taken = other.into_object();
         assert_eq!(taken, object);
         assert_eq!(text(&taken), held, "the last handle's object was copied");
-        let printed = ClaudePayload::of_input(&PreToolUse::default());
+        let printed = InputObject::of_input(&PreToolUse::default());
         assert_eq!(printed.into_object(), payload(&PreToolUse::default()));
     }
 
@@ -206,7 +206,7 @@ mod tests {
     fn a_field_with_an_escape_is_read_from_the_object() {
         let input =
             PreToolUse { base: Base::new("s", "/t", "C:\\work\t\"x\""), ..PreToolUse::default() };
-        let p = ClaudePayload::of_input(&input);
+        let p = InputObject::of_input(&input);
         assert_eq!(p.cwd(), Some("C:\\work\t\"x\""));
         assert!(p.0.object.get().is_some());
     }

@@ -15,7 +15,7 @@ use hooks_claude::{
 #[allow(unused_imports, reason = "that each path resolves is the test")]
 use hooks_claude::{
     delegate::AgentRunner as _, delegate::McpToolCaller as _, delegate::ModelEvaluator as _,
-    input::ClaudeInput as _,
+    input::TypedInput as _,
 };
 
 /// Each type by its path, written out, and its identity.
@@ -34,10 +34,10 @@ fn types() -> Vec<(&'static str, TypeId)> {
         hooks_claude::AsyncResult,
         hooks_claude::BackgroundLimits,
         hooks_claude::CancellationToken,
-        hooks_claude::ClaudeHook,
-        hooks_claude::ClaudeMeta,
-        hooks_claude::ClaudePayload,
-        hooks_claude::ClaudeRecord,
+        hooks_claude::HandlerHook,
+        hooks_claude::RunRecord,
+        hooks_claude::InputObject,
+        hooks_claude::Record,
         hooks_claude::Config,
         hooks_claude::ElicitationDecision,
         hooks_claude::Engine,

@@ -9,7 +9,7 @@ use hook_protocol::{
 };
 use hooks_claude::{Engine, HostEnv, Loader, Scope};
 use hooks_native::{Answer, SeamHook};
-use hooks_tnsai::{EventType, TnsaiHook};
+use hooks_tnsai::{EventType, ScriptHook};
 use serde_json::json;
 
 fn claude_hooks(dir: &Path, command: &str) -> Vec<Arc<dyn Hook>> {
@@ -23,13 +23,13 @@ fn claude_hooks(dir: &Path, command: &str) -> Vec<Arc<dyn Hook>> {
     Engine::builder(config).host(HostEnv::new(dir)).build().unwrap().claude_hooks()
 }
 
-fn tnsai_hook(dir: &Path, id: &str, response: &str, priority: i32) -> TnsaiHook {
+fn tnsai_hook(dir: &Path, id: &str, response: &str, priority: i32) -> ScriptHook {
     let root = dir.join("tnsai");
     std::fs::create_dir_all(&root).unwrap();
     let script = root.join(format!("{id}.sh"));
     std::fs::write(&script, format!("#!/bin/sh\ncat >/dev/null\necho '{response}'\n")).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    TnsaiHook::builder(id)
+    ScriptHook::builder(id)
         .event_type(EventType::PreToolUse)
         .executable(&script)
         .trusted_root(&root)

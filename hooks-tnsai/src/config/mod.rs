@@ -52,7 +52,7 @@ pub use error::{HookRef, ListError, ListErrorKind, LoadErrors};
 pub use list_hook::ListHook;
 
 use crate::envelope::{DEFAULT_TNSAI_VERSION, Stamp};
-use crate::{TnsaiHook, TrustRoots};
+use crate::{ScriptHook, TrustRoots};
 use node::Node;
 use read::Reader;
 
@@ -79,7 +79,7 @@ pub struct HookList {
     file: PathBuf,
     trusted_roots: TrustRoots,
     tnsai_version: String,
-    hooks: Vec<Arc<TnsaiHook>>,
+    hooks: Vec<Arc<ScriptHook>>,
     dispatcher: Arc<Dispatcher>,
 }
 
@@ -148,7 +148,7 @@ impl HookList {
         let mut reader = Reader::new(file, &base, options.scrub.clone());
         let doc = reader.document(&root);
         let trusted_roots = TrustRoots::new(&doc.roots).unwrap_or_default();
-        let hooks: Vec<Arc<TnsaiHook>> = doc.hooks.into_iter().map(Arc::new).collect();
+        let hooks: Vec<Arc<ScriptHook>> = doc.hooks.into_iter().map(Arc::new).collect();
         let mut errors = reader.errors;
         let dispatcher = Dispatcher::builder()
             .mode(Self::MODE)
@@ -187,7 +187,7 @@ impl HookList {
     }
 
     /// The hooks, in file order.
-    pub fn hooks(&self) -> &[Arc<TnsaiHook>] {
+    pub fn hooks(&self) -> &[Arc<ScriptHook>] {
         &self.hooks
     }
 

@@ -13,13 +13,13 @@ use hook_protocol::Position;
 
 use super::node::{Node, position_of};
 use crate::hook::env_name_problem;
-use crate::{EventSelector, TnsaiHook, TnsaiHookBuilder, TrustRoots, compile_matcher};
+use crate::{EventSelector, ScriptHook, ScriptHookBuilder, TrustRoots, compile_matcher};
 
 /// What a hook list's top level holds, read.
 pub(crate) struct Document {
     pub(crate) roots: Vec<PathBuf>,
     pub(crate) tnsai_version: Option<String>,
-    pub(crate) hooks: Vec<TnsaiHook>,
+    pub(crate) hooks: Vec<ScriptHook>,
 }
 
 /// Collects problems about one file.
@@ -207,7 +207,7 @@ impl<'a> Reader<'a> {
         node: &Spanned<Node>,
         roots: &TrustRoots,
         version: Option<&str>,
-    ) -> Vec<TnsaiHook> {
+    ) -> Vec<ScriptHook> {
         let Node::Seq(items) = &node.value else {
             self.wrong(node, None, "hooks", "a sequence of hooks");
             return Vec::new();
@@ -377,7 +377,7 @@ impl<'a> Reader<'a> {
         at: Position,
         roots: &TrustRoots,
         version: Option<&str>,
-    ) -> Option<TnsaiHook> {
+    ) -> Option<ScriptHook> {
         let (exe, exe_at) = entry.executable?;
         let exe = normalize(&self.base.join(exe));
         if let Err(error) = roots.check(&exe) {
@@ -389,7 +389,7 @@ impl<'a> Reader<'a> {
         else {
             return None;
         };
-        let mut b = TnsaiHookBuilder::new(id)
+        let mut b = ScriptHookBuilder::new(id)
             .event_type(EventSelector::from_name(&event_type))
             .executable(exe)
             .trusted_roots(roots.roots().iter().cloned())

@@ -215,7 +215,7 @@ fi"#,
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn as_one_hook_the_list_keeps_its_pipeline_on_a_parallel_dispatcher() {
     use hook_protocol::{Dispatcher, PreToolDecision, ToolPermission};
-    use hooks_tnsai::RecordMeta;
+    use hooks_tnsai::RunRecord;
 
     let (_s, list) = chained();
     // One hook on a parallel dispatcher: the pipeline runs inside it.
@@ -248,5 +248,5 @@ async fn as_one_hook_the_list_keeps_its_pipeline_on_a_parallel_dispatcher() {
     let decision: PreToolDecision = report.decision();
     assert_eq!(decision.permission, ToolPermission::NoOpinion);
     assert_eq!(decision.updated_input, Some(serde_json::json!({"command": "ls -la"})));
-    assert!(RecordMeta::of(&report.records[1]).is_some());
+    assert!(RunRecord::of(&report.records[1]).is_some());
 }

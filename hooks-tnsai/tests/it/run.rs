@@ -9,7 +9,7 @@ use hook_protocol::{
     Decision, Dispatcher, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, Mode,
     PreToolDecision, Seam, Source, ToolPermission, Verdict,
 };
-use hooks_tnsai::{DecisionKind, EventType, RecordMeta, Request, ResponseSeverity, TnsaiHook};
+use hooks_tnsai::{DecisionKind, EventType, Request, ResponseSeverity, RunRecord, ScriptHook};
 use serde_json::{Value, json};
 
 use crate::support::{Sandbox, bash, run};
@@ -21,8 +21,8 @@ fn reply(json: &str) -> String {
     format!("cat >/dev/null\nprintf '%s\\n' '{json}'")
 }
 
-fn meta(o: &HookOutcome) -> RecordMeta {
-    RecordMeta::from_metadata(o.metadata.as_ref().expect("metadata")).expect("tnsai metadata")
+fn meta(o: &HookOutcome) -> RunRecord {
+    RunRecord::from_metadata(o.metadata.as_ref().expect("metadata")).expect("tnsai metadata")
 }
 
 #[tokio::test]
@@ -143,7 +143,7 @@ async fn other_exits_timeouts_and_spawn_failures_fail() {
     assert_eq!(o.failure.as_deref(), Some("killed by signal 9 (SIGKILL)"));
 
     let exe = s.script("slow", "sleep 30");
-    let slow = TnsaiHook::builder("slow")
+    let slow = ScriptHook::builder("slow")
         .event_type(EventType::PreToolUse)
         .executable(exe)
         .trusted_root(s.root())
@@ -159,7 +159,7 @@ async fn other_exits_timeouts_and_spawn_failures_fail() {
     let exe = s.root().join("bad-interpreter");
     fs::write(&exe, "#!/nonexistent/interpreter\n").unwrap();
     fs::set_permissions(&exe, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let bad = TnsaiHook::builder("bad")
+    let bad = ScriptHook::builder("bad")
         .event_type(EventType::PreToolUse)
         .executable(&exe)
         .trusted_root(s.root())
@@ -234,7 +234,7 @@ async fn failure_policies_open_and_closed() {
     fs::write(&bad, "#!/nonexistent/interpreter\n").unwrap();
     fs::set_permissions(&bad, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     for policy in [OPEN, CLOSED] {
-        let hook = TnsaiHook::builder("unstartable")
+        let hook = ScriptHook::builder("unstartable")
             .event_type(EventType::PreToolUse)
             .executable(&bad)
             .trusted_root(s.root())
@@ -248,7 +248,7 @@ async fn failure_policies_open_and_closed() {
     }
     let exe = s.script("sleepy", "sleep 30");
     for policy in [OPEN, CLOSED] {
-        let hook = TnsaiHook::builder("sleepy")
+        let hook = ScriptHook::builder("sleepy")
             .event_type(EventType::PreToolUse)
             .executable(&exe)
             .trusted_root(s.root())
@@ -270,7 +270,7 @@ async fn environment_and_stdin_and_no_argv() {
     let body = r#"cat > "$OUT"
 printf '{"hook_protocol_version": "1", "decision": "allow", "metadata": {"type": "%s", "id": "%s", "version": "%s", "mode": "%s", "argc": %d}}' "$TNSAI_HOOK_EVENT_TYPE" "$TNSAI_HOOK_EVENT_ID" "$TNSAI_HOOK_PROTOCOL_VERSION" "$MODE" "$#""#;
     let exe = s.script("env", body);
-    let hook = TnsaiHook::builder("env")
+    let hook = ScriptHook::builder("env")
         .event_type(EventType::PreToolUse)
         .executable(exe)
         .trusted_root(s.root())
@@ -358,7 +358,7 @@ async fn mixes_with_other_hooks_in_priority_order() {
         "early",
         &reply(r#"{"hook_protocol_version": "1", "decision": "block", "reason": "first"}"#),
     );
-    let early = TnsaiHook::builder("early")
+    let early = ScriptHook::builder("early")
         .event_type(EventType::PreToolUse)
         .executable(exe)
         .trusted_root(s.root())

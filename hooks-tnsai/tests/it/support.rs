@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hook_protocol::{Common, Event, FailurePolicy, Hook, HookOutcome, Payload, ToolCall};
-use hooks_tnsai::{EventType, Stamp, TnsaiHook};
+use hooks_tnsai::{EventType, ScriptHook, Stamp};
 use serde_json::json;
 use tempfile::TempDir;
 
@@ -39,9 +39,9 @@ impl Sandbox {
     }
 
     /// A hook running `hooks/NAME` (written with `body`) on `PreToolUse`.
-    pub(crate) fn hook(&self, name: &str, body: &str, policy: FailurePolicy) -> TnsaiHook {
+    pub(crate) fn hook(&self, name: &str, body: &str, policy: FailurePolicy) -> ScriptHook {
         let exe = self.script(name, body);
-        TnsaiHook::builder(name)
+        ScriptHook::builder(name)
             .event_type(EventType::PreToolUse)
             .executable(exe)
             .trusted_root(self.root())
@@ -64,6 +64,6 @@ pub(crate) fn bash(command: &str) -> Event {
 }
 
 /// Runs a hook on an event.
-pub(crate) async fn run(hook: &TnsaiHook, event: &Event) -> HookOutcome {
+pub(crate) async fn run(hook: &ScriptHook, event: &Event) -> HookOutcome {
     hook.run(event).await
 }

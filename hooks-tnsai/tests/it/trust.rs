@@ -3,19 +3,19 @@
 use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};
 
-use hooks_tnsai::{BuildError, EventType, TnsaiHook, TrustError, TrustRoots};
+use hooks_tnsai::{BuildError, EventType, ScriptHook, TrustError, TrustRoots};
 
 use crate::support::Sandbox;
 
-fn build(s: &Sandbox, exe: impl AsRef<std::path::Path>) -> Result<TnsaiHook, BuildError> {
-    TnsaiHook::builder("h")
+fn build(s: &Sandbox, exe: impl AsRef<std::path::Path>) -> Result<ScriptHook, BuildError> {
+    ScriptHook::builder("h")
         .event_type(EventType::PreToolUse)
         .executable(exe.as_ref())
         .trusted_root(s.root())
         .build()
 }
 
-fn refused(r: Result<TnsaiHook, BuildError>) -> (TrustError, String) {
+fn refused(r: Result<ScriptHook, BuildError>) -> (TrustError, String) {
     match r {
         Err(BuildError::Trust { error, .. }) => {
             let message = error.to_string();
@@ -38,7 +38,7 @@ fn a_file_under_a_root_is_accepted_and_resolved() {
     assert_eq!(hook.executable(), exe.canonicalize().unwrap(), "runs the target, not the link");
     // A root reached through a symlink resolves too.
     symlink(s.root(), s.path().join("roots-link")).unwrap();
-    let via = TnsaiHook::builder("h")
+    let via = ScriptHook::builder("h")
         .event_type(EventType::PreToolUse)
         .executable(&exe)
         .trusted_root(s.path().join("roots-link"))
@@ -100,7 +100,7 @@ fn missing_files_directories_and_roots_are_refused() {
     let (e, _) = refused(build(&s, s.root()));
     assert!(matches!(e, TrustError::NotAFile { .. }));
     let no_roots =
-        TnsaiHook::builder("h").event_type(EventType::Stop).executable("/bin/sh").build();
+        ScriptHook::builder("h").event_type(EventType::Stop).executable("/bin/sh").build();
     let (e, message) = refused(no_roots);
     assert!(matches!(e, TrustError::NoRoots { .. }));
     assert_eq!(message, "executable `/bin/sh` is refused: no trusted roots are configured");

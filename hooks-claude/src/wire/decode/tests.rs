@@ -214,7 +214,7 @@ fn never_panics_on_garbage() {
 
 #[test]
 fn metadata_built_by_hand_is_the_serialized_record() {
-    let mut full = ClaudeMeta::new("PreToolUse", HookStatus::Blocked);
+    let mut full = RunRecord::new("PreToolUse", HookStatus::Blocked);
     full.exit_code = Some(2);
     full.output = serde_json::from_str(r#"{"decision":"block","n":[1,2]}"#).ok();
     full.plain_stdout = Some("text".into());
@@ -222,7 +222,7 @@ fn metadata_built_by_hand_is_the_serialized_record() {
     full.blocked_on_failure = true;
     full.background = true;
     full.http_status = Some(503);
-    for meta in [ClaudeMeta::new("Stop", HookStatus::Success), full] {
+    for meta in [RunRecord::new("Stop", HookStatus::Success), full] {
         let serialized = serde_json::json!({ "claude": serde_json::to_value(&meta).unwrap() });
         assert_eq!(meta.clone().into_json(), serialized);
         // Key order too (maps compare equal in any order).
@@ -230,11 +230,11 @@ fn metadata_built_by_hand_is_the_serialized_record() {
         // Kept typed, it reads back as itself and serializes as its JSON; kept as JSON, it
         // reads back the same.
         let typed = meta.clone().into_metadata();
-        assert_eq!(typed.downcast_ref::<ClaudeMeta>(), Some(&meta));
+        assert_eq!(typed.downcast_ref::<RunRecord>(), Some(&meta));
         assert_eq!(serde_json::to_string(&typed).unwrap(), serialized.to_string());
         assert_eq!(typed, hook_protocol::Metadata::json(serialized.clone()));
-        assert_eq!(ClaudeMeta::from_metadata(Some(&typed)), Some(meta.clone()));
+        assert_eq!(RunRecord::from_metadata(Some(&typed)), Some(meta.clone()));
         let json = hook_protocol::Metadata::json(serialized);
-        assert_eq!(ClaudeMeta::from_metadata(Some(&json)), Some(meta));
+        assert_eq!(RunRecord::from_metadata(Some(&json)), Some(meta));
     }
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{BackgroundTask, Base, BatchCall, ClaudeInput, McpServer, SessionCron};
+use super::{BackgroundTask, Base, BatchCall, McpServer, SessionCron, TypedInput};
 use crate::EventName;
 use crate::wire::decision::{
     ElicitationDecision, MessageDisplayDecision, ModelSwitchDecision, ObserveDecision,
@@ -29,7 +29,7 @@ macro_rules! input {
             $( $(#[$fm])* pub $field: $ty, )*
         }
 
-        impl ClaudeInput for $name {
+        impl TypedInput for $name {
             const EVENT: EventName = EventName::$name;
             type Decision = $decision;
             const UNIQUE_KEYS: bool = true;

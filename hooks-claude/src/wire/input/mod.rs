@@ -152,7 +152,7 @@ pub struct BatchCall {
 }
 
 /// A typed input of one event: it knows its event and the decision the event produces.
-pub trait ClaudeInput: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
+pub trait TypedInput: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     /// The event.
     const EVENT: EventName;
     /// The typed decision the harness gets back.
@@ -174,7 +174,7 @@ pub trait ClaudeInput: Serialize + DeserializeOwned + Clone + Send + Sync + 'sta
 
 /// The stdin object for a typed input: the common fields, `hook_event_name`, then the event's
 /// own fields.
-pub fn payload<I: ClaudeInput>(input: &I) -> Map<String, Value> {
+pub fn payload<I: TypedInput>(input: &I) -> Map<String, Value> {
     let mut map = match serde_json::to_value(input) {
         Ok(Value::Object(map)) => map,
         _ => Map::new(),
@@ -224,9 +224,9 @@ pub(crate) fn stdin_shared(payload: &Map<String, Value>) -> Arc<[u8]> {
 
 /// The stdin bytes of a typed input ([`stdin_bytes`] of its [`payload`]), in the shared form,
 /// printed straight from the input, without building its object, and where its top-level
-/// entries lie in them; `None` when its keys may repeat ([`ClaudeInput::UNIQUE_KEYS`]) or it
+/// entries lie in them; `None` when its keys may repeat ([`TypedInput::UNIQUE_KEYS`]) or it
 /// holds what only the object prints exactly.
-pub(crate) fn stdin_straight<I: ClaudeInput>(input: &I) -> Option<(Arc<[u8]>, writer::Entries)> {
+pub(crate) fn stdin_straight<I: TypedInput>(input: &I) -> Option<(Arc<[u8]>, writer::Entries)> {
     if !I::UNIQUE_KEYS {
         return None;
     }

@@ -4,18 +4,18 @@ use super::event_from_input;
 use crate::EventName;
 use crate::input::*;
 use crate::samples::payload_of;
-use crate::wire::conversion::{ClaudePayload, event_from_payload};
+use crate::wire::conversion::{InputObject, event_from_payload};
 
 /// An input's event made from its fields and made from its object are the same event, with
 /// the same payload attached.
-fn same<I: ClaudeInput>(input: &I) {
+fn same<I: TypedInput>(input: &I) {
     let name = I::EVENT.as_str();
     let typed = event_from_input(input);
     let through = event_from_payload(name, payload(input));
     assert_eq!(typed.common, through.common, "{name}");
     assert_eq!(typed.payload, through.payload, "{name}");
     let (Some(a), Some(b)) =
-        (typed.extensions.get::<ClaudePayload>(), through.extensions.get::<ClaudePayload>())
+        (typed.extensions.get::<InputObject>(), through.extensions.get::<InputObject>())
     else {
         panic!("{name}: no payload attached")
     };
@@ -27,7 +27,7 @@ fn same<I: ClaudeInput>(input: &I) {
     assert_eq!(a.effort_level(), b.effort_level(), "{name}");
 }
 
-fn sample<I: ClaudeInput>() -> I {
+fn sample<I: TypedInput>() -> I {
     match serde_json::from_value(Value::Object(payload_of(I::EVENT))) {
         Ok(input) => input,
         Err(e) => panic!("{}: the sample does not read back: {e}", I::EVENT.as_str()),

@@ -25,7 +25,7 @@ fn straight<T: Serialize>(value: &T, name: &str, at: usize) -> Result<Vec<u8>, s
 }
 
 /// The typed input of an event's sample, printed straight and through its object.
-fn check<I: ClaudeInput>() {
+fn check<I: TypedInput>() {
     let sample = payload_of(I::EVENT);
     let input: I = match serde_json::from_value(Value::Object(sample.clone())) {
         Ok(input) => input,
@@ -149,7 +149,7 @@ struct Twice {
     hook_event_name: String,
 }
 
-impl ClaudeInput for Twice {
+impl TypedInput for Twice {
     const EVENT: EventName = EventName::Setup;
     type Decision = crate::ObserveDecision;
 
@@ -168,7 +168,7 @@ fn an_input_with_keys_twice_prints_through_its_object() {
     extra.insert("cwd".into(), json!("/other"));
     let twice = Twice { base: Base::new("s", "/t", "/c"), extra, hook_event_name: "Mine".into() };
     assert!(stdin_straight(&twice).is_none());
-    let payload = crate::wire::payload::ClaudePayload::of_input(&twice);
+    let payload = crate::wire::payload::InputObject::of_input(&twice);
     assert_eq!(
         String::from_utf8_lossy(payload.bytes()),
         "{\"session_id\":\"s\",\"transcript_path\":\"/t\",\"cwd\":\"/other\",\"hook_event_name\":\"Setup\"}\n"
@@ -192,11 +192,11 @@ fn any_base() -> impl Strategy<Value = Base> {
 
 /// Every top-level field of a printed input reads as its object holds it: a string without an
 /// escape where it was printed, any other from the object.
-fn same_texts<I: ClaudeInput>(input: &I) {
+fn same_texts<I: TypedInput>(input: &I) {
     use crate::wire::lookup::Texts;
     let object = payload(input);
     let Some((bytes, entries)) = stdin_straight(input) else { panic!("not printed") };
-    let printed = crate::wire::payload::ClaudePayload::of_input(input);
+    let printed = crate::wire::payload::InputObject::of_input(input);
     let keys = object.keys().map(String::as_str).chain(["absent", "hook_event_nam", ""]);
     for key in keys {
         let expected = object.get(key);
@@ -215,13 +215,13 @@ fn same_texts<I: ClaudeInput>(input: &I) {
     }
 }
 
-fn same_bytes<I: ClaudeInput>(input: &I) -> Result<(), TestCaseError> {
+fn same_bytes<I: TypedInput>(input: &I) -> Result<(), TestCaseError> {
     let expected = stdin_bytes(&payload(input));
     let straight = stdin_straight(input);
     prop_assert_eq!(straight.as_ref().map(|(b, _)| &**b), Some(expected.as_slice()));
     same_texts(input);
     // The object read back from the bytes is the object, numbers included.
-    let printed = crate::wire::payload::ClaudePayload::of_input(input);
+    let printed = crate::wire::payload::InputObject::of_input(input);
     prop_assert_eq!(printed.object(), &payload(input));
     Ok(())
 }
@@ -283,7 +283,7 @@ fn an_input_nested_too_deep_to_read_back_is_printed_through_its_object() {
     for (levels, straight) in [(99, true), (100, false), (300, false)] {
         let input = PreToolUse { tool_input: nested(levels), ..PreToolUse::default() };
         assert_eq!(stdin_straight(&input).is_some(), straight, "{levels} levels");
-        let printed = crate::wire::payload::ClaudePayload::of_input(&input);
+        let printed = crate::wire::payload::InputObject::of_input(&input);
         assert_eq!(printed.bytes().as_ref(), stdin_bytes(&payload(&input)).as_slice());
         // Nothing is lost: the object is whole, however deep.
         assert_eq!(printed.object(), &payload(&input), "{levels} levels");
