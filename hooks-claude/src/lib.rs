@@ -46,7 +46,8 @@
 //! - `http`: a POST of the event's JSON ([HTTP hooks](crate::compatibility#http-hooks) says what
 //!   the answer means; a status alone never blocks). [`HttpPolicy`] holds `allowedHttpHookUrls` (an
 //!   empty list blocks every URL) and `httpHookAllowedEnvVars`; header values interpolate only the
-//!   variables both the handler's `allowedEnvVars` and the policy allow, and are never logged.
+//!   variables both the handler's `allowedEnvVars` and the policy allow, never the agent's own
+//!   model credentials ([`HttpPolicy::withhold`]), and are never logged.
 //!   Redirects are not followed, so that a redirect cannot lead past the allowlist. TLS is rustls
 //!   with the platform's verifier. The client is the crate's `http` feature, on by default; a
 //!   harness with no use for `http` hooks turns it off (`default-features = false`) and builds

@@ -23,10 +23,25 @@ pub(crate) use client::Client;
 /// The harness-level limits on `http` hooks ([HTTP hooks](crate::compatibility#http-hooks)): which
 /// URLs they may post to (`allowedHttpHookUrls`) and which environment variables their headers may
 /// interpolate (`httpHookAllowedEnvVars`). Both apply to hooks of every source.
-#[derive(Clone, Default)]
+///
+/// Whatever the lists say, a header never interpolates one of the agent's own model credentials
+/// ([`HttpPolicy::CREDENTIALS`] by default, [`HttpPolicy::withhold`] to name the harness's): its
+/// value is empty and the hook's record carries a warning that names the variable.
+#[derive(Clone)]
 pub struct HttpPolicy {
     urls: Option<Vec<(String, Option<Regex>)>>,
     env_vars: Option<Vec<String>>,
+    withheld: Vec<String>,
+}
+
+impl Default for HttpPolicy {
+    fn default() -> Self {
+        Self {
+            urls: None,
+            env_vars: None,
+            withheld: Self::CREDENTIALS.iter().map(|&n| n.to_owned()).collect(),
+        }
+    }
 }
 
 impl fmt::Debug for HttpPolicy {
@@ -37,12 +52,19 @@ impl fmt::Debug for HttpPolicy {
                 &self.urls.as_ref().map(|u| u.iter().map(|(p, _)| p).collect::<Vec<_>>()),
             )
             .field("allowed_env_vars", &self.env_vars)
+            .field("withheld", &self.withheld)
             .finish()
     }
 }
 
 impl HttpPolicy {
-    /// No limit beyond each handler's own `allowedEnvVars`.
+    /// The variables withheld from headers unless the harness says otherwise: Claude Code's own
+    /// model credentials (the API key, the bearer token, the OAuth token).
+    pub const CREDENTIALS: [&'static str; 3] =
+        ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"];
+
+    /// No limit beyond each handler's own `allowedEnvVars`, and the default credentials
+    /// ([`HttpPolicy::CREDENTIALS`]) withheld.
     pub fn unrestricted() -> Self {
         Self::default()
     }
@@ -96,9 +118,23 @@ impl HttpPolicy {
         }
     }
 
-    /// Whether the policy lets a header interpolate `name` (the handler must allow it too).
+    /// The harness's own model credentials, which no header interpolates whatever the lists
+    /// say: `names` replace the default set ([`HttpPolicy::CREDENTIALS`]). A harness that
+    /// calls its model with another variable names it here, with the defaults if it keeps them.
+    pub fn withhold(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.withheld = names.into_iter().collect();
+        self
+    }
+
+    /// Whether the policy lets a header interpolate `name` (the handler must allow it too). A
+    /// withheld credential is never allowed.
     pub fn env_var_allowed(&self, name: &str) -> bool {
-        self.env_vars.as_ref().is_none_or(|v| v.iter().any(|n| n == name))
+        !self.withholds(name) && self.env_vars.as_ref().is_none_or(|v| v.iter().any(|n| n == name))
+    }
+
+    /// Whether `name` is one of the credentials no header interpolates.
+    pub fn withholds(&self, name: &str) -> bool {
+        self.withheld.iter().any(|n| n == name)
     }
 }
 
@@ -146,14 +182,10 @@ fn url_pattern(pattern: &str) -> Option<Regex> {
 }
 
 #[cfg(feature = "http")]
-/// Replaces `$VAR` and `${VAR}` in a header value: allowed names by their value (empty when
-/// unset), every other name by nothing ([HTTP hooks](crate::compatibility#http-hooks)). A `$` not
-/// followed by a name stays.
-pub(crate) fn interpolate(
-    value: &str,
-    allowed: impl Fn(&str) -> bool,
-    lookup: impl Fn(&str) -> Option<String>,
-) -> String {
+/// Replaces `$VAR` and `${VAR}` in a header value by what `resolve` gives for the name: its value
+/// when the name is allowed and set, nothing otherwise
+/// ([HTTP hooks](crate::compatibility#http-hooks)). A `$` not followed by a name stays.
+pub(crate) fn interpolate(value: &str, mut resolve: impl FnMut(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
     while let Some(i) = rest.find('$') {
@@ -178,9 +210,7 @@ pub(crate) fn interpolate(
             rest = after;
             continue;
         }
-        if allowed(name) {
-            out.push_str(&lookup(name).unwrap_or_default());
-        }
+        out.push_str(&resolve(name).unwrap_or_default());
         rest = &after[consumed..];
     }
     out.push_str(rest);
@@ -284,15 +314,27 @@ mod tests {
 
     #[test]
     fn interpolation_reads_only_allowed_names() {
-        let lookup = |n: &str| Some(format!("<{n}>"));
-        let only_token = |n: &str| n == "TOKEN";
+        let only_token = |n: &str| (n == "TOKEN").then(|| format!("<{n}>"));
         assert_eq!(
-            interpolate("Bearer $TOKEN and ${TOKEN}, $SECRET ${SECRET}!", only_token, lookup),
+            interpolate("Bearer $TOKEN and ${TOKEN}, $SECRET ${SECRET}!", only_token),
             "Bearer <TOKEN> and <TOKEN>,  !"
         );
-        assert_eq!(interpolate("$ 5 $1 ${ } ${A", only_token, lookup), "$ 5 $1 ${ } ${A");
-        assert_eq!(interpolate("$TOKEN_2x", |n| n == "TOKEN_2x", lookup), "<TOKEN_2x>");
-        assert_eq!(interpolate("$TOKEN", only_token, |_| None), "", "unset is empty");
+        assert_eq!(interpolate("$ 5 $1 ${ } ${A", only_token), "$ 5 $1 ${ } ${A");
+        assert_eq!(interpolate("$TOKEN_2x", |n| Some(format!("<{n}>"))), "<TOKEN_2x>");
+        assert_eq!(interpolate("$TOKEN", |_| None), "", "unset is empty");
+    }
+
+    #[test]
+    fn credentials_are_withheld_whatever_the_lists_say() {
+        let policy = HttpPolicy::unrestricted();
+        for name in HttpPolicy::CREDENTIALS {
+            assert!(policy.withholds(name) && !policy.env_var_allowed(name), "{name}");
+        }
+        let listed = HttpPolicy::unrestricted().allow_env_vars(["ANTHROPIC_API_KEY".to_owned()]);
+        assert!(!listed.env_var_allowed("ANTHROPIC_API_KEY"), "listing a credential is not enough");
+        let own = HttpPolicy::unrestricted().withhold(["MY_MODEL_KEY".to_owned()]);
+        assert!(own.withholds("MY_MODEL_KEY") && !own.env_var_allowed("MY_MODEL_KEY"));
+        assert!(own.env_var_allowed("ANTHROPIC_API_KEY"), "the harness's set replaces the default");
     }
 
     #[test]

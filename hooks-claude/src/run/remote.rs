@@ -35,15 +35,25 @@ impl Runner {
     ) -> Decoded {
         let ctx = self.decode_ctx(timeout);
         let policy = &self.shared.http_policy;
-        let allowed = |name: &str| {
-            spec.allowed_env_vars.iter().any(|n| n == name) && policy.env_var_allowed(name)
-        };
-        let lookup = |name: &str| self.env_value(name);
-        let headers = spec
-            .headers
-            .iter()
-            .map(|(k, v)| (k.clone(), interpolate(v, allowed, lookup)))
-            .collect();
+        let mut withheld: Vec<&str> = Vec::new();
+        let mut headers = Vec::with_capacity(spec.headers.len());
+        for (key, value) in &spec.headers {
+            let value = interpolate(value, |name| {
+                if !spec.allowed_env_vars.iter().any(|n| n == name) {
+                    return None;
+                }
+                if policy.withholds(name) {
+                    if let Some(listed) = spec.allowed_env_vars.iter().find(|n| *n == name)
+                        && !withheld.contains(&listed.as_str())
+                    {
+                        withheld.push(listed);
+                    }
+                    return None;
+                }
+                policy.env_var_allowed(name).then(|| self.env_value(name)).flatten()
+            });
+            headers.push((key.clone(), value));
+        }
         let mut body = payload.bytes().to_vec();
         if body.last() == Some(&b'\n') {
             body.pop();
@@ -55,11 +65,21 @@ impl Runner {
             timeout,
             max_body: hook_exec::RunLimits::DEFAULT.stdout_max,
         };
-        match self.shared.http.post(post).await {
+        let mut decoded = match self.shared.http.post(post).await {
             Ok(answer) => decode_http(&ctx, answer.status, &answer.body, answer.truncated),
             Err(Failure::TimedOut) => decode_timeout(&ctx),
             Err(e) => decode_failure(&ctx, format!("HTTP hook {e}")),
-        }
+        };
+        decoded.warnings.splice(
+            0..0,
+            withheld.iter().map(|name| {
+                format!(
+                    "`{name}` is a model credential and is never sent to a hook: \
+                     the header that names it was sent without it"
+                )
+            }),
+        );
+        decoded
     }
 
     /// A variable's value for header interpolation: the settings `env` blocks and the

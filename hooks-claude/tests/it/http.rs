@@ -61,6 +61,46 @@ async fn the_event_json_is_posted_with_interpolated_headers() {
 }
 
 #[tokio::test]
+async fn a_model_credential_is_never_sent_even_when_listed() {
+    let dir = temp_dir("http-credentials");
+    let server = Server::start(|_| Reply::new(200, "")).await;
+    let mut handler = http(&server.url("/hook"));
+    handler["headers"] = json!({
+        "X-Api-Key": "$ANTHROPIC_API_KEY",
+        "Authorization": "Bearer ${CLAUDE_CODE_OAUTH_TOKEN}",
+        "X-Policy": "$POLICY_SERVICE_TOKEN",
+    });
+    handler["allowedEnvVars"] =
+        json!(["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "POLICY_SERVICE_TOKEN"]);
+    let env = r#"{"env": {"ANTHROPIC_API_KEY": "sk-ant-secret", "CLAUDE_CODE_OAUTH_TOKEN": "oauth-secret", "POLICY_SERVICE_TOKEN": "policy-t0k"},"#;
+    let text =
+        settings(json!({"PreToolUse": [{"hooks": [handler.clone()]}]})).replacen('{', env, 1);
+    let fired = engine_for(&dir, &text).pre_tool_use(&pre_tool(&dir)).await;
+    let requests = server.requests();
+    let r = &requests[0];
+    assert_eq!(r.header("x-api-key"), Some(""), "the API key is withheld");
+    assert_eq!(r.header("authorization"), Some("Bearer"), "the OAuth token is withheld");
+    assert_eq!(r.header("x-policy"), Some("policy-t0k"), "a user's own token still goes");
+    let warnings = &fired.records()[0].warnings;
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].starts_with("`ANTHROPIC_API_KEY` is a model credential"), "{warnings:?}");
+    assert!(warnings[1].starts_with("`CLAUDE_CODE_OAUTH_TOKEN` is a model credential"));
+    assert!(!warnings.iter().any(|w| w.contains("secret")), "values are never shown");
+
+    // A harness that calls its model with its own variable withholds that one instead.
+    let config = load(&dir, &text);
+    let policy = HttpPolicy::unrestricted().withhold(["POLICY_SERVICE_TOKEN".to_owned()]);
+    let engine =
+        Engine::builder(config).host(HostEnv::new(&dir)).http_policy(policy).build().unwrap();
+    let fired = engine.pre_tool_use(&pre_tool(&dir)).await;
+    let requests = server.requests();
+    let r = &requests[1];
+    assert_eq!(r.header("x-policy"), Some(""));
+    assert_eq!(r.header("x-api-key"), Some("sk-ant-secret"), "the harness's set replaces ours");
+    assert_eq!(fired.records()[0].warnings.len(), 1);
+}
+
+#[tokio::test]
 async fn the_harness_policy_limits_urls_and_variables() {
     let dir = temp_dir("http-policy");
     let server = Server::start(|_| Reply::new(200, "")).await;
