@@ -8,6 +8,7 @@ use crate::cli::CheckArgs;
 use crate::dialects;
 use crate::error::CliError;
 use crate::input::read_file;
+use crate::output;
 
 /// The dialect that checks a file: the one named, else the one that claims it most surely
 /// (the first in the list on a tie).
@@ -55,10 +56,10 @@ pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
     let errors = problems.iter().filter(|p| p.is_error()).count();
     let warnings = problems.len() - errors;
     for p in &problems {
-        println!("{p}");
+        output::outln!("{p}");
     }
     let files = args.files.len();
-    eprintln!(
+    output::errln!(
         "checked {files} file{}: {errors} error{}, {warnings} warning{}",
         plural(files),
         plural(errors),

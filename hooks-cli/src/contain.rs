@@ -9,6 +9,7 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use crate::cli::ContainArgs;
 use crate::error::{CliError, cli_error};
+use crate::output;
 
 /// How long the running hooks get between SIGTERM and SIGKILL when `hooks` is interrupted.
 const INTERRUPT_GRACE: Duration = Duration::from_millis(500);
@@ -30,17 +31,17 @@ pub(crate) fn setup(args: &ContainArgs, verbose: bool) {
         Ok(status) => status,
         Err(ContainError::AlreadySet) => hook_exec::containment(),
         Err(e) => {
-            eprintln!("hooks: warning: {}", error_chain(&e));
+            output::errln!("hooks: warning: {}", error_chain(&e));
             hook_exec::containment()
         }
     };
     for warning in status.warnings() {
         if !warning.starts_with("no supervisor (turned off)") {
-            eprintln!("hooks: warning: {warning}");
+            output::errln!("hooks: warning: {warning}");
         }
     }
     if verbose {
-        eprintln!("hooks: containment: {} ({})", status.mechanism(), status.reason());
+        output::errln!("hooks: containment: {} ({})", status.mechanism(), status.reason());
     }
 }
 
@@ -104,7 +105,7 @@ impl Signals {
                 _ = self.hup.recv() => libc::SIGHUP,
             };
             let killed = hook_exec::kill_running(INTERRUPT_GRACE);
-            eprintln!(
+            output::errln!(
                 "hooks: interrupted by {}; killed {killed} running hook(s)",
                 hook_protocol::signal_name(caught)
             );

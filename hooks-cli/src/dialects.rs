@@ -8,6 +8,7 @@ use hook_protocol::{Diagnostic, Dialect, DialectError, FileKind, LoadRequest, Lo
 
 use crate::cli::Sources;
 use crate::error::{CliError, cli_error};
+use crate::output;
 
 /// Every dialect, the default first.
 pub(crate) fn all() -> [&'static dyn Dialect; 3] {
@@ -91,7 +92,7 @@ pub(crate) fn load(sources: &Sources, verbose: bool) -> Result<Box<dyn Loaded>, 
     let loaded = dialect.load(&request(dialect, sources)?).map_err(|e| cli_error!("{e}"))?;
     if verbose {
         for note in loaded.notes() {
-            eprintln!("hooks: {note}");
+            output::errln!("hooks: {note}");
         }
     }
     report(loaded.diagnostics())?;
@@ -115,14 +116,14 @@ pub(crate) fn say(e: &DialectError) -> CliError {
 fn report(diagnostics: &[Diagnostic]) -> Result<(), CliError> {
     let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
     for d in diagnostics.iter().filter(|d| !d.is_error()) {
-        eprintln!("hooks: {d}");
+        output::errln!("hooks: {d}");
     }
     match errors.as_slice() {
         [] => Ok(()),
         [only] => Err(cli_error!("{}; no hook was run", stopping(&only.to_string()))),
         many => {
             for d in many {
-                eprintln!("hooks: {}", stopping(&d.to_string()));
+                output::errln!("hooks: {}", stopping(&d.to_string()));
             }
             Err(cli_error!("{} errors in the configuration; no hook was run", many.len()))
         }

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::output;
 use hook_protocol::{DecisionWord, EventRun, HookStatus, Placement, Shown};
 use serde::Serialize;
 use serde_json::Value;
@@ -52,7 +53,7 @@ impl RunDocument {
     /// The document of a dialect's run; the run's warnings go to stderr.
     pub(crate) fn new(run: EventRun) -> Self {
         for warning in &run.warnings {
-            eprintln!("hooks: warning: {warning}");
+            output::errln!("hooks: warning: {warning}");
         }
         Self {
             event: run.event,

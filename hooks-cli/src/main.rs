@@ -5,8 +5,6 @@
 //! which hooks an event would run; `hooks replay` runs a recorded session. See the README for
 //! the output formats and exit statuses.
 
-#![expect(clippy::print_stdout, clippy::print_stderr, reason = "a command-line program prints")]
-
 mod cases;
 mod check;
 mod cli;
@@ -15,6 +13,7 @@ mod dialects;
 mod document;
 mod error;
 mod input;
+mod output;
 mod replay;
 mod testing;
 mod verbose;
@@ -43,7 +42,7 @@ fn main() -> ExitCode {
     match execute(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("hooks: {e}");
+            output::errln!("hooks: {e}");
             ExitCode::from(1)
         }
     }
@@ -78,8 +77,8 @@ fn run(args: RunArgs, verbose: bool) -> Result<u8, CliError> {
     };
     let doc = RunDocument::new(run);
     match args.format {
-        Format::Text => print!("{}", doc.to_text()),
-        Format::Json => println!("{}", doc.to_json()),
+        Format::Text => output::out!("{}", doc.to_text()),
+        Format::Json => output::outln!("{}", doc.to_json()),
     }
     Ok(doc.exit_status())
 }
@@ -91,17 +90,17 @@ fn list(args: &ListArgs, verbose: bool) -> Result<u8, CliError> {
     for h in &listed {
         match &h.not_run {
             None => {
-                println!("{}  ({})", h.command, h.source);
+                output::outln!("{}  ({})", h.command, h.source);
                 any = true;
             }
             Some(why) if verbose => {
-                eprintln!("hooks: not run: {} ({}): {why}", h.command, h.source)
+                output::errln!("hooks: not run: {} ({}): {why}", h.command, h.source)
             }
             Some(_) => {}
         }
     }
     if !any {
-        println!("no hook would run for {}", args.event);
+        output::outln!("no hook would run for {}", args.event);
     }
     Ok(0)
 }

@@ -19,6 +19,7 @@ use crate::cli::{Format, ReplayArgs};
 use crate::document::RunDocument;
 use crate::error::{CliError, cli_error};
 use crate::input::{Recorded, read_session};
+use crate::output;
 
 /// One row: the event's `run` document, and what the session did around it.
 #[derive(Debug, Serialize)]
@@ -78,7 +79,7 @@ pub(crate) fn run(
     let async_wait = Duration::try_from_secs_f64(args.async_wait.max(0.0)).unwrap_or(Duration::MAX);
     for (i, recorded) in events.iter().enumerate() {
         if progress {
-            eprint!("\r\x1b[2K[{}/{}] {}", i + 1, events.len(), recorded.event);
+            output::err!("\r\x1b[2K[{}/{}] {}", i + 1, events.len(), recorded.event);
         }
         let event_started = Instant::now();
         let work = async {
@@ -91,7 +92,7 @@ pub(crate) fn run(
             Ok(row) => row,
             Err(interrupted) => {
                 if progress {
-                    eprint!("\r\x1b[2K");
+                    output::err!("\r\x1b[2K");
                 }
                 return Ok(interrupted.status());
             }
@@ -101,19 +102,23 @@ pub(crate) fn run(
         );
         row.doc.elapsed_ms = u64::try_from(event_started.elapsed().as_millis()).unwrap_or(u64::MAX);
         if args.format == Format::Json {
-            println!(
+            output::outln!(
                 "{}",
                 serde_json::to_string(&row).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
             );
         }
         rows.push(row);
+        if output::closed() {
+            // Nobody reads the lines any more (`| head`): the rest would run for no one.
+            break;
+        }
     }
     if progress {
-        eprint!("\r\x1b[2K");
+        output::err!("\r\x1b[2K");
     }
     if args.format == Format::Text {
-        print!("{}", table(&rows));
-        println!("{}", summary(&rows, started.elapsed().as_millis()));
+        output::out!("{}", table(&rows));
+        output::outln!("{}", summary(&rows, started.elapsed().as_millis()));
     }
     Ok(0)
 }

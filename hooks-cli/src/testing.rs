@@ -12,6 +12,7 @@ use crate::cli::TestArgs;
 use crate::dialects;
 use crate::document::RunDocument;
 use crate::error::{CliError, cli_error};
+use crate::output;
 
 /// What the hooks did, as the expectations `--update` writes: the decision, the reason when
 /// there is one, every context, `continue` when a hook halted, the rewrite when there is one,
@@ -179,8 +180,8 @@ pub(crate) fn run(
                 if args.update {
                     return Err(cli_error!("{shown_name}: case `{}`: {e}", case.name));
                 }
-                println!("FAIL  {}", case.name);
-                println!("      {shown_name}:{}: {e}", case.line);
+                output::outln!("FAIL  {}", case.name);
+                output::outln!("      {shown_name}:{}: {e}", case.line);
                 failed += 1;
                 actual.push(Expect::default());
                 continue;
@@ -192,14 +193,14 @@ pub(crate) fn run(
         }
         let mismatches = check(&case.expect, &doc);
         if mismatches.is_empty() {
-            println!("ok    {}", case.name);
+            output::outln!("ok    {}", case.name);
             passed += 1;
         } else {
-            println!("FAIL  {}", case.name);
+            output::outln!("FAIL  {}", case.name);
             for m in mismatches {
-                println!("      {}", m.what);
+                output::outln!("      {}", m.what);
                 for line in m.lines {
-                    println!("        {line}");
+                    output::outln!("        {line}");
                 }
             }
             failed += 1;
@@ -211,9 +212,9 @@ pub(crate) fn run(
             cli_error!("cannot write `{shown_name}`: {}", hook_protocol::os_error_text(&e))
         })?;
         let n = file.cases.len();
-        println!("updated {n} case{} in {shown_name}", if n == 1 { "" } else { "s" });
+        output::outln!("updated {n} case{} in {shown_name}", if n == 1 { "" } else { "s" });
         return Ok(0);
     }
-    println!("{passed} passed, {failed} failed");
+    output::outln!("{passed} passed, {failed} failed");
     Ok(u8::from(failed > 0))
 }

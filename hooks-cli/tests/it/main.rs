@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, reason = "test helpers fail the test by unwrapping")]
 
 mod check;
+mod closed_output;
 mod codex;
 mod contain;
 mod errors;
