@@ -299,9 +299,15 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     if trimmed.first() == Some(&b'{') {
         match parse_object(trimmed) {
             Ok(map) => json = Some(map),
-            Err(e) if trimmed.last() == Some(&b'}') => d.warnings.push(format!(
-                "stdout looks like a JSON object but is not valid JSON ({e}); it is read as plain text"
-            )),
+            // Claude Code reports it as an error and reads nothing from it: no decision, no
+            // context. On another exit code, that code's rule says what failed.
+            Err(e) if success => {
+                d.meta.status = HookStatus::Failed;
+                d.meta.plain_stdout = Some(lossy(trimmed, "stdout", &mut d.warnings));
+                let error = t::not_json(&e.to_string());
+                let d = failed(ctx, d, error, None);
+                return worktree_failure(ctx, d, success, raw.exit);
+            }
             Err(_) => {}
         }
     }
@@ -316,6 +322,8 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
                 }
                 d.meta.output = Some(map);
                 if !success {
+                    // Honoured, yet an error as Claude Code reports it.
+                    d.meta.status = HookStatus::Failed;
                     let stderr = lossy(&raw.stderr, "stderr", &mut d.warnings);
                     let error = format!("exit code {}", exit_text(raw.exit));
                     let blocking = (!stderr.trim().is_empty()).then_some(stderr);

@@ -191,6 +191,12 @@ pub fn non_blocking_status(first_stderr_line: &str) -> String {
     format!("Failed with non-blocking status code: {first_stderr_line}")
 }
 
+/// The notice of a hook that exited 0 with stdout that starts like a JSON object but does not
+/// parse as one (invalid JSON, two documents, a log line after the object).
+pub fn not_json(parse_error: &str) -> String {
+    format!("Hook output looks like a JSON object but is not valid JSON: {parse_error}")
+}
+
 /// The notice of a hook cancelled at its timeout: `{Event} hook timed out after {secs}s`,
 /// the seconds as configured (`0.5`, `5`).
 pub fn timed_out(event: &str, secs: f64) -> String {

@@ -34,5 +34,6 @@ mod session;
 /// What Claude Code shows, from real hooks: long texts saved under a Claude home, cut deny
 /// reasons, an unwritable home, invalid UTF-8, Stop feedback under the loop guard.
 mod shown;
+mod status;
 /// Shared helpers: temporary directories, fixture paths, settings files.
 mod support;

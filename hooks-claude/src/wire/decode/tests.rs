@@ -36,8 +36,8 @@ fn row_valid_json() {
     let d = run(EventName::PreToolUse, 1, DENY, "");
     assert_eq!(
         (d.meta.status, d.verdict.decision),
-        (HookStatus::Success, Some(Decision::Deny)),
-        "JSON decides on other exits"
+        (HookStatus::Failed, Some(Decision::Deny)),
+        "JSON decides on other exits, and the hook is still a non-blocking error"
     );
 }
 
@@ -75,17 +75,22 @@ fn row_plain_text_or_nothing() {
 fn json_detection() {
     let d = run(EventName::PreToolUse, 0, &format!("\n\n  {DENY}  \n"), "");
     assert_eq!(d.verdict.decision, Some(Decision::Deny), "leading blank lines are fine");
-    for text in [
-        format!("log line\n{DENY}"),
-        format!("{DENY}\n{DENY}"),
-        format!("[{DENY}]"),
-        "{not json".to_owned(),
-    ] {
+    for text in [format!("log line\n{DENY}"), format!("[{DENY}]")] {
         let d = run(EventName::PreToolUse, 0, &text, "");
         assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Success, None), "{text}");
     }
-    let d = run(EventName::PreToolUse, 0, &format!("{DENY}\n{DENY}"), "");
-    assert!(d.warnings.iter().any(|w| w.contains("not valid JSON")), "{:?}", d.warnings);
+    // Starts like an object, does not parse: an error, and nothing read from it.
+    for text in [format!("{DENY}\n{DENY}"), format!("{DENY}\nlog line"), "{not json".to_owned()] {
+        for event in [EventName::PreToolUse, EventName::SessionStart] {
+            let d = run(event, 0, &text, "");
+            assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Failed, None), "{text}");
+            assert!(d.verdict.context.is_empty(), "{event}: not context: {text}");
+            let failure = d.failure.as_deref().unwrap_or_default();
+            assert!(failure.starts_with("Hook output looks like a JSON object"), "{failure}");
+        }
+    }
+    let d = run(EventName::PreToolUse, 1, "{not json", "oops");
+    assert_eq!(d.failure.as_deref(), Some("Failed with non-blocking status code: oops"));
 }
 
 #[test]
