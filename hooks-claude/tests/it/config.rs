@@ -455,3 +455,47 @@ fn timeouts_that_look_like_a_unit_mistake_are_warned_about() {
     );
     assert_eq!(config.entries.len(), 3, "a warning keeps the handler");
 }
+
+#[test]
+fn function_hook_modules_are_warnings_and_the_command_hooks_still_load() {
+    let hooks = r#"{
+  "modules": [
+    "./mods/guard.js",
+    {"path": "./mods/audit.mjs", "events": ["tool.call"]},
+    42
+  ],
+  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "standard"}]}]}
+}"#;
+    let root = plugin_dir("modules", &[("hooks/hooks.json", hooks)]);
+    let config = Loader::new().plugin_dir(&root).finish().unwrap();
+    assert_eq!(commands(&config), [("standard", "hooks/hooks.json".to_owned())]);
+    let shown: Vec<String> = config
+        .diagnostics
+        .iter()
+        .map(|d| {
+            assert_eq!(d.level, hook_protocol::Level::Warning, "{d}");
+            assert!(d.file.ends_with("hooks/hooks.json"), "{d}");
+            format!("{}:{}: {}", d.line, d.column, d.message)
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "3:5: plugin `fmt`: function-hook module `./mods/guard.js` is not run (in-process JavaScript runs only inside Claude Code); the plugin's command hooks still run",
+            "4:5: plugin `fmt`: function-hook module `./mods/audit.mjs` is not run (in-process JavaScript runs only inside Claude Code); the plugin's command hooks still run",
+            "5:5: plugin `fmt`: a `modules` entry must be a module path or an object with `path`; it is ignored (the plugin's command hooks still load)",
+        ]
+    );
+
+    let wrong = r#"{"modules": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}"#;
+    let root = plugin_dir("modules-wrong", &[("hooks/hooks.json", wrong)]);
+    let config = Loader::new().plugin_dir(&root).finish().unwrap();
+    assert_eq!(commands(&config).len(), 1);
+    assert_eq!(config.diagnostics.len(), 1);
+    assert!(
+        config.diagnostics[0].message.contains("`modules` must be a list"),
+        "{:?}",
+        config.diagnostics
+    );
+    assert_eq!((config.diagnostics[0].line, config.diagnostics[0].column), (1, 13));
+}

@@ -92,3 +92,21 @@ fn skills_sub_agents_and_plugin_manifests_are_checked_as_what_they_are() {
         out.stdout
     );
 }
+
+#[test]
+fn a_plugins_function_hook_modules_are_listed_as_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let hooks_dir = dir.path().join("fmt/hooks");
+    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let text = r#"{"modules": ["./mods/guard.js"], "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#;
+    std::fs::write(hooks_dir.join("hooks.json"), text).unwrap();
+    let out = hooks(&["check", "fmt/hooks/hooks.json"], dir.path(), None);
+    assert_eq!(out.status, 0, "a warning is not an error: {}{}", out.stdout, out.stderr);
+    let root = std::fs::canonicalize(dir.path()).unwrap().display().to_string();
+    assert_eq!(
+        out.stdout.replace(&root, "[dir]"),
+        "[dir]/fmt/hooks/hooks.json:1:14: warning: plugin `fmt`: function-hook module `./mods/guard.js` is not run (in-process JavaScript runs only inside Claude Code); the plugin's command hooks still run\n"
+    );
+    let listed = hooks(&["list", "--event", "Stop", "--plugin", "fmt"], dir.path(), None);
+    assert!(listed.stdout.starts_with("true  ("), "the command hook loads: {listed:?}");
+}

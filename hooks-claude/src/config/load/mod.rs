@@ -18,6 +18,7 @@ use crate::{Config, Entry, EventName};
 
 mod frontmatter;
 mod handler;
+mod modules;
 mod plugin;
 
 use handler::handler;
@@ -228,6 +229,9 @@ impl Loader {
             }
         }
         self.managed_policy(w, root, scope);
+        if let (Origin::Plugin(plugin), Some(prop)) = (&source.origin, root.get("modules")) {
+            modules::function_modules(w, &prop.value, plugin);
+        }
         if let (Some(prop), Some(scope)) = (root.get("env"), scope) {
             match &prop.value {
                 Ast::Object(env) => {
