@@ -372,12 +372,16 @@ pub struct SessionStep {
     pub exports: BTreeMap<String, String>,
     /// The loop guard, on the steps that end a turn.
     pub guard: Option<GuardState>,
+    /// Set on the first step of a recording that begins mid-session (its first event is not
+    /// the session's start): the session took it as one that had already started, and ran no
+    /// start hooks.
+    pub resumed: bool,
 }
 
 impl SessionStep {
     /// A step that is only its run.
     pub fn new(run: EventRun) -> Self {
-        Self { run, late: Vec::new(), exports: BTreeMap::new(), guard: None }
+        Self { run, late: Vec::new(), exports: BTreeMap::new(), guard: None, resumed: false }
     }
 }
 
@@ -489,7 +493,10 @@ pub trait Session: Send {
     /// The index of the first event that cannot be taken, and why.
     fn check(&self, events: &[(&str, &Map<String, Value>)]) -> Result<(), (usize, DialectError)>;
 
-    /// Runs the next event.
+    /// Runs the next event. A recording may begin mid-session (a hook that logs only some
+    /// events never sees the start): a dialect whose sessions start with an event takes a
+    /// first event that is not that start as the step of a session that had already started,
+    /// and says so in [`SessionStep::resumed`]; [`Session::check`] accepts such a recording.
     ///
     /// # Errors
     ///

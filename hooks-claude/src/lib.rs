@@ -223,6 +223,7 @@ pub use run::http::HttpPolicy;
 pub use run::http::keep_chunk;
 pub use session::{
     CancellationToken, GuardState, Late, Phase, Session, SessionError, Step, check_order,
+    check_order_from,
 };
 pub use wire::conversion::{
     InputObject, event_from_payload, payload_for, payload_from_event, subject_of,

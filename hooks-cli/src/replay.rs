@@ -32,6 +32,10 @@ pub(crate) struct Row {
     pub(crate) env_file_exports: BTreeMap<String, String>,
     /// The Stop loop guard, on Stop and SubagentStop rows.
     pub(crate) guard: Option<GuardState>,
+    /// On the first row of a log that begins mid-session: the session was taken as one that
+    /// had already started, and no SessionStart hooks ran.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) resumed: bool,
 }
 
 /// A background hook's result, delivered on a row.
@@ -54,9 +58,14 @@ impl Row {
                 .collect(),
             env_file_exports: step.exports,
             guard: step.guard,
+            resumed: step.resumed,
         }
     }
 }
+
+/// The note of a log that begins mid-session.
+const RESUMED: &str = "note: the log begins mid-session (no SessionStart): it ran as a session \
+                       that had already started, and no SessionStart hooks ran";
 
 /// Runs `hooks replay`: exit status 0 when every event ran (the table is the result, whatever
 /// the hooks decided), 1 on a bad file or configuration (before any event runs), 128 + the
@@ -117,6 +126,9 @@ pub(crate) fn run(
         output::err!("\r\x1b[2K");
     }
     if args.format == Format::Text {
+        if rows.first().is_some_and(|r| r.resumed) {
+            output::outln!("{RESUMED}");
+        }
         output::out!("{}", table(&rows));
         output::outln!("{}", summary(&rows, started.elapsed().as_millis()));
     }

@@ -18,8 +18,8 @@ use hook_protocol::{
 use serde_json::{Map, Value};
 
 use crate::{
-    Engine, EventName, HostEnv, LoadErrors, Loader, Origin, Scope, Session, StopGuard,
-    WorkspaceTrust, check_order, discover,
+    Engine, EventName, HostEnv, LoadErrors, Loader, Origin, Phase, Scope, Session, StopGuard,
+    WorkspaceTrust, check_order_from, discover,
 };
 
 /// The Claude Code dialect, for a program that drives dialects through
@@ -361,8 +361,13 @@ impl hook_protocol::Session for Recording {
             known_input(self.lenient, event, input, &["stop_hook_active", "old_cwd"])
                 .map_err(|e| (i, e))?;
         }
+        let start = match events.first() {
+            Some((first, _)) if Phase::begins_mid_session(first) => Phase::Running,
+            _ => Phase::NotStarted,
+        };
         let order = events.iter().map(|(e, i)| (*e, i.get("source").and_then(Value::as_str)));
-        check_order(order).map_err(|(i, e)| (i, DialectError::Session { message: e.to_string() }))
+        check_order_from(start, order)
+            .map_err(|(i, e)| (i, DialectError::Session { message: e.to_string() }))
     }
 
     async fn step(
@@ -371,6 +376,9 @@ impl hook_protocol::Session for Recording {
         input: Map<String, Value>,
     ) -> Result<SessionStep, DialectError> {
         let name = known_event(event)?;
+        let resumed = self.session.phase() == Phase::NotStarted
+            && Phase::begins_mid_session(event)
+            && self.session.resume();
         let step = self
             .session
             .fire_json(event, input, None)
@@ -387,6 +395,7 @@ impl hook_protocol::Session for Recording {
             .collect();
         out.exports = step.env_file_exports;
         out.guard = step.guard;
+        out.resumed = resumed;
         Ok(out)
     }
 

@@ -20,7 +20,7 @@ use crate::run::env_file::{self, EnvFiles};
 use hook_protocol::FromReport;
 
 use crate::{Engine, EventName, GuardOverride, RawRun, StopDecision, StopGuard};
-pub use order::{Phase, SessionError, check_order};
+pub use order::{Phase, SessionError, check_order, check_order_from};
 pub use step::{GuardState, Late, Step};
 
 /// One Claude Code session over an [`Engine`].
@@ -66,7 +66,8 @@ pub use step::{GuardState, Late, Step};
 /// Every step takes an optional [`CancellationToken`]: cancelling it (Ctrl-C) kills every
 /// running hook's process tree, and the step still returns, those hooks `cancelled`
 /// ([`Step::cancelled`]). A step out of order (a tool call before `SessionStart`, a second
-/// `SessionEnd`) is a [`SessionError`].
+/// `SessionEnd`) is a [`SessionError`]. A harness that resumes a conversation without running
+/// `SessionStart` hooks calls [`Session::resume`] first.
 ///
 /// The workspace's `examples/harness-loop` crate drives a whole turn through a session.
 ///
@@ -85,6 +86,9 @@ pub struct Session {
     cwd_files: Vec<PathBuf>,
     exports: BTreeMap<String, String>,
     held: held::Held,
+    /// Resumed without a `SessionStart`: the next step's ids and directory become the
+    /// session's.
+    adopt: bool,
 }
 
 /// What the core of a step hands to the typed wrappers.
@@ -134,7 +138,23 @@ impl Session {
             cwd_files: Vec::new(),
             exports: BTreeMap::new(),
             held: held::Held::default(),
+            adopt: false,
         }
+    }
+
+    /// Takes the session as one that had already started, without running `SessionStart`
+    /// hooks: for a harness that resumes a conversation, and for a recording that begins
+    /// mid-session. The next step's `session_id`, `transcript_path` and `cwd` become the
+    /// session's, as a `SessionStart`'s would; steps may come at once, and `SessionEnd` still
+    /// ends the session. Returns whether the session changed: one that started already, or
+    /// ended, stays as it is.
+    pub fn resume(&mut self) -> bool {
+        if self.phase != Phase::NotStarted {
+            return false;
+        }
+        self.phase = Phase::Running;
+        self.adopt = true;
+        true
     }
 
     /// The cap of the Stop loop guard: how many consecutive continuations the hooks may force
@@ -269,6 +289,8 @@ impl Session {
         let next = self.phase.after(name, source.as_deref())?;
         if event == Some(EventName::SessionStart) {
             self.begin(&input, source.as_deref());
+        } else if std::mem::take(&mut self.adopt) {
+            self.adopt_ids(&input);
         }
         if event == Some(EventName::CwdChanged) {
             fill(&mut input, "old_cwd", &self.cwd);
@@ -308,9 +330,8 @@ impl Session {
         Ok(fired)
     }
 
-    /// A `SessionStart`: its ids and directory become the session's; a new session (not a
-    /// `compact` or `resume`) starts the guards and env files again.
-    fn begin(&mut self, input: &Map<String, Value>, source: Option<&str>) {
+    /// The ids and directory an input gives, made the session's.
+    fn adopt_ids(&mut self, input: &Map<String, Value>) {
         if let Some(id) = non_empty(input, "session_id") {
             self.session_id = id;
         }
@@ -320,6 +341,13 @@ impl Session {
         if let Some(cwd) = non_empty(input, "cwd") {
             self.cwd = cwd;
         }
+    }
+
+    /// A `SessionStart`: its ids and directory become the session's; a new session (not a
+    /// `compact` or `resume`) starts the guards and env files again.
+    fn begin(&mut self, input: &Map<String, Value>, source: Option<&str>) {
+        self.adopt = false;
+        self.adopt_ids(input);
         if source != Some("compact") {
             self.guard = StopGuard::new(self.cap);
             self.agents.clear();

@@ -45,6 +45,12 @@ pub enum SessionError {
 }
 
 impl Phase {
+    /// Whether a session whose first event is `event` begins mid-session: anything but its
+    /// start (`SessionStart`) and what may come before it (`Setup`).
+    pub fn begins_mid_session(event: &str) -> bool {
+        !matches!(event, "SessionStart" | "Setup")
+    }
+
     /// The phase after `event` (with its `source`, for `SessionStart`), or why it cannot come
     /// now. `Setup` (Claude Code's `--init`) may come before the session starts.
     ///
@@ -76,7 +82,20 @@ impl Phase {
 pub fn check_order<'a>(
     events: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
 ) -> Result<(), (usize, SessionError)> {
-    let mut phase = Phase::NotStarted;
+    check_order_from(Phase::NotStarted, events)
+}
+
+/// [`check_order`] from `phase`: [`Phase::Running`] for a recording that begins mid-session
+/// (see [`Session::resume`](crate::Session::resume)).
+///
+/// # Errors
+///
+/// The index and [`SessionError`] of the first event out of order.
+pub fn check_order_from<'a>(
+    phase: Phase,
+    events: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+) -> Result<(), (usize, SessionError)> {
+    let mut phase = phase;
     for (i, (event, source)) in events.into_iter().enumerate() {
         phase = phase.after(event, source).map_err(|e| (i, e))?;
     }

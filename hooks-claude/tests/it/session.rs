@@ -608,3 +608,38 @@ async fn a_sub_agent_has_its_own_loop_guard() {
     let other = s.subagent_stop(&sub("a2"), None).await.unwrap();
     assert_eq!(other.input()["stop_hook_active"], false, "another sub-agent starts at 0");
 }
+
+#[tokio::test]
+async fn a_resumed_session_takes_steps_at_once_without_session_start_hooks() {
+    let p = Project::new("session-resume");
+    let started = p.script("started.sh", "echo ran >> started.log");
+    let seen = p.script("seen.sh", "cat >> seen.log; echo >> seen.log");
+    let mut s = p.session(json!({
+        "SessionStart": [{"hooks": [command(&started)]}],
+        "PreToolUse": [{"hooks": [command(&seen)]}],
+        "Stop": [{"hooks": [command(&seen)]}],
+    }));
+    assert!(s.resume(), "a session not started yet resumes");
+    assert!(!s.resume(), "once");
+    assert_eq!(s.phase(), hooks_claude::Phase::Running);
+    let mut call = bash("ls", "toolu_1");
+    call.base = Base::new("resumed-1", "/t/resumed.jsonl", "");
+    s.pre_tool_use(&call, None).await.unwrap();
+    assert_eq!(s.session_id(), "resumed-1", "the first step's ids become the session's");
+    s.stop(&Stop::default(), None).await.unwrap();
+    let inputs: Vec<Value> = p
+        .read("seen.log")
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(inputs.len(), 2);
+    assert_eq!(inputs[1]["session_id"], "resumed-1", "later steps get them filled in");
+    assert_eq!(inputs[1]["transcript_path"], "/t/resumed.jsonl");
+    assert_eq!(p.read("started.log"), "", "no SessionStart hook ran");
+    let end = SessionEnd { reason: "other".into(), ..SessionEnd::default() };
+    s.session_end(&end, None).await.unwrap();
+    assert!(!s.resume(), "an ended session stays ended");
+    let after = s.stop(&Stop::default(), None).await.unwrap_err();
+    assert_eq!(after, SessionError::Ended { event: "Stop".into() });
+}

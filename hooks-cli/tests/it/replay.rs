@@ -106,14 +106,51 @@ fn a_line_out_of_order_stops_the_replay_before_anything_runs() {
     let env = crate::support::home().join(".claude/session-env/twice");
     assert!(!env.exists(), "the first line did not run either");
     std::fs::write(
-        project.path().join("early.jsonl"),
-        "{\"event\":\"PostToolUse\",\"input\":{\"tool_name\":\"Bash\",\"tool_input\":{},\"tool_response\":{},\"tool_use_id\":\"t\"}}\n",
+        project.path().join("ended.jsonl"),
+        "{\"event\":\"Stop\",\"input\":{\"session_id\":\"e\"}}\n\
+         {\"event\":\"SessionEnd\",\"input\":{\"reason\":\"other\"}}\n\
+         {\"event\":\"Stop\",\"input\":{}}\n",
     )
     .unwrap();
-    let out = hooks(&["replay", "early.jsonl"], project.path(), None);
-    assert_eq!(out.status, 1);
+    let out = hooks(&["replay", "ended.jsonl"], project.path(), None);
+    assert_eq!(out.status, 1, "a log may begin mid-session, but nothing follows its end");
     assert_eq!(
         out.stderr.trim(),
-        "hooks: early.jsonl:1: `PostToolUse` before the session started: the first step is `SessionStart`"
+        "hooks: ended.jsonl:3: `Stop` after the session ended: only a new `SessionStart` can follow `SessionEnd`"
     );
+}
+
+#[test]
+fn a_log_that_begins_mid_session_runs_as_a_session_already_started() {
+    let project = copy_of("hooks-cli/tests/fixtures/replay-session");
+    std::fs::write(
+        project.path().join("mid.jsonl"),
+        "{\"event\":\"PostToolUse\",\"input\":{\"session_id\":\"mid-1\",\"tool_name\":\"Bash\",\"tool_input\":{},\"tool_response\":{},\"tool_use_id\":\"t\"}}\n\
+         {\"event\":\"Stop\",\"input\":{}}\n",
+    )
+    .unwrap();
+    let text = hooks(&["replay", "mid.jsonl"], project.path(), None);
+    assert_eq!(text.status, 0, "{}", text.stderr);
+    let notes: Vec<&str> = text.stdout.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(
+        notes,
+        ["note: the log begins mid-session (no SessionStart): it ran as a session that had \
+          already started, and no SessionStart hooks ran"],
+        "said once: {}",
+        text.stdout
+    );
+    let json = hooks(&["replay", "mid.jsonl", "--format", "json"], project.path(), None);
+    assert_eq!(json.status, 0, "{}", json.stderr);
+    let lines = json_lines(&json.stdout);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["resumed"], true);
+    assert!(lines[1].get("resumed").is_none(), "said once: {}", lines[1]);
+    assert_eq!(lines[1]["decision"], "block");
+    assert_eq!(lines[1]["guard"]["consecutive_blocks"], 1, "the guard runs: {}", lines[1]);
+    assert_eq!(
+        lines[1]["async_results"][0]["shown"]["model"][0]["text"], "lint: clean",
+        "the first row's background hook delivers on the next"
+    );
+    let env = crate::support::home().join(".claude/session-env/mid-1");
+    assert!(!env.exists(), "no SessionStart hook ran, so no env file was made");
 }
