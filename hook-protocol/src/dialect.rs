@@ -472,9 +472,35 @@ pub trait Loaded: fmt::Debug + Send + Sync {
     /// [`DialectError::UnknownEvent`], [`DialectError::InvalidInput`].
     async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError>;
 
+    /// Gives the background hooks that [`Loaded::run`] started (hooks the agent does not wait
+    /// for) up to `wait` to end, and returns what those that ended said; those still running at
+    /// the deadline are ended, their process trees killed, and named in [`Settled::ended`]. For
+    /// a program that runs one event and exits. A dialect without background hooks has none.
+    async fn settle(&self, wait: Duration) -> Settled {
+        let _ = wait;
+        Settled::default()
+    }
+
     /// The hooks as one session, for events given in order (a recording). A dialect whose
     /// agent keeps nothing between events returns [`alone`] of itself.
     fn into_session(self: Box<Self>) -> Box<dyn Session>;
+}
+
+/// What [`Loaded::settle`] found of the background hooks.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Settled {
+    /// What each background hook that ended in time said, in the order they ended.
+    pub late: Vec<LateLine>,
+    /// The commands of those still running at the deadline, which were ended.
+    pub ended: Vec<String>,
+}
+
+impl Settled {
+    /// What settling found: the results that came, and the commands that were ended.
+    pub fn new(late: Vec<LateLine>, ended: Vec<String>) -> Self {
+        Self { late, ended }
+    }
 }
 
 /// The session of a dialect whose agent keeps nothing between events: each event runs alone,

@@ -141,7 +141,7 @@ mod verdict;
 pub use diagnostic::{Diagnostic, Level, LineIndex, Position};
 pub use dialect::{
     Claim, DecisionWord, Dialect, DialectError, EventRun, FileKind, GuardState, HookLine, LateLine,
-    Listed, LoadRequest, Loaded, Session, SessionStep,
+    Listed, LoadRequest, Loaded, Session, SessionStep, Settled,
 };
 pub use dispatch::{Dispatcher, DispatcherBuilder, HookEvent, Mode, Observer, Report};
 pub use event::{

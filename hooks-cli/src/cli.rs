@@ -206,6 +206,12 @@ pub(crate) struct RunArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
 
+    /// How long, at most, background (`async`) hooks get to end after the event, so that
+    /// their results are reported (`async_results`; they never change the decision). Those
+    /// still running then are ended, with a warning.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub(crate) async_wait: f64,
+
     #[command(flatten)]
     pub(crate) sources: Sources,
 

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::output;
-use hook_protocol::{DecisionWord, EventRun, HookStatus, Placement, Shown};
+use hook_protocol::{DecisionWord, EventRun, HookStatus, LateLine, Placement, Shown};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -19,6 +19,23 @@ pub(crate) struct HookLine {
     /// Not in the JSON document: shown in text output only.
     #[serde(skip)]
     pub(crate) note: Option<String>,
+}
+
+/// A background hook's result, delivered with a document: in `hooks run`, those that ended
+/// within `--async-wait`; in `hooks replay`, those that ended since the row before.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct AsyncLine {
+    /// Its command.
+    pub(crate) command: String,
+    /// What the model gets from it.
+    pub(crate) shown: Shown,
+}
+
+impl AsyncLine {
+    /// The lines of what a dialect delivered.
+    pub(crate) fn all(late: Vec<LateLine>) -> Vec<Self> {
+        late.into_iter().map(|l| Self { command: l.command, shown: l.shown }).collect()
+    }
 }
 
 /// The document `hooks run` prints.
@@ -38,6 +55,8 @@ pub(crate) struct RunDocument {
     /// nothing of its own (TNSAI).
     pub(crate) shown: Option<Shown>,
     pub(crate) hooks: Vec<HookLine>,
+    /// Background (`async`) hooks' results: they never change the decision.
+    pub(crate) async_results: Vec<AsyncLine>,
     /// Not in the JSON document: the subject matchers were tested against, for tables.
     #[serde(skip)]
     pub(crate) subject: Option<String>,
@@ -76,6 +95,7 @@ impl RunDocument {
                     note: h.note,
                 })
                 .collect(),
+            async_results: Vec::new(),
             subject: run.subject,
             elapsed_ms: 0,
             severity: run.severity.map(|s| s.as_str().to_uppercase()),
@@ -149,6 +169,10 @@ impl RunDocument {
         if let Some(shown) = &self.shown {
             write_shown(&mut out, shown);
         }
+        for late in &self.async_results {
+            let _ = writeln!(out, "  async hook {} ended:", late.command);
+            write_shown(&mut out, &late.shown);
+        }
         out
     }
 }
@@ -203,6 +227,7 @@ mod tests {
             system_messages: vec![],
             shown: None,
             hooks: vec![],
+            async_results: vec![],
             subject: None,
             elapsed_ms: 0,
             severity: None,
@@ -244,7 +269,8 @@ mod tests {
                 "stop_reason",
                 "system_messages",
                 "shown",
-                "hooks"
+                "hooks",
+                "async_results"
             ]
         );
         assert_eq!(

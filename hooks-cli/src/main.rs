@@ -19,11 +19,13 @@ mod testing;
 mod verbose;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
+use hook_protocol::DialectError;
 
 use crate::cli::{Cli, Command, Format, ListArgs, RunArgs};
-use crate::document::RunDocument;
+use crate::document::{AsyncLine, RunDocument};
 use crate::error::{CliError, cli_error};
 
 fn main() -> ExitCode {
@@ -71,11 +73,24 @@ fn run(args: RunArgs, verbose: bool) -> Result<u8, CliError> {
     contain::setup(&args.contain, verbose);
     let runtime = runtime()?;
     let mut signals = contain::Signals::new(&runtime)?;
-    let run = match signals.run(&runtime, hooks.run(&args.event, input)) {
-        Ok(run) => run.map_err(|e| dialects::say(&e))?,
+    let wait = Duration::try_from_secs_f64(args.async_wait.max(0.0)).unwrap_or(Duration::MAX);
+    let work = async {
+        let run = hooks.run(&args.event, input).await?;
+        Ok::<_, DialectError>((run, hooks.settle(wait).await))
+    };
+    let (run, settled) = match signals.run(&runtime, work) {
+        Ok(done) => done.map_err(|e| dialects::say(&e))?,
         Err(interrupted) => return Ok(interrupted.status()),
     };
-    let doc = RunDocument::new(run);
+    for command in &settled.ended {
+        output::errln!(
+            "hooks: warning: background hook `{command}` still ran after --async-wait {}s; it \
+             was ended and its result is not reported",
+            args.async_wait
+        );
+    }
+    let mut doc = RunDocument::new(run);
+    doc.async_results = AsyncLine::all(settled.late);
     match args.format {
         Format::Text => output::out!("{}", doc.to_text()),
         Format::Json => output::outln!("{}", doc.to_json()),

@@ -11,12 +11,12 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use hook_protocol::{DecisionWord, GuardState, HookStatus, Session, SessionStep, Shown};
+use hook_protocol::{DecisionWord, GuardState, HookStatus, Session, SessionStep};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::cli::{Format, ReplayArgs};
-use crate::document::RunDocument;
+use crate::document::{AsyncLine, RunDocument};
 use crate::error::{CliError, cli_error};
 use crate::input::{Recorded, read_session};
 use crate::output;
@@ -26,8 +26,6 @@ use crate::output;
 pub(crate) struct Row {
     #[serde(flatten)]
     pub(crate) doc: RunDocument,
-    /// The background hooks whose results this row delivers.
-    pub(crate) async_results: Vec<AsyncLine>,
     /// What the shell tool gets from the `CLAUDE_ENV_FILE`s from now on.
     pub(crate) env_file_exports: BTreeMap<String, String>,
     /// The Stop loop guard, on Stop and SubagentStop rows.
@@ -38,28 +36,11 @@ pub(crate) struct Row {
     pub(crate) resumed: bool,
 }
 
-/// A background hook's result, delivered on a row.
-#[derive(Debug, Serialize)]
-pub(crate) struct AsyncLine {
-    /// Its command.
-    pub(crate) command: String,
-    /// What the model gets from it.
-    pub(crate) shown: Shown,
-}
-
 impl Row {
     fn new(step: SessionStep) -> Self {
-        Self {
-            doc: RunDocument::new(step.run),
-            async_results: step
-                .late
-                .into_iter()
-                .map(|l| AsyncLine { command: l.command, shown: l.shown })
-                .collect(),
-            env_file_exports: step.exports,
-            guard: step.guard,
-            resumed: step.resumed,
-        }
+        let mut doc = RunDocument::new(step.run);
+        doc.async_results = AsyncLine::all(step.late);
+        Self { doc, env_file_exports: step.exports, guard: step.guard, resumed: step.resumed }
     }
 }
 
@@ -177,7 +158,7 @@ pub(crate) fn table(rows: &[Row]) -> String {
             .unwrap_or_else(|| "-".to_owned());
         let slowest = doc.slowest().map_or_else(|| "-".to_owned(), |h| file_name(&h.command));
         let time = format!("{} ms", doc.elapsed_ms);
-        let delivered = match row.async_results.len() {
+        let delivered = match row.doc.async_results.len() {
             0 => "-".to_owned(),
             n => format!("+{n}"),
         };

@@ -13,7 +13,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use hook_protocol::{
     Claim, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed, LoadRequest, Loaded,
-    SessionStep,
+    SessionStep, Settled,
 };
 use serde_json::{Map, Value};
 
@@ -318,6 +318,18 @@ impl Loaded for Hooks {
         let raw = self.engine.run_json(event, input, SESSION_ID).await;
         let shown = raw.shown();
         Ok(event_run::event_run(name, &raw, shown))
+    }
+
+    async fn settle(&self, wait: Duration) -> Settled {
+        let ended = self.engine.settle_background(wait).await;
+        let presenter = self.engine.presenter();
+        let late = self
+            .engine
+            .drain_async()
+            .iter()
+            .map(|r| hook_protocol::LateLine::new(r.command.clone(), presenter.late(r)))
+            .collect();
+        Settled::new(late, ended)
     }
 
     fn into_session(self: Box<Self>) -> Box<dyn hook_protocol::Session> {

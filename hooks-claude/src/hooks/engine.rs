@@ -856,6 +856,22 @@ impl Engine {
         self.shared.background.pending()
     }
 
+    /// Gives the background hooks up to `wait` to end (their results then wait in
+    /// [`Engine::drain_async`]), ends those still running or queued at the deadline (their
+    /// process trees killed), and returns the commands of the ones it ended. For a program
+    /// that fires one event and exits, as `hooks run` does.
+    pub async fn settle_background(&self, wait: Duration) -> Vec<String> {
+        let started = std::time::Instant::now();
+        while self.background_pending() > 0 && started.elapsed() < wait {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let ended = self.shared.background.commands();
+        if !ended.is_empty() {
+            self.kill_background().await;
+        }
+        ended
+    }
+
     /// Ends every background hook (killing its process tree) and waits until they are gone;
     /// no background hook starts afterwards. Call it when the session ends.
     pub async fn shutdown(&self) {

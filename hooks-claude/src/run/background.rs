@@ -14,7 +14,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -145,9 +145,28 @@ struct State {
     closed: bool,
 }
 
+/// The commands of the background hooks that run or wait, by a number of their own.
+type Listed = Arc<Mutex<Vec<(u64, String)>>>;
+
+/// A background hook's place in the list, given up when its task ends or is aborted.
+struct InList {
+    list: Listed,
+    id: u64,
+}
+
+impl Drop for InList {
+    fn drop(&mut self) {
+        if let Ok(mut list) = self.list.lock() {
+            list.retain(|(id, _)| *id != self.id);
+        }
+    }
+}
+
 /// The background hooks of one engine.
 pub(crate) struct Background {
     limits: BackgroundLimits,
+    listed: Listed,
+    next_id: AtomicU64,
     permits: Arc<Semaphore>,
     queued: Arc<AtomicUsize>,
     state: Mutex<State>,
@@ -167,6 +186,8 @@ impl Background {
         let (wake_tx, wake_rx) = mpsc::channel(max_running + limits.max_queued);
         Self {
             limits,
+            listed: Arc::default(),
+            next_id: AtomicU64::new(0),
             permits: Arc::new(Semaphore::new(max_running)),
             queued: Arc::new(AtomicUsize::new(0)),
             state: Mutex::new(State { tasks: JoinSet::new(), closed: false }),
@@ -184,9 +205,9 @@ impl Background {
         self.limits
     }
 
-    /// Starts `job` now when a slot is free, queues it when the queue has room, refuses it
-    /// otherwise. Its result is delivered when it ends.
-    pub(crate) fn start<F>(&self, job: F) -> Result<(), Refused>
+    /// Starts `job` (the hook `command`'s) now when a slot is free, queues it when the queue
+    /// has room, refuses it otherwise. Its result is delivered when it ends.
+    pub(crate) fn start<F>(&self, command: &str, job: F) -> Result<(), Refused>
     where
         F: Future<Output = AsyncResult> + Send + 'static,
     {
@@ -210,7 +231,13 @@ impl Background {
         let permits = Arc::clone(&self.permits);
         let queued = Arc::clone(&self.queued);
         let delivery = Arc::clone(&self.delivery);
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        if let Ok(mut list) = self.listed.lock() {
+            list.push((id, command.to_owned()));
+        }
+        let in_list = InList { list: Arc::clone(&self.listed), id };
         let task = async move {
+            let _in_list = in_list;
             let _permit = match permit {
                 Some(p) => p,
                 None => {
@@ -255,6 +282,11 @@ impl Background {
                 s.tasks.len()
             })
             .unwrap_or(0)
+    }
+
+    /// The commands of the background hooks that run or wait, in the order they started.
+    pub(crate) fn commands(&self) -> Vec<String> {
+        self.listed.lock().map(|l| l.iter().map(|(_, c)| c.clone()).collect()).unwrap_or_default()
     }
 
     /// Ends every running or queued background hook (killing its process tree) and waits
@@ -312,13 +344,13 @@ mod tests {
         let gate = Arc::new(tokio::sync::Notify::new());
         for id in ["a", "b"] {
             let gate = Arc::clone(&gate);
-            bg.start(async move {
+            bg.start("c", async move {
                 gate.notified().await;
                 result(id, false)
             })
             .unwrap();
         }
-        let refused = bg.start(async { result("c", false) }).unwrap_err();
+        let refused = bg.start("c", async { result("c", false) }).unwrap_err();
         assert_eq!(refused, Refused::Full { running: 1, queued: 1 });
         assert_eq!(bg.pending(), 2);
         gate.notify_one();
@@ -329,9 +361,9 @@ mod tests {
         })
         .await
         .unwrap();
-        bg.start(async { result("d", false) }).unwrap();
+        bg.start("c", async { result("d", false) }).unwrap();
         bg.shutdown().await;
-        assert_eq!(bg.start(async { result("e", false) }), Err(Refused::ShutDown));
+        assert_eq!(bg.start("c", async { result("e", false) }), Err(Refused::ShutDown));
     }
 
     #[tokio::test]
@@ -353,6 +385,6 @@ mod tests {
     #[test]
     fn no_runtime_is_a_refusal() {
         let bg = Background::new(BackgroundLimits::DEFAULT);
-        assert_eq!(bg.start(async { result("x", false) }), Err(Refused::NoRuntime));
+        assert_eq!(bg.start("c", async { result("x", false) }), Err(Refused::NoRuntime));
     }
 }

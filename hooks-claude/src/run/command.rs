@@ -173,7 +173,7 @@ fn start_background(
         let result = running.await;
         job_hook.result(result, rewake, went_async)
     };
-    match hook.shared.background.start(job) {
+    match hook.shared.background.start(&hook.info.label, job) {
         Ok(()) => background_outcome(hook, None),
         Err(refused) => background_outcome(hook, Some(refused)),
     }

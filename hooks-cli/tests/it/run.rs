@@ -300,3 +300,54 @@ fn always_shell_runs_plain_commands_through_sh() {
     assert_eq!(parent(None, &[("HOOKS_ALWAYS_SHELL", std::path::Path::new("1"))]), "sh");
     assert_eq!(parent(None, &[("HOOKS_ALWAYS_SHELL", std::path::Path::new("0"))]), "hooks");
 }
+
+#[test]
+fn async_hooks_start_and_their_results_come_within_the_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    // A background hook that leaves a marker and says something; one that outlives the wait
+    // (its marker would come after 3 s); and a foreground one that decides.
+    let settings = r#"{"hooks":{"PostToolUse":[{"hooks":[
+        {"type":"command","command":"cat >/dev/null; touch marker; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"lint: clean\"}}'","async":true},
+        {"type":"command","command":"cat >/dev/null; sleep 3; touch late-marker","async":true},
+        {"type":"command","command":"cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"fix it\"}'"}
+    ]}]}}"#;
+    std::fs::write(p.join("settings.json"), settings).unwrap();
+    let input = r#"{"tool_name":"Bash","tool_use_id":"t","tool_input":{},"tool_response":{}}"#;
+    let started = std::time::Instant::now();
+    let out = hooks(
+        &[
+            "run",
+            "--event",
+            "PostToolUse",
+            "--settings",
+            "settings.json",
+            "--input",
+            "-",
+            "--format",
+            "json",
+            "--async-wait",
+            "1",
+        ],
+        p,
+        Some(input),
+    );
+    let took = started.elapsed();
+    assert_eq!(out.status, 2, "the foreground hook's block decides: {}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["decision"], "block");
+    assert_eq!(doc["reason"], "fix it", "background hooks never change the decision");
+    let late = doc["async_results"].as_array().unwrap();
+    assert_eq!(late.len(), 1, "{doc}");
+    assert!(late[0]["command"].as_str().unwrap().contains("touch marker"));
+    assert_eq!(late[0]["shown"]["model"][0]["text"], "lint: clean");
+    assert!(p.join("marker").exists(), "the background hook ran");
+    assert!(
+        out.stderr.contains("background hook `cat >/dev/null; sleep 3; touch late-marker` still ran after --async-wait 1s; it was ended"),
+        "{}",
+        out.stderr
+    );
+    assert!(took < std::time::Duration::from_millis(2900), "ended at the wait: {took:?}");
+    std::thread::sleep(std::time::Duration::from_millis(3000));
+    assert!(!p.join("late-marker").exists(), "the one that outlived the wait was killed");
+}
