@@ -136,6 +136,7 @@ mod scrub;
 mod seam;
 mod seam_decision;
 mod shown;
+pub mod text_file;
 mod verdict;
 
 pub use diagnostic::{Diagnostic, Level, LineIndex, Position};

@@ -106,7 +106,7 @@ impl CaseFile {
     /// Reads and checks a case file: YAML, or JSON (by its `.json` extension; JSON is read as
     /// the YAML it also is, so that both report positions the same way).
     pub(crate) fn read(path: &Path) -> Result<Self, CliError> {
-        let text = crate::input::read_file(path)?;
+        let text = crate::input::read_file(path, hook_protocol::text_file::Cap::RECORDING)?;
         let json = path.extension().is_some_and(|e| e == "json");
         let raw: RawFile = serde_saphyr::from_str(&text).map_err(|e| {
             let (line, column) = e

@@ -7,8 +7,8 @@ use hook_protocol::{Claim, Diagnostic, Dialect, Position};
 use crate::cli::CheckArgs;
 use crate::dialects;
 use crate::error::CliError;
-use crate::input::read_file;
 use crate::output;
+use hook_protocol::text_file::{Cap, read_text};
 
 /// The dialect that checks a file: the one named, else the one that claims it most surely
 /// (the first in the list on a tie).
@@ -38,10 +38,11 @@ pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
     let current = dialects::project_dir(None)?;
     let mut problems = Vec::new();
     for path in &args.files {
-        let text = match read_file(path) {
+        let text = match read_text(path, Cap::CONFIG) {
             Ok(text) => text,
             Err(e) => {
-                problems.push(Diagnostic::error(path, Position::default(), e.0));
+                let at = e.line().map_or_else(Position::default, |line| Position::new(line, 1));
+                problems.push(Diagnostic::error(path, at, e.reason()));
                 continue;
             }
         };

@@ -1,11 +1,10 @@
 //! Reading event inputs: one JSON object from a file or stdin, or a JSON Lines session.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use hook_protocol::os_error_text;
+use hook_protocol::text_file::{Cap, read_stream, read_text};
 
 use crate::error::{CliError, cli_error};
 
@@ -14,24 +13,18 @@ pub(crate) fn read_object(input: Option<&str>) -> Result<Map<String, Value>, Cli
     let (text, name) = match input {
         None => return Ok(Map::new()),
         Some("-") => {
-            let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).map_err(|e| {
-                cli_error!("cannot read the input from stdin: {}", os_error_text(&e))
-            })?;
+            let text = read_stream(std::io::stdin().lock(), Path::new("<stdin>"), Cap::INPUT)
+                .map_err(|e| cli_error!("{e}"))?;
             (text, "<stdin>".to_owned())
         }
-        Some(path) => (read_file(Path::new(path))?, path.to_owned()),
+        Some(path) => (read_file(Path::new(path), Cap::INPUT)?, path.to_owned()),
     };
     parse_object(&text, &name)
 }
 
-/// Reads a whole file, with the path in the error.
-pub(crate) fn read_file(path: &Path) -> Result<String, CliError> {
-    if path.is_dir() {
-        return Err(cli_error!("cannot read `{}`: it is a directory, not a file", path.display()));
-    }
-    std::fs::read_to_string(path)
-        .map_err(|e| cli_error!("cannot read `{}`: {}", path.display(), os_error_text(&e)))
+/// Reads a whole regular file of at most `cap`, with the path in the error.
+pub(crate) fn read_file(path: &Path, cap: Cap) -> Result<String, CliError> {
+    read_text(path, cap).map_err(|e| cli_error!("{e}"))
 }
 
 /// Parses text that must be one JSON object.
@@ -61,7 +54,7 @@ pub(crate) struct Recorded {
 
 /// Reads a replay file: `{"event": NAME, "input": {...}}` per line; blank lines are skipped.
 pub(crate) fn read_session(path: &Path) -> Result<Vec<Recorded>, CliError> {
-    let text = read_file(path)?;
+    let text = read_file(path, Cap::RECORDING)?;
     let name = path.display().to_string();
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -35,8 +35,8 @@ fn reviews(home: Option<&Path>, diagnostics: &mut Vec<Diagnostic>) -> Reviews {
     let Some(file) = home.map(|h| h.join("config.toml")).filter(|f| f.is_file()) else {
         return Reviews::default();
     };
-    let parsed = std::fs::read_to_string(&file)
-        .map_err(|e| hook_protocol::os_error_text(&e))
+    let parsed = hook_protocol::text_file::read_text(&file, hook_protocol::text_file::Cap::CONFIG)
+        .map_err(|e| e.to_string())
         .and_then(|text| text.parse::<toml::Table>().map_err(|e| e.message().to_owned()));
     match parsed {
         Ok(table) => Reviews::from_config(&table),
@@ -110,12 +110,8 @@ impl Dialect for Codex {
         let mut notes = Vec::new();
         if request.names_files() {
             for path in request.files_of(FileKind::Config) {
-                if !path.is_file() {
-                    let what = if path.is_dir() { "is a directory" } else { "does not exist" };
-                    return Err(DialectError::load(format!(
-                        "Codex hook file `{}` {what}",
-                        path.display()
-                    )));
+                if let Err(e) = hook_protocol::text_file::regular_file(path) {
+                    return Err(DialectError::load(format!("Codex hook file {e}")));
                 }
                 if is_toml(path) {
                     loader.config_toml(path, Layer::User);

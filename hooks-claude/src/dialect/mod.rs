@@ -91,15 +91,9 @@ struct Hooks {
 
 /// A file named in a request that must be a file.
 fn must_be_file(path: &Path, kind: &str) -> Result<(), DialectError> {
-    if path.is_file() {
-        Ok(())
-    } else if path.is_dir() {
-        Err(DialectError::load(format!(
-            "{kind} file `{}` is a directory, not a file",
-            path.display()
-        )))
-    } else {
-        Err(DialectError::load(format!("{kind} file `{}` does not exist", path.display())))
+    match hook_protocol::text_file::regular_file(path) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(DialectError::load(format!("{kind} file {e}"))),
     }
 }
 

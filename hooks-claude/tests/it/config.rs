@@ -375,7 +375,11 @@ fn bad_manifest_hook_paths_are_reported_at_their_value_and_skipped() {
     assert_eq!((found[3].0, found[3].1), (4, false));
     assert!(found[3].2.contains("standard hooks file, loaded once already"), "{found:#?}");
     assert_eq!((found[4].0, found[4].1), (5, true));
-    assert!(found[4].2.starts_with("cannot read hook file `./missing.json`"), "{found:#?}");
+    assert!(found[4].2.starts_with("hook file `./missing.json` cannot be read: `"), "{found:#?}");
+    assert!(
+        found[4].2.ends_with("missing.json` does not exist; no hook from it registers"),
+        "{found:#?}"
+    );
 }
 
 #[test]
@@ -396,7 +400,9 @@ fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
     // Without a manifest's hooks, a missing standard file is still an error.
     let root = plugin_dir("manifest-none", &[(".claude-plugin/plugin.json", r#"{"name": "x"}"#)]);
     let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
-    assert!(config.diagnostics[0].message.starts_with("cannot read"), "{:?}", config.diagnostics);
+    let missing = &config.diagnostics[0].message;
+    assert_eq!(missing, "does not exist; no hook from it registers");
+    assert!(config.diagnostics[0].file.ends_with("hooks/hooks.json"));
 }
 
 /// Built without the `http` feature (`cargo test -p hooks-claude --no-default-features`): an

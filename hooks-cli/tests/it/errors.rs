@@ -14,7 +14,7 @@ fn bad_inputs() {
     let run = |args: &[&str], stdin: Option<&str>| hooks(args, &project, stdin);
     one_line_error(
         &run(&["run", "--event", "Stop", "--input", "missing.json"], None),
-        "hooks: cannot read `missing.json`: no such file or directory (os error 2)",
+        "hooks: `missing.json` does not exist",
     );
     one_line_error(
         &run(&["run", "--event", "Stop", "--input", "-"], Some("{\"a\": }")),

@@ -75,13 +75,10 @@ fn a_directory_is_called_a_directory() {
     );
     let out = hooks(&["check", "examples"], &root, None);
     assert_eq!(out.status, 1);
-    assert_eq!(
-        out.stdout,
-        "examples: error: cannot read `examples`: it is a directory, not a file\n"
-    );
+    assert_eq!(out.stdout, "examples: error: is a directory, not a regular file\n");
     let project = root.join("examples/claude-project");
     let out = hooks(&["run", "--event", "Stop", "--input", ".claude"], &project, None);
-    assert_eq!(error(&out), "hooks: cannot read `.claude`: it is a directory, not a file");
+    assert_eq!(error(&out), "hooks: `.claude` is a directory, not a regular file");
 }
 
 #[test]
@@ -188,5 +185,12 @@ fn os_errors_read_the_same_everywhere() {
         &root,
         None,
     );
-    assert!(error(&out).ends_with("no such file or directory (os error 2)"), "{}", out.stderr);
+    assert_eq!(
+        error(&out),
+        "hooks: no-such-list.yaml: cannot read the hook list: `no-such-list.yaml` does not exist"
+    );
+    let out = hooks(&["run", "--event", "Stop", "--settings", "no-such.json"], &root, None);
+    assert!(error(&out).ends_with("`no-such.json` does not exist"), "{}", out.stderr);
+    let out = hooks(&["replay", "no-such.jsonl"], &root, None);
+    assert_eq!(error(&out), "hooks: `no-such.jsonl` does not exist");
 }

@@ -4,7 +4,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::{Diagnostic, Matcher, Position, os_error_text};
+use hook_protocol::text_file::{Cap, read_text};
+use hook_protocol::{Diagnostic, Matcher, Position};
 use jsonc_parser::ParseOptions;
 
 use super::node::{Node, Shape};
@@ -14,8 +15,7 @@ use crate::trust::{self, Identity, Trust};
 
 /// The text of a file, or why it cannot be read.
 pub(super) fn file_text(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read `{}`: {}", path.display(), os_error_text(&e)))
+    read_text(path, Cap::CONFIG).map_err(|e| e.to_string())
 }
 
 /// JSON as Codex's parser takes it: no comments, no trailing commas.

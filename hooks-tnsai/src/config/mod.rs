@@ -45,6 +45,7 @@ mod read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use hook_protocol::text_file::{Cap, read_text};
 use hook_protocol::{Dispatcher, Event, Hook, Mode, Position, Report, Scrub};
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter, Spanned};
 
@@ -103,11 +104,11 @@ impl HookList {
     /// [`LoadErrors`] with every problem found, each naming the file, hook, key and position.
     pub fn load_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Self, LoadErrors> {
         let path = path.as_ref();
-        let source = std::fs::read_to_string(path).map_err(|e| {
+        let source = read_text(path, Cap::CONFIG).map_err(|e| {
             LoadErrors::new(vec![ListError::new(
                 path,
                 None,
-                ListErrorKind::Read { message: hook_protocol::os_error_text(&e) },
+                ListErrorKind::Read { message: e.to_string() },
             )])
         })?;
         Self::parse_with(&source, path, options)

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::Loader;
 use crate::config::settings::{Origin, SourceFile};
+use hook_protocol::text_file::{Cap, read_text};
 use hook_protocol::{Diagnostic, Level, Position};
 
 /// Which kind of definition a frontmatter belongs to.
@@ -44,9 +45,9 @@ impl Loader {
     }
 
     fn definition_file(&mut self, path: PathBuf, kind: Kind) -> &mut Self {
-        match std::fs::read_to_string(&path) {
+        match read_text(&path, Cap::CONFIG) {
             Ok(text) => self.definition(path, &text, kind),
-            Err(e) => self.unreadable(&path, &e),
+            Err(e) => self.unreadable(&e),
         }
     }
 

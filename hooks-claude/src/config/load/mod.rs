@@ -2,13 +2,14 @@
 //! so each problem is reported at the offending value; a file that cannot be read or parsed
 //! registers nothing and everything else keeps working.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use jsonc_parser::ast::{Object, Value as Ast};
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
 
+use hook_protocol::text_file::{Cap, ReadError, read_text};
 use hook_protocol::{Diagnostic, LineIndex, Position};
 
 use crate::config::diagnostic::Sink;
@@ -93,9 +94,9 @@ impl Loader {
     /// Reads a settings file (its `hooks` key) or a bare hooks file at a settings level.
     pub fn settings(&mut self, path: impl Into<PathBuf>, scope: Scope) -> &mut Self {
         let path = path.into();
-        match std::fs::read_to_string(&path) {
+        match read_text(&path, Cap::CONFIG) {
             Ok(text) => self.settings_text(path, &text, scope),
-            Err(e) => self.unreadable(&path, &e),
+            Err(e) => self.unreadable(&e),
         }
     }
 
@@ -122,16 +123,13 @@ impl Loader {
         self
     }
 
-    fn unreadable(&mut self, path: &Path, e: &std::io::Error) -> &mut Self {
+    fn unreadable(&mut self, e: &ReadError) -> &mut Self {
+        let at = e.line().map_or_else(Position::default, |line| Position::new(line, 1));
         self.config.diagnostics.push(Diagnostic::new(
-            path,
-            Position::default(),
+            e.path(),
+            at,
             hook_protocol::Level::Error,
-            format!(
-                "cannot read `{}`: {}; no hook from it registers",
-                path.display(),
-                hook_protocol::os_error_text(e)
-            ),
+            format!("{}; no hook from it registers", e.reason()),
         ));
         self
     }

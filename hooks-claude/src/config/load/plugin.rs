@@ -10,6 +10,7 @@ use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, parse_to_ast};
 
 use super::{Loader, strict};
+use hook_protocol::text_file::{Cap, read_text};
 use hook_protocol::{Diagnostic, Level, LineIndex, Position};
 
 use crate::config::settings::{Origin, Plugin, SourceFile};
@@ -64,16 +65,16 @@ impl Loader {
     fn plugin_with(&mut self, plugin: Plugin, manifest: Option<Manifest>) -> &mut Self {
         let standard = plugin.root.join(HOOKS_FILE);
         let declared = manifest.as_ref().is_some_and(|m| m.hooks.is_some());
-        match std::fs::read_to_string(&standard) {
+        match read_text(&standard, Cap::CONFIG) {
             Ok(text) => {
                 let source =
                     SourceFile { path: standard.clone(), origin: Origin::Plugin(plugin.clone()) };
                 self.load_text(source, &text);
             }
             // The manifest's hooks may be the plugin's only ones.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && declared => {}
+            Err(e) if e.is_missing() && declared => {}
             Err(e) => {
-                self.unreadable(&standard, &e);
+                self.unreadable(&e);
             }
         }
         let Some(manifest) = manifest else { return self };
@@ -128,17 +129,14 @@ impl Loader {
             );
             return;
         }
-        match std::fs::read_to_string(&path) {
+        match read_text(&path, Cap::CONFIG) {
             Ok(text) => {
                 let source = SourceFile { path, origin: Origin::Plugin(plugin.clone()) };
                 self.load_text(source, &text);
             }
             Err(e) => problem(
                 Level::Error,
-                format!(
-                    "cannot read hook file `{file}`: {}; no hook from it registers",
-                    hook_protocol::os_error_text(&e)
-                ),
+                format!("hook file `{file}` cannot be read: {e}; no hook from it registers"),
             ),
         }
     }
@@ -147,11 +145,11 @@ impl Loader {
     /// cannot be read or parsed is reported and gives neither a name nor hooks.
     fn manifest(&mut self, root: &Path) -> Option<Manifest> {
         let path = root.join(MANIFEST);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match read_text(&path, Cap::CONFIG) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) if e.is_missing() => return None,
             Err(e) => {
-                self.unreadable(&path, &e);
+                self.unreadable(&e);
                 return None;
             }
         };
