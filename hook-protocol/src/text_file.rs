@@ -160,7 +160,7 @@ struct Size(u64);
 
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 >= MIB && self.0 % MIB == 0 {
+        if self.0 >= MIB && self.0.is_multiple_of(MIB) {
             write!(f, "{} MiB", self.0 / MIB)
         } else {
             write!(f, "{} bytes", self.0)
