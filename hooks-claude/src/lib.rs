@@ -217,7 +217,9 @@ pub use present::{ModelText, Placement, Presenter, Shown};
 pub use run::background::{AsyncResult, BackgroundLimits, Refused};
 pub use run::delegate;
 pub use run::env::HostEnv;
-pub use run::env_file::{ExportsError, exports as env_file_exports, session_env_dir};
+pub use run::env_file::{
+    EnvFileExports, ExportsError, exports as env_file_exports, session_env_dir,
+};
 pub use run::http::HttpPolicy;
 #[doc(hidden)]
 pub use run::http::keep_chunk;

@@ -23,6 +23,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hook_exec::{CommandSpec, Env, Invocation};
+use hook_protocol::text_file::{ENV_FILE_CAP, regular_file};
 
 use crate::EventName;
 
@@ -150,21 +151,45 @@ const SOURCE_TIMEOUT: Duration = Duration::from_secs(10);
 /// What separates the environment before and after sourcing in the shell's output.
 const SPLIT: &[u8] = b"\0--hooks-claude-env-files--\0";
 
+/// What the env files give the shell tool, and the files left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EnvFileExports {
+    /// The variables the files set, or set to another value than the harness's environment has.
+    pub vars: BTreeMap<String, String>,
+    /// One warning per file that was not sourced: larger than its cap
+    /// ([`hook_protocol::text_file::ENV_FILE_CAP`]), or not a regular file.
+    pub warnings: Vec<String>,
+}
+
 /// The variables the shell tool gets from `files` (sourced in order, in `cwd`): those the
 /// files set, or set to another value than the harness's environment has. Files that do not
-/// exist are skipped; no file, or only empty ones, is no export and starts no process.
+/// exist are skipped; no file, or only empty ones, is no export and starts no process. A file
+/// larger than [`hook_protocol::text_file::ENV_FILE_CAP`], or one that is not a regular file,
+/// is not sourced, with a warning; the others still are.
 ///
 /// # Errors
 ///
 /// [`ExportsError`] when the shell cannot start, or sourcing fails.
-pub async fn exports(
-    files: &[PathBuf],
-    cwd: &Path,
-) -> Result<BTreeMap<String, String>, ExportsError> {
-    let files: Vec<&PathBuf> =
-        files.iter().filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0)).collect();
+pub async fn exports(files: &[PathBuf], cwd: &Path) -> Result<EnvFileExports, ExportsError> {
+    let mut out = EnvFileExports::default();
+    let mut sourced = Vec::with_capacity(files.len());
+    for file in files {
+        match regular_file(file) {
+            Ok(0) => {}
+            Ok(len) if len > ENV_FILE_CAP => out.warnings.push(format!(
+                "`CLAUDE_ENV_FILE` `{}` is larger than {} MiB; it is not sourced",
+                file.display(),
+                ENV_FILE_CAP / (1024 * 1024)
+            )),
+            Ok(_) => sourced.push(file),
+            Err(e) if e.is_missing() => {}
+            Err(e) => out.warnings.push(format!("`CLAUDE_ENV_FILE` {e}; it is not sourced")),
+        }
+    }
+    let files = sourced;
     if files.is_empty() {
-        return Ok(BTreeMap::new());
+        return Ok(out);
     }
     let script =
         "env -0; printf '\\000--hooks-claude-env-files--\\000'; for f; do . \"$f\"; done; env -0";
@@ -189,7 +214,8 @@ pub async fn exports(
     };
     let before = parse_env(&raw.stdout[..at]);
     let after = parse_env(&raw.stdout[at + SPLIT.len()..]);
-    Ok(after.into_iter().filter(|(k, v)| before.get(k) != Some(v)).collect())
+    out.vars = after.into_iter().filter(|(k, v)| before.get(k) != Some(v)).collect();
+    Ok(out)
 }
 
 /// `NAME=value` records separated by NUL, as `env -0` prints them.

@@ -438,7 +438,10 @@ impl Session {
         }
         let cwd = PathBuf::from(&self.cwd);
         match env_file::exports(&self.env_files(), &cwd).await {
-            Ok(exports) => self.exports = exports,
+            Ok(exports) => {
+                self.exports = exports.vars;
+                warnings.extend(exports.warnings);
+            }
             Err(e) => warnings.push(format!("{e}; the shell tool's exports stay as they were")),
         }
     }

@@ -643,3 +643,23 @@ async fn a_resumed_session_takes_steps_at_once_without_session_start_hooks() {
     let after = s.stop(&Stop::default(), None).await.unwrap_err();
     assert_eq!(after, SessionError::Ended { event: "Stop".into() });
 }
+
+#[tokio::test]
+async fn an_oversize_env_file_is_a_warning_and_the_others_still_export() {
+    let p = Project::new("session-env-big");
+    // 2 MiB of comment lines, past the 1 MiB cap, and a small file beside it.
+    let big = p.script(
+        "big.sh",
+        "cat >/dev/null; head -c 2097152 /dev/zero | tr '\\0' '#' >> \"$CLAUDE_ENV_FILE\"",
+    );
+    let small =
+        p.script("small.sh", "cat >/dev/null; echo 'export KEPT=yes' >> \"$CLAUDE_ENV_FILE\"");
+    let mut s = p.session(json!({"SessionStart": [{"hooks": [command(&big), command(&small)]}]}));
+    let step = s.session_start(&start("env-big"), None).await.unwrap();
+    assert_eq!(step.env_file_exports.get("KEPT").map(String::as_str), Some("yes"), "{step:?}");
+    let warned: Vec<&String> =
+        step.warnings.iter().filter(|w| w.contains("is larger than 1 MiB")).collect();
+    assert_eq!(warned.len(), 1, "{:?}", step.warnings);
+    assert!(warned[0].contains("sessionstart-hook-0.sh"), "{warned:?}");
+    assert!(step.records().iter().all(|r| r.status == HookStatus::Success));
+}
