@@ -85,7 +85,7 @@ pub(crate) struct Sources {
 
     /// A Claude Code plugin directory; reads DIR/hooks/hooks.json and the hooks its manifest,
     /// DIR/.claude-plugin/plugin.json, adds (repeatable).
-    #[arg(long = "plugin", value_name = "DIR")]
+    #[arg(long = "plugin", value_name = "DIR", value_parser = absolute_path)]
     pub(crate) plugins: Vec<PathBuf>,
 
     /// A skill's SKILL.md whose frontmatter hooks run, as after the skill was invoked
@@ -103,7 +103,7 @@ pub(crate) struct Sources {
     /// it: ~/.claude/settings.json, DIR/.claude/settings.json, DIR/.claude/settings.local.json
     /// and the managed settings in /etc/claude-code/. As in Claude Code, a parent directory's
     /// .claude/ is not read; when none of these files exists, the command says so and exits 1.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = absolute_path)]
     pub(crate) project_dir: Option<PathBuf>,
 
     /// Run an input that lacks a field its event requires, or has one of the wrong type (a
@@ -113,7 +113,7 @@ pub(crate) struct Sources {
 
     /// Where Claude Code hook texts too long for the conversation are saved, as Claude Code
     /// saves them: DIR/projects/CWD_SLUG/SESSION_ID/tool-results/ [default: ~/.claude].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = absolute_path)]
     pub(crate) claude_home: Option<PathBuf>,
 
     /// The TNSAI hook list (with --dialect tnsai); for any dialect, the same as --settings.
@@ -158,7 +158,7 @@ impl Sources {
 pub(crate) struct ContainArgs {
     /// Run each hook in a cgroup of its own under DIR, an existing cgroup v2 directory `hooks`
     /// may write to [default: the cgroup `hooks` runs in, when writable].
-    #[arg(long, value_name = "DIR", help_heading = "Containment")]
+    #[arg(long, value_name = "DIR", help_heading = "Containment", value_parser = absolute_path)]
     pub(crate) cgroup_parent: Option<PathBuf>,
 
     /// No cgroups: a hook's tree is its process group, its descendants and the processes that
@@ -229,7 +229,7 @@ pub(crate) struct CheckArgs {
     /// The project directory ($CLAUDE_PROJECT_DIR) used to resolve commands [default: for a
     /// file inside a .claude/ folder, the folder above it (the project the file belongs to);
     /// for any other file, the current directory].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = absolute_path)]
     pub(crate) project_dir: Option<PathBuf>,
 
     /// The dialect of every file [default: each file's own, told by its place and shape].
@@ -311,4 +311,15 @@ mod tests {
         assert!(parse_size("").is_err());
         assert!(parse_size("99999999999G").is_err());
     }
+}
+
+/// A directory option made absolute against the current directory before anything sees it:
+/// hooks run elsewhere, and a relative path would name another place there. (The files the
+/// command only reads, `--settings`, `--config`, `--skill`, `--agent`, are read at once from
+/// the current directory and named in messages as they were typed.)
+fn absolute_path(value: &str) -> Result<PathBuf, String> {
+    if value.is_empty() {
+        return Err("an empty path names nothing".to_owned());
+    }
+    std::path::absolute(value).map_err(|e| format!("cannot make `{value}` absolute: {e}"))
 }

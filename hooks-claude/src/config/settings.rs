@@ -62,12 +62,15 @@ pub struct Plugin {
 }
 
 impl Plugin {
-    /// A plugin with a name and a root, no marketplace, no data directory and no options.
+    /// A plugin with a name and a root, no marketplace, no data directory and no options. A
+    /// relative root is taken from the current directory: `${CLAUDE_PLUGIN_ROOT}` is always
+    /// absolute, as hooks run elsewhere.
     pub fn new(name: impl Into<String>, root: impl Into<PathBuf>) -> Self {
+        let root: PathBuf = root.into();
         Self {
             name: name.into(),
             marketplace: None,
-            root: root.into(),
+            root: std::path::absolute(&root).unwrap_or(root),
             data: None,
             options: Vec::new(),
         }

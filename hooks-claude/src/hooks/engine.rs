@@ -418,13 +418,16 @@ impl EngineBuilder {
     ///
     /// [`MatcherError`] when the matchers of one seam cannot be compiled together.
     pub fn build(self) -> Result<Engine, MatcherError> {
-        let host = match self.host {
+        let mut host = match self.host {
             Some(h) => h,
             None => HostEnv::new(std::env::current_dir().unwrap_or_default()),
         };
+        // Hooks run elsewhere than the harness: every path they are given is absolute.
+        host.project_dir = absolute(host.project_dir);
+        host.home = host.home.map(absolute);
         let http_policy = self.http_policy.unwrap_or_else(|| HttpPolicy::from_config(&self.config));
         let presenter = Arc::new(match self.claude_home {
-            Some(dir) => Presenter::new(dir),
+            Some(dir) => Presenter::new(absolute(dir)),
             None => Presenter::for_home(host.home.as_deref()),
         });
         let shared = Arc::new(Shared {
@@ -454,6 +457,11 @@ impl EngineBuilder {
             observer: self.observer,
         })
     }
+}
+
+/// `path` made absolute against the current directory (unchanged when it cannot be).
+fn absolute(path: PathBuf) -> PathBuf {
+    std::path::absolute(&path).unwrap_or(path)
 }
 
 /// The dispatcher of an engine's hooks.

@@ -351,3 +351,46 @@ fn async_hooks_start_and_their_results_come_within_the_wait() {
     std::thread::sleep(std::time::Duration::from_millis(3000));
     assert!(!p.join("late-marker").exists(), "the one that outlived the wait was killed");
 }
+
+#[test]
+fn relative_path_options_reach_hooks_as_absolute_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let plugin = root.join("plug/hooks");
+    std::fs::create_dir_all(&plugin).unwrap();
+    std::fs::create_dir_all(root.join("proj/.claude")).unwrap();
+    // Every path a hook is given, printed as context, from a hook that runs elsewhere.
+    let print =
+        r#"cat >/dev/null; cd /; echo "$CLAUDE_PROJECT_DIR|$CLAUDE_ENV_FILE|$CLAUDE_PLUGIN_ROOT""#;
+    let hooks_json = serde_json::json!({"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": print}
+    ]}]}});
+    std::fs::write(plugin.join("hooks.json"), hooks_json.to_string()).unwrap();
+    let out = hooks(
+        &[
+            "run",
+            "--event",
+            "SessionStart",
+            "--plugin",
+            "plug",
+            "--project-dir",
+            "proj",
+            "--claude-home",
+            "home",
+            "--input",
+            "-",
+            "--format",
+            "json",
+        ],
+        &root,
+        Some(r#"{"session_id": "abs-1", "source": "startup"}"#),
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let context = doc["additional_context"][0].as_str().unwrap();
+    let parts: Vec<&str> = context.split('|').collect();
+    assert_eq!(parts[0], root.join("proj").display().to_string(), "{context}");
+    assert!(parts[1].starts_with(&root.join("home/session-env/abs-1/").display().to_string()));
+    assert_eq!(parts[2], root.join("plug").display().to_string());
+    assert!(parts.iter().all(|p| p.starts_with('/')), "{context}");
+}
