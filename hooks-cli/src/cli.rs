@@ -297,6 +297,17 @@ pub(crate) struct ReplayArgs {
     pub(crate) contain: ContainArgs,
 }
 
+/// A directory option made absolute against the current directory before anything sees it:
+/// hooks run elsewhere, and a relative path would name another place there. (The files the
+/// command only reads, `--settings`, `--config`, `--skill`, `--agent`, are read at once from
+/// the current directory and named in messages as they were typed.)
+fn absolute_path(value: &str) -> Result<PathBuf, String> {
+    if value.is_empty() {
+        return Err("an empty path names nothing".to_owned());
+    }
+    std::path::absolute(value).map_err(|e| format!("cannot make `{value}` absolute: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_size;
@@ -311,15 +322,4 @@ mod tests {
         assert!(parse_size("").is_err());
         assert!(parse_size("99999999999G").is_err());
     }
-}
-
-/// A directory option made absolute against the current directory before anything sees it:
-/// hooks run elsewhere, and a relative path would name another place there. (The files the
-/// command only reads, `--settings`, `--config`, `--skill`, `--agent`, are read at once from
-/// the current directory and named in messages as they were typed.)
-fn absolute_path(value: &str) -> Result<PathBuf, String> {
-    if value.is_empty() {
-        return Err("an empty path names nothing".to_owned());
-    }
-    std::path::absolute(value).map_err(|e| format!("cannot make `{value}` absolute: {e}"))
 }

@@ -505,3 +505,24 @@ fn function_hook_modules_are_warnings_and_the_command_hooks_still_load() {
     );
     assert_eq!((config.diagnostics[0].line, config.diagnostics[0].column), (1, 13));
 }
+
+#[test]
+fn a_settings_path_that_is_no_regular_file_is_refused_by_what_it_is() {
+    let dir = temp_dir("not-a-file");
+    let fifo = dir.join("settings.json");
+    #[expect(clippy::disallowed_methods, reason = "a test fixture: `mkfifo` makes the pipe")]
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for (path, what) in [
+        (fifo.as_path(), "is a named pipe (FIFO), not a regular file"),
+        (std::path::Path::new("/dev/zero"), "is a character device, not a regular file"),
+        (dir.as_path(), "is a directory, not a regular file"),
+    ] {
+        let config =
+            Loader::new().settings(path, Scope::Project).finish().unwrap_err().into_config();
+        assert_eq!(config.diagnostics.len(), 1);
+        let d = &config.diagnostics[0];
+        assert_eq!(d.message, format!("{what}; no hook from it registers"));
+        assert_eq!(d.file, path);
+    }
+}

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail the test by unwrapping")]
 
+mod bad_files;
 mod check;
 mod closed_output;
 mod codex;
