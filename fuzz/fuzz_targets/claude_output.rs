@@ -3,7 +3,7 @@
 #![no_main]
 
 use hook_protocol::{Exit, RawOutcome};
-use hooks_claude::{RunRecord, EventName, OnFailure, decode_outcome};
+use hooks_claude::{EventName, OnFailure, RunRecord, decode_outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 
 use hook_protocol::Decision;
-use hooks_claude::{RunRecord, EventName, OnFailure, decode_http_outcome, keep_chunk};
+use hooks_claude::{EventName, OnFailure, RunRecord, decode_http_outcome, keep_chunk};
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
