@@ -76,7 +76,7 @@ impl RubynHook {
         let mut info = HookInfo::new(id, Source::new("rubyn", None));
         info.label = command.to_owned();
         info.on = hook_protocol::On::Seams(seams);
-        info.failure_policy = FailurePolicy::FailOpen;
+        info.failure_policy = FailurePolicy::OPEN;
         Self {
             info,
             command: command.to_owned(),
@@ -494,7 +494,7 @@ mod tests {
     #[tokio::test]
     async fn it_sits_on_a_dispatcher_like_any_hook() {
         let mut closed = sh("exit 3");
-        closed.info.failure_policy = FailurePolicy::FailClosed;
+        closed.info.failure_policy = FailurePolicy::CLOSED;
         let d = Dispatcher::builder()
             .hook(sh(r#"echo '{"decision": "allow"}'"#))
             .hook(closed)

@@ -41,7 +41,7 @@ use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 
 use crate::{
-    Aliases, Attribution, Decision, Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord,
+    Aliases, Attribution, Decision, Event, FailMode, Hook, HookInfo, HookOutcome, HookRecord,
     HookStatus, MatcherError, MatcherSet, Merged, On, ReasonRule, ResourceLimit, Seam, Verdict,
     merge,
 };
@@ -384,7 +384,8 @@ impl Dispatcher {
 /// Turns an outcome into a record, applying the failure policy.
 fn record(position: usize, info: &HookInfo, outcome: HookOutcome, started: Instant) -> HookRecord {
     let HookOutcome { status, mut verdict, failure, warnings, process, metadata } = outcome;
-    if status.is_failure() && info.failure_policy == FailurePolicy::FailClosed {
+    let closes = info.failure_policy.mode_for(status) == Some(FailMode::Closed);
+    if closes && verdict.decision != Some(Decision::Deny) {
         let why = failure.clone().unwrap_or_else(|| format!("hook {status}"));
         let mut closed =
             Verdict::deny(format!("hook `{}` failed and fails closed: {why}", info.id));

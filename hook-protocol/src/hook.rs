@@ -10,16 +10,53 @@ use serde::{Deserialize, Serialize};
 use crate::{Event, Exit, Matcher, Metadata, RawOutcome, Seam, Source, Verdict};
 use crate::{Mechanism, ResourceLimit};
 
-/// What the dispatcher does with a hook that failed (could not start, timed out, crashed, or
-/// answered something its dialect cannot read).
+/// What one kind of failure counts as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum FailurePolicy {
-    /// The failure counts as no opinion: the action proceeds (the default, as in Claude Code).
+pub enum FailMode {
+    /// No opinion: the action proceeds (the default, as in Claude Code).
     #[default]
-    FailOpen,
-    /// The failure counts as a deny whose reason names the hook and the failure.
-    FailClosed,
+    Open,
+    /// A deny whose reason names the hook and the failure, unless the hook's dialect already
+    /// read the failure as a deny of its own (then that one stands).
+    Closed,
+}
+
+/// What the dispatcher does with a hook that failed, for each kind of failure: a crash (it
+/// could not start, exited as its dialect calls a failure, or answered something its dialect
+/// cannot read) and a timeout. Agents differ here: Claude Code's `onFailure: "block"` closes on
+/// both, Copilot's `preToolUse` closes on a crash and stays open on a timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[non_exhaustive]
+pub struct FailurePolicy {
+    /// What a crash counts as.
+    pub crash: FailMode,
+    /// What a timeout counts as.
+    pub timeout: FailMode,
+}
+
+impl FailurePolicy {
+    /// Every failure is no opinion (the default).
+    pub const OPEN: FailurePolicy =
+        FailurePolicy { crash: FailMode::Open, timeout: FailMode::Open };
+
+    /// Every failure is a deny.
+    pub const CLOSED: FailurePolicy =
+        FailurePolicy { crash: FailMode::Closed, timeout: FailMode::Closed };
+
+    /// A policy with a mode for crashes and one for timeouts.
+    pub const fn new(crash: FailMode, timeout: FailMode) -> Self {
+        Self { crash, timeout }
+    }
+
+    /// What a hook that ended with `status` counts as, when the status is a failure.
+    pub fn mode_for(self, status: HookStatus) -> Option<FailMode> {
+        match status {
+            HookStatus::TimedOut => Some(self.timeout),
+            HookStatus::Failed | HookStatus::SpawnFailed => Some(self.crash),
+            _ => None,
+        }
+    }
 }
 
 /// Which events a hook is registered for.
@@ -86,7 +123,7 @@ impl HookInfo {
             id,
             source,
             priority: 0,
-            failure_policy: FailurePolicy::FailOpen,
+            failure_policy: FailurePolicy::OPEN,
             on: On::Every,
             matcher: Matcher::any(),
         }
@@ -156,7 +193,7 @@ pub struct HookOutcome {
     pub status: HookStatus,
     /// What the hook said (for a failure: what its dialect makes of it when failing open).
     pub verdict: Verdict,
-    /// Why it failed, when it did; becomes the deny reason under [`FailurePolicy::FailClosed`].
+    /// Why it failed, when it did; becomes the deny reason when the hook's [`FailurePolicy`] closes on it.
     pub failure: Option<String>,
     /// Problems with the hook's answer worth a warning even when it did not fail (unknown
     /// fields, a conflict it caused, ...).

@@ -151,7 +151,7 @@ pub use event::{
     ToolResult, TurnEnd,
 };
 pub use hook::{
-    FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,
+    FailMode, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,
 };
 pub use matcher::{Aliases, Matcher, MatcherError, MatcherSet};
 pub use merge::{Attributed, Attribution, Merged, Merger, ReasonRule, merge};

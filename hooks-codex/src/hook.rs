@@ -41,7 +41,7 @@ impl CommandHook {
             Source::new(DIALECT, Some(entry.source.path.display().to_string())),
         );
         info.label.clone_from(&entry.command);
-        info.failure_policy = FailurePolicy::FailOpen;
+        info.failure_policy = FailurePolicy::OPEN;
         info.on = match entry.event.seam() {
             Some(seam) => On::seam(seam),
             None => On::Custom(entry.event.as_str().to_owned()),

@@ -262,7 +262,7 @@ impl SeamHook {
 
     /// Makes a failure of the hook count as a deny.
     pub fn fail_closed(self) -> Self {
-        self.failure_policy(FailurePolicy::FailClosed)
+        self.failure_policy(FailurePolicy::CLOSED)
     }
 
     /// Sets the label for records (e.g. the function's path) and the origin of the hook's

@@ -259,7 +259,7 @@ impl ScriptHookBuilder {
             priority: 0,
             executable: None,
             timeout: DEFAULT_TIMEOUT,
-            on_failure: FailurePolicy::FailOpen,
+            on_failure: FailurePolicy::OPEN,
             env: BTreeMap::new(),
             trusted_roots: Vec::new(),
             tnsai_version: DEFAULT_TNSAI_VERSION.to_owned(),
@@ -307,7 +307,7 @@ impl ScriptHookBuilder {
         self
     }
 
-    /// Sets the failure policy (default [`FailurePolicy::FailOpen`]).
+    /// Sets the failure policy (default [`FailurePolicy::OPEN`]).
     pub fn on_failure(mut self, policy: FailurePolicy) -> Self {
         self.on_failure = policy;
         self

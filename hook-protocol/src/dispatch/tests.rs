@@ -9,6 +9,7 @@ use crate::{
     Common, Decision, Matcher, Payload, PreToolDecision, PromptSubmit, Source, ToolCall,
     ToolPermission,
 };
+use crate::{FailMode, FailurePolicy};
 
 #[derive(Debug)]
 struct Fake {
@@ -220,10 +221,10 @@ async fn an_inactive_hook_is_left_out_without_a_record() {
 async fn failure_policy_applies_to_failures_only() {
     let mut closed =
         fake("closed", 0, HookOutcome::failure(HookStatus::TimedOut, "timed out after 1s"));
-    closed.info.failure_policy = FailurePolicy::FailClosed;
+    closed.info.failure_policy = FailurePolicy::CLOSED;
     let open = fake("open", 0, HookOutcome::failure(HookStatus::SpawnFailed, "no such file"));
     let mut closed_ok = fake("closed-ok", 0, ok(Verdict::allow()));
-    closed_ok.info.failure_policy = FailurePolicy::FailClosed;
+    closed_ok.info.failure_policy = FailurePolicy::CLOSED;
     let d = Dispatcher::builder().hook(open).hook(closed_ok).build().unwrap();
     assert_eq!(d.dispatch(&bash("ls")).await.merged.decision, Some(Decision::Allow));
     let d = Dispatcher::builder().hook(closed).build().unwrap();
@@ -232,6 +233,31 @@ async fn failure_policy_applies_to_failures_only() {
     let reason = report.merged.reason().unwrap();
     assert!(reason.contains("`closed`") && reason.contains("timed out after 1s"), "{reason}");
     assert_eq!(report.records[0].status, HookStatus::TimedOut);
+}
+
+#[tokio::test]
+async fn crashes_and_timeouts_each_have_their_mode() {
+    // Copilot's preToolUse: a crash denies, a timeout does not.
+    let policy = FailurePolicy::new(FailMode::Closed, FailMode::Open);
+    let outcomes = [
+        (HookStatus::Failed, Some(Decision::Deny)),
+        (HookStatus::SpawnFailed, Some(Decision::Deny)),
+        (HookStatus::TimedOut, None),
+    ];
+    for (status, decision) in outcomes {
+        let mut hook = fake("h", 0, HookOutcome::failure(status, "it broke"));
+        hook.info.failure_policy = policy;
+        let d = Dispatcher::builder().hook(hook).build().unwrap();
+        assert_eq!(d.dispatch(&bash("ls")).await.merged.decision, decision, "{status:?}");
+    }
+    // A dialect that read the crash as a deny of its own keeps its reason.
+    let mut own = HookOutcome::failure(HookStatus::Failed, "exit 3");
+    own.verdict = Verdict::deny("Denied by the dialect's own words");
+    let mut hook = fake("own", 0, own);
+    hook.info.failure_policy = FailurePolicy::CLOSED;
+    let d = Dispatcher::builder().hook(hook).build().unwrap();
+    let report = d.dispatch(&bash("ls")).await;
+    assert_eq!(report.merged.reason().as_deref(), Some("Denied by the dialect's own words"));
 }
 
 #[tokio::test]
@@ -520,7 +546,7 @@ async fn on_a_multi_thread_runtime_hooks_spread_and_fold_the_same() {
 async fn a_panicking_hook_is_a_failure_not_a_crash() {
     let mut info = HookInfo::new("buggy", Source::new("fake", None));
     info.on = On::seam(Seam::PreTool);
-    info.failure_policy = FailurePolicy::FailClosed;
+    info.failure_policy = FailurePolicy::CLOSED;
     let d = Dispatcher::builder()
         .hook(Panics { info })
         .hook(fake("fine", 0, ok(Verdict::context("still here"))))

@@ -153,9 +153,9 @@ impl HandlerHook {
             && blocks
             && !h.runs_async()
         {
-            FailurePolicy::FailClosed
+            FailurePolicy::CLOSED
         } else {
-            FailurePolicy::FailOpen
+            FailurePolicy::OPEN
         };
         let mut info = HookInfo::new(id, Source::new("claude", Some(origin)));
         info.label = label(&entry);

@@ -149,8 +149,7 @@ async fn an_err_is_a_failure_and_the_failure_policy_applies() {
         panic!("expected a deny, got {:?}", decision.permission);
     };
     assert!(reason.contains("`closed`") && reason.contains("policy store unreachable"), "{reason}");
-    let explicit =
-        failing("explicit").failure_policy(FailurePolicy::FailClosed).run_now(&bash("ls"));
+    let explicit = failing("explicit").failure_policy(FailurePolicy::CLOSED).run_now(&bash("ls"));
     assert_eq!(explicit.status, HookStatus::Failed);
 }
 

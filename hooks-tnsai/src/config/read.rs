@@ -334,8 +334,8 @@ impl<'a> Reader<'a> {
         hook: Option<&HookRef>,
     ) -> Option<FailurePolicy> {
         match self.string(node, hook, "on_failure")?.as_str() {
-            "allow" => Some(FailurePolicy::FailOpen),
-            "block" => Some(FailurePolicy::FailClosed),
+            "allow" => Some(FailurePolicy::OPEN),
+            "block" => Some(FailurePolicy::CLOSED),
             other => {
                 let message =
                     format!("is `{other}`; expected `allow` (fail open) or `block` (fail closed)");

@@ -72,7 +72,7 @@ fn a_good_list_loads_with_every_key() {
     assert_eq!(guard.event(), &EventSelector::Type(EventType::PreToolUse));
     assert_eq!(guard.priority(), -10);
     assert_eq!(guard.timeout(), Duration::from_millis(5000));
-    assert_eq!(guard.failure_policy(), FailurePolicy::FailClosed);
+    assert_eq!(guard.failure_policy(), FailurePolicy::CLOSED);
     assert_eq!(guard.env().get("MODE").map(String::as_str), Some("strict"));
     assert_eq!(guard.executable(), s.root().join("guard.sh").canonicalize().unwrap());
     assert_eq!(guard.info().on, On::seam(Seam::PreTool));
@@ -80,7 +80,7 @@ fn a_good_list_loads_with_every_key() {
     assert_eq!(guard.info().source.origin.as_deref(), Some(file.to_str().unwrap()));
     assert_eq!(audit.event(), &EventSelector::Every);
     assert_eq!(audit.timeout(), Duration::from_secs(60), "default timeout");
-    assert_eq!(audit.failure_policy(), FailurePolicy::FailOpen, "default policy");
+    assert_eq!(audit.failure_policy(), FailurePolicy::OPEN, "default policy");
     assert_eq!(audit.priority(), 0);
     assert_eq!(list.tnsai_version(), "0.5.0");
 }
@@ -111,7 +111,7 @@ fn json_files_load_too() {
     fs::write(&file, json).unwrap();
     let list = HookList::load(&file).unwrap();
     assert_eq!(list.hooks()[0].priority(), 5);
-    assert_eq!(list.hooks()[0].failure_policy(), FailurePolicy::FailOpen);
+    assert_eq!(list.hooks()[0].failure_policy(), FailurePolicy::OPEN);
     assert!(list.hooks()[0].info().matcher.is_any());
 }
 

@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 use crate::support::{Sandbox, bash, run};
 
-const OPEN: FailurePolicy = FailurePolicy::FailOpen;
-const CLOSED: FailurePolicy = FailurePolicy::FailClosed;
+const OPEN: FailurePolicy = FailurePolicy::OPEN;
+const CLOSED: FailurePolicy = FailurePolicy::CLOSED;
 
 fn reply(json: &str) -> String {
     format!("cat >/dev/null\nprintf '%s\\n' '{json}'")
@@ -218,8 +218,8 @@ async fn failure_policies_open_and_closed() {
             let report = d.dispatch(&bash("ls")).await;
             assert_eq!(report.records[0].status, HookStatus::Failed, "{id}");
             match policy {
-                FailurePolicy::FailOpen => assert_eq!(report.merged.decision, None, "{id}"),
-                FailurePolicy::FailClosed => {
+                OPEN => assert_eq!(report.merged.decision, None, "{id}"),
+                _ => {
                     assert_eq!(report.merged.decision, Some(Decision::Deny), "{id}");
                     let reason = report.merged.reason().unwrap();
                     assert!(
