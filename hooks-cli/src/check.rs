@@ -52,6 +52,9 @@ pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
         let mut found = dialect.check(path, &text, &project_dir);
         found.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
         found.dedup();
+        if let Some(hint) = named.and_then(|d| dialects::looks_like(d, path, &text)) {
+            problems.push(Diagnostic::warning(path, Position::default(), hint));
+        }
         problems.extend(found);
     }
     let errors = problems.iter().filter(|p| p.is_error()).count();

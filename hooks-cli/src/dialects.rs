@@ -2,17 +2,23 @@
 //! subcommand reaches a dialect through the core's [`Dialect`] door only; adding a dialect to
 //! the command is one line in [`all`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use hook_protocol::{Diagnostic, Dialect, DialectError, FileKind, LoadRequest, Loaded};
+use hook_protocol::text_file::{Cap, read_text};
+use hook_protocol::{Claim, Diagnostic, Dialect, DialectError, FileKind, LoadRequest, Loaded};
 
 use crate::cli::Sources;
 use crate::error::{CliError, cli_error};
 use crate::output;
 
 /// Every dialect, the default first.
-pub(crate) fn all() -> [&'static dyn Dialect; 3] {
-    [hooks_claude::dialect(), hooks_tnsai::dialect(), hooks_codex::dialect()]
+pub(crate) fn all() -> [&'static dyn Dialect; 4] {
+    [
+        hooks_claude::dialect(),
+        hooks_tnsai::dialect(),
+        hooks_codex::dialect(),
+        hooks_copilot::dialect(),
+    ]
 }
 
 /// The names `--dialect` takes, for its help and its parser.
@@ -89,7 +95,16 @@ fn request(dialect: &dyn Dialect, sources: &Sources) -> Result<LoadRequest, CliE
 /// `verbose`, warnings always; an error stops the command, after every warning was shown.
 pub(crate) fn load(sources: &Sources, verbose: bool) -> Result<Box<dyn Loaded>, CliError> {
     let dialect = named(&sources.dialect)?;
-    let loaded = dialect.load(&request(dialect, sources)?).map_err(|e| cli_error!("{e}"))?;
+    let request = request(dialect, sources)?;
+    for path in request.files_of(FileKind::Config) {
+        // A file that cannot be read is the dialect's to report.
+        if let Ok(text) = read_text(path, Cap::CONFIG)
+            && let Some(hint) = looks_like(dialect, path, &text)
+        {
+            output::errln!("hooks: warning: {hint}");
+        }
+    }
+    let loaded = dialect.load(&request).map_err(|e| cli_error!("{e}"))?;
     if verbose {
         for note in loaded.notes() {
             output::errln!("hooks: {note}");
@@ -97,6 +112,26 @@ pub(crate) fn load(sources: &Sources, verbose: bool) -> Result<Box<dyn Loaded>, 
     }
     report(loaded.diagnostics())?;
     Ok(loaded)
+}
+
+/// When a file given to `chosen` has the place or the shape of another dialect's files (a
+/// Copilot file given to `--dialect codex`), what it looks like.
+pub(crate) fn looks_like(chosen: &dyn Dialect, path: &Path, text: &str) -> Option<String> {
+    let own = chosen.claims(path, text);
+    let (other, claim) = all()
+        .into_iter()
+        .filter(|d| d.name() != chosen.name())
+        .map(|d| (d, d.claims(path, text)))
+        .max_by_key(|(_, claim)| *claim)?;
+    (claim >= Claim::Shape && claim > own).then(|| {
+        format!(
+            "`{}` looks like a {} hook file (--dialect {}), not a {} one",
+            path.display(),
+            other.title(),
+            other.name(),
+            chosen.title()
+        )
+    })
 }
 
 /// A dialect's error as the command says it: with the hint to `--lenient` where it would run

@@ -18,6 +18,7 @@ pub(crate) const PUBLISHED: &[&str] = &[
     "hooks-tnsai",
     "hooks-native",
     "hooks-codex",
+    "hooks-copilot",
     "hooks-cli",
 ];
 

@@ -14,6 +14,7 @@ const CRATES: &[&str] = &[
     "hooks-tnsai",
     "hooks-native",
     "hooks-codex",
+    "hooks-copilot",
     "hooks-cli",
     "xtask",
 ];
@@ -152,8 +153,11 @@ fn heading_anchor(heading: &str) -> String {
 }
 
 /// The compatibility references of the dialects that have one: the crate, and its document.
-const REFERENCES: &[(&str, &str)] =
-    &[("hooks-claude", "docs/claude-code.md"), ("hooks-codex", "docs/codex.md")];
+const REFERENCES: &[(&str, &str)] = &[
+    ("hooks-claude", "docs/claude-code.md"),
+    ("hooks-codex", "docs/codex.md"),
+    ("hooks-copilot", "docs/copilot.md"),
+];
 
 /// The reference a file's `compatibility#` links point into: its crate's, else Claude Code's.
 fn reference_of(path: &Path) -> &'static str {
@@ -204,10 +208,11 @@ fn links_into_the_compatibility_reference_name_its_sections() {
         let own_doc = REFERENCES.iter().find(|(_, doc)| path.ends_with(doc)).map(|(_, doc)| *doc);
         for (i, line) in text.lines().enumerate() {
             let mut rest = line;
-            while let Some(at) = ["compatibility#", "claude-code.md#", "codex.md#", "](#"]
-                .iter()
-                .filter_map(|m| rest.find(m).map(|at| (at, m.len())))
-                .min()
+            while let Some(at) =
+                ["compatibility#", "claude-code.md#", "codex.md#", "copilot.md#", "](#"]
+                    .iter()
+                    .filter_map(|m| rest.find(m).map(|at| (at, m.len())))
+                    .min()
             {
                 let (at, len) = at;
                 let marker = &rest[at..at + len];
@@ -220,6 +225,7 @@ fn links_into_the_compatibility_reference_name_its_sections() {
                     "](#" => own_doc,
                     "claude-code.md#" => Some("docs/claude-code.md"),
                     "codex.md#" => Some("docs/codex.md"),
+                    "copilot.md#" => Some("docs/copilot.md"),
                     _ => Some(reference_of(&path)),
                 };
                 if let Some(doc) = doc {

@@ -5,16 +5,18 @@ use std::path::{Path, PathBuf};
 use hook_protocol::Claim;
 use serde_json::Value;
 
-/// The plugin a `hooks/hooks.json` or `.claude-plugin/plugin.json` belongs to: its root.
+/// The plugin a `hooks/hooks.json` or `.claude-plugin/plugin.json` belongs to: its root. A
+/// repository's `.github/hooks/hooks.json` is Copilot's place, not a plugin's.
 pub(super) fn plugin_root(path: &Path) -> Option<&Path> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str());
-    match (name, parent) {
+    let root = match (name, parent) {
         ("hooks.json", Some("hooks")) | ("plugin.json", Some(".claude-plugin")) => {
             path.parent().and_then(Path::parent)
         }
         _ => None,
-    }
+    };
+    root.filter(|r| r.file_name().is_none_or(|n| n != ".github"))
 }
 
 /// The project a file belongs to: the folder above the nearest `.claude/` folder holding it.

@@ -8,6 +8,7 @@ mod check;
 mod closed_output;
 mod codex;
 mod contain;
+mod copilot;
 mod errors;
 mod first_hour;
 mod hostile;

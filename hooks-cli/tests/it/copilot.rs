@@ -1,0 +1,89 @@
+//! `--dialect copilot` on every subcommand, on the example project and on other dialects'
+//! files.
+
+use serde_json::Value;
+
+use crate::support::*;
+
+fn project() -> std::path::PathBuf {
+    repo().join("examples/copilot-project")
+}
+
+#[test]
+fn run_finds_the_projects_hook_files_and_denies_as_copilot_says_it() {
+    let input = r#"{"toolName": "bash", "toolArgs": {"command": "rm -rf target"}}"#;
+    let args = [
+        "run",
+        "--dialect",
+        "copilot",
+        "--event",
+        "preToolUse",
+        "--input",
+        "-",
+        "--format",
+        "json",
+    ];
+    let out = hooks(&args, &project(), Some(input));
+    assert_eq!(out.status, 2, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["decision"], "deny");
+    assert_eq!(
+        doc["shown"]["model"][0]["text"],
+        "Denied by preToolUse hook: recursive deletes are not allowed here"
+    );
+    let unknown =
+        hooks(&["run", "--dialect", "copilot", "--event", "PreToolUse"], &project(), None);
+    assert_eq!(unknown.status, 1);
+    assert_eq!(
+        unknown.stderr.trim(),
+        "hooks: unknown Copilot event `PreToolUse` (Copilot's event names are camelCase: did you \
+         mean `preToolUse`?)"
+    );
+}
+
+#[test]
+fn the_example_projects_own_tests_pass() {
+    let out = hooks(&["test", "--dialect", "copilot", "hooks.test.yaml"], &project(), None);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.ends_with("10 passed, 0 failed\n"), "{}", out.stdout);
+}
+
+#[test]
+fn check_and_list_know_copilot_files_by_their_place() {
+    let out = hooks(&["check", ".github/hooks/policy.json"], &project(), None);
+    assert_eq!((out.status, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    let out = hooks(
+        &["list", "--dialect", "copilot", "--event", "preToolUse", "--subject", "create"],
+        &project(),
+        None,
+    );
+    assert_eq!(out.stdout.lines().count(), 1, "{}", out.stdout);
+    assert!(out.stdout.starts_with("./.github/hooks/scripts/path-guard.sh  ("), "{}", out.stdout);
+}
+
+#[test]
+fn a_file_given_to_the_wrong_dialect_says_what_it_looks_like() {
+    let args = ["check", "--dialect", "codex", ".github/hooks/policy.json"];
+    let out = hooks(&args, &project(), None);
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stdout.starts_with(
+            ".github/hooks/policy.json: warning: `.github/hooks/policy.json` looks like a GitHub \
+             Copilot hook file (--dialect copilot), not a Codex one\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let codex = repo().join("examples/codex-project");
+    let args =
+        ["run", "--dialect", "copilot", "--settings", ".codex/hooks.json", "--event", "agentStop"];
+    let out = hooks(&args, &codex, None);
+    assert!(
+        out.stderr.starts_with(
+            "hooks: warning: `.codex/hooks.json` looks like a Codex hook file (--dialect codex), \
+             not a GitHub Copilot one\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}

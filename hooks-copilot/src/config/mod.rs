@@ -1,0 +1,224 @@
+//! Copilot's hook configuration: where Copilot reads it, in its order, and what it holds
+//! ([Configuration files](crate::compatibility#configuration-files)).
+//!
+//! A hook file is `{"version": 1, "hooks": {event: [entry]}}`: flat lists of entries, no
+//! matcher groups. In come files, each with its place; out comes a [`Config`]: one [`Entry`]
+//! per hook in the order Copilot runs them, and every problem as a [`Diagnostic`] at its line
+//! and column. Loading never fails: an entry Copilot would skip is a warning, what cannot be
+//! read is an error, and the rest loads.
+
+mod read;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hook_protocol::text_file::{Cap, read_text};
+use hook_protocol::{Diagnostic, Matcher, Position};
+use serde::Serialize;
+
+use crate::EventName;
+
+/// Where a hook file sits among the places Copilot reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Place {
+    /// The administrator's policy folder (`/etc/github-copilot/policy.d/*.json`).
+    Policy,
+    /// The user's hook folder (`~/.copilot/hooks/*.json`).
+    User,
+    /// The repository's hook folder (`.github/hooks/*.json`).
+    Repo,
+    /// The `hooks` of a settings file (`.github/copilot/settings.json`,
+    /// `.github/copilot/settings.local.json`, `~/.copilot/settings.json`): no
+    /// `COPILOT_HOOK_DIR` for them.
+    Settings,
+}
+
+impl Place {
+    /// `policy`, `user`, `repo` or `settings`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Place::Policy => "policy",
+            Place::User => "user",
+            Place::Repo => "repo",
+            Place::Settings => "settings",
+        }
+    }
+}
+
+/// A hook file that was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Source {
+    /// The file.
+    pub path: PathBuf,
+    /// Its place.
+    pub place: Place,
+}
+
+impl Source {
+    /// The folder a hook of this file gets as `COPILOT_HOOK_DIR`: the file's own, except for
+    /// settings files, whose hooks get none.
+    pub fn hook_dir(&self) -> Option<&Path> {
+        match self.place {
+            Place::Settings => None,
+            _ => self.path.parent(),
+        }
+    }
+}
+
+/// What a hook runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Command {
+    /// `bash` (or `command`): a command line, run as `/bin/bash --norc --noprofile -c LINE`.
+    Bash(String),
+    /// `exec` and `args`: a program started directly, its arguments as written.
+    Exec {
+        /// The program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+}
+
+impl Command {
+    /// The command as a person reads it: the line, or the program and its arguments.
+    pub fn label(&self) -> String {
+        match self {
+            Command::Bash(line) => line.clone(),
+            Command::Exec { program, args } => {
+                std::iter::once(program).chain(args).cloned().collect::<Vec<_>>().join(" ")
+            }
+        }
+    }
+}
+
+/// One configured hook, registered for one event.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct Entry {
+    /// The event.
+    pub event: EventName,
+    /// What it runs.
+    pub command: Command,
+    /// `cwd`, as written: relative to the project's root when relative.
+    pub cwd: Option<PathBuf>,
+    /// `env`: variables set over the inherited environment.
+    pub env: Vec<(String, String)>,
+    /// How long it may run (`timeoutSec` or `timeout`, seconds; 30 when absent).
+    pub timeout: Duration,
+    /// `matcher`, as written.
+    pub matcher_raw: Option<String>,
+    /// The compiled matcher: the regular expression anchored at both ends.
+    #[serde(skip)]
+    pub matcher: Matcher,
+    /// Where it comes from.
+    pub source: Arc<Source>,
+    /// The position of the entry in its file.
+    pub position: Position,
+}
+
+/// Everything loaded: the entries in the order Copilot runs them, and every problem found.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Config {
+    /// One entry per hook, in the order of the files given (see [`discover`] for Copilot's),
+    /// and within a file in array order.
+    pub entries: Vec<Entry>,
+    /// The files read.
+    pub sources: Vec<Arc<Source>>,
+    /// Every problem, errors and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+    /// `disableAllHooks: true` in a file read: no hook runs.
+    pub disabled: bool,
+}
+
+/// The default timeout of a hook that sets none.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Reads hook files into a [`Config`].
+#[derive(Debug, Default)]
+pub struct Loader {
+    config: Config,
+}
+
+impl Loader {
+    /// A loader with nothing loaded.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads a hook file (or a settings file's `hooks`) of a place. A file that cannot be read
+    /// is an error of the configuration, naming it.
+    pub fn file(&mut self, path: impl Into<PathBuf>, place: Place) -> &mut Self {
+        let path = path.into();
+        match read_text(&path, Cap::CONFIG) {
+            Ok(text) => self.text(path, &text, place),
+            Err(e) => {
+                let at = e.line().map_or_else(Position::default, |line| Position::new(line, 1));
+                self.config.diagnostics.push(Diagnostic::error(
+                    e.path(),
+                    at,
+                    format!("{}; no hook from it runs", e.reason()),
+                ));
+                self
+            }
+        }
+    }
+
+    /// Reads the text of a hook file (or a settings file) of a place.
+    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, place: Place) -> &mut Self {
+        let path: PathBuf = path.into();
+        let path = std::path::absolute(&path).unwrap_or(path);
+        let source = Arc::new(Source { path, place });
+        let read = read::hook_file(&source, text, &mut self.config.diagnostics);
+        self.config.disabled |= read.disable_all;
+        if !read.entries.is_empty() {
+            self.config.sources.push(Arc::clone(&source));
+            self.config.entries.extend(read.entries);
+        }
+        self
+    }
+
+    /// What was loaded.
+    pub fn finish(self) -> Config {
+        self.config
+    }
+}
+
+/// The hook files Copilot reads for a project, in the order their hooks run: the policy
+/// folder's, the user's hook folder's, the repository's `.github/hooks/` (each folder's
+/// `*.json` in descending file-name order, as Copilot runs them), then the settings files'
+/// inline hooks (`.github/copilot/settings.json`, `.github/copilot/settings.local.json`,
+/// `~/.copilot/settings.json`). Only files that exist. `copilot_home` is `~/.copilot`.
+pub fn discover(copilot_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf, Place)> {
+    let mut out = Vec::new();
+    let folder = |dir: &Path, place: Place, out: &mut Vec<(PathBuf, Place)>| {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json") && p.is_file())
+            .collect();
+        files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+        out.extend(files.into_iter().map(|f| (f, place)));
+    };
+    folder(Path::new("/etc/github-copilot/policy.d"), Place::Policy, &mut out);
+    if let Some(home) = copilot_home {
+        folder(&home.join("hooks"), Place::User, &mut out);
+    }
+    folder(&project_dir.join(".github/hooks"), Place::Repo, &mut out);
+    let mut settings = vec![
+        project_dir.join(".github/copilot/settings.json"),
+        project_dir.join(".github/copilot/settings.local.json"),
+    ];
+    if let Some(home) = copilot_home {
+        settings.push(home.join("settings.json"));
+    }
+    out.extend(settings.into_iter().filter(|f| f.is_file()).map(|f| (f, Place::Settings)));
+    out
+}

@@ -1,0 +1,370 @@
+//! Reading a hook file into entries, checking every key and value on the way, as Copilot
+//! does: an entry Copilot skips (a bad `timeoutSec`, an empty or invalid `matcher`) is a
+//! warning and is skipped, and the file's other entries load.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hook_protocol::{Diagnostic, LineIndex, Matcher, Position};
+use jsonc_parser::ast::{Object, Value as Ast};
+use jsonc_parser::common::Ranged;
+use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
+
+use super::{Command, DEFAULT_TIMEOUT, Entry, Place, Source};
+use crate::EventName;
+
+/// What a file gave.
+pub(super) struct Read {
+    pub(super) entries: Vec<Entry>,
+    pub(super) disable_all: bool,
+}
+
+/// Where a file's problems go, and where its values are.
+struct Sink<'a> {
+    source: &'a Arc<Source>,
+    idx: LineIndex<'a>,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Sink<'_> {
+    fn at(&self, node: &impl Ranged) -> Position {
+        self.idx.position(node.range().start)
+    }
+
+    fn error(&mut self, at: Position, message: impl Into<String>) {
+        self.out.push(Diagnostic::error(&self.source.path, at, message));
+    }
+
+    fn warning(&mut self, at: Position, message: impl Into<String>) {
+        self.out.push(Diagnostic::warning(&self.source.path, at, message));
+    }
+}
+
+/// What a JSON value is, for messages.
+fn kind(value: &Ast<'_>) -> &'static str {
+    match value {
+        Ast::StringLit(_) => "a string",
+        Ast::NumberLit(_) => "a number",
+        Ast::BooleanLit(_) => "a boolean",
+        Ast::Array(_) => "a list",
+        Ast::Object(_) => "an object",
+        Ast::NullKeyword(_) => "null",
+    }
+}
+
+/// Reads one file's text.
+pub(super) fn hook_file(source: &Arc<Source>, text: &str, out: &mut Vec<Diagnostic>) -> Read {
+    let mut read = Read { entries: Vec::new(), disable_all: false };
+    let mut sink = Sink { source, idx: LineIndex::new(text), out };
+    // Copilot parses its files as strict JSON: the strict parser says where one is not.
+    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
+        let at = Position::new(e.line(), e.column());
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        sink.error(at, format!("invalid JSON: {message}; no hook from this file runs"));
+        return read;
+    }
+    let parsed = match parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default()) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let at = sink.idx.position(e.range().start);
+            sink.error(at, format!("invalid JSON: {}; no hook from this file runs", e.kind()));
+            return read;
+        }
+    };
+    let Some(Ast::Object(root)) = &parsed.value else {
+        sink.error(
+            Position::new(1, 1),
+            "expected a JSON object at the top level; no hook from this file runs",
+        );
+        return read;
+    };
+    let settings = source.place == Place::Settings;
+    let mut hooks = None;
+    let mut version = None;
+    for prop in &root.properties {
+        match (prop.name.as_str(), &prop.value) {
+            ("hooks", value) => hooks = Some(value),
+            ("version", value) => version = Some(value),
+            ("disableAllHooks", Ast::BooleanLit(b)) => read.disable_all = b.value,
+            ("disableAllHooks", v) => {
+                let at = sink.at(v);
+                sink.warning(
+                    at,
+                    format!(
+                        "`disableAllHooks` must be a boolean, found {}; it is ignored",
+                        kind(v)
+                    ),
+                );
+            }
+            (other, _) if !settings => {
+                let at = sink.at(&prop.name);
+                sink.warning(at, format!("unknown key `{other}`"));
+            }
+            _ => {}
+        }
+    }
+    let Some(hooks) = hooks else { return read };
+    let Ast::Object(events) = hooks else {
+        let at = sink.at(hooks);
+        sink.error(at, format!("`hooks` must be an object of events, found {}", kind(hooks)));
+        return read;
+    };
+    if looks_like_claude_code(events) && version.is_none() {
+        let at = sink.at(hooks);
+        sink.error(
+            at,
+            "this file is in Claude Code's shape (PascalCase events with matcher groups), which \
+             Copilot runs as a Claude Code hook file: run it with the Claude Code dialect \
+             (`--dialect claude`)",
+        );
+        return read;
+    }
+    match version {
+        Some(Ast::NumberLit(n)) if n.value == "1" => {}
+        Some(v) => {
+            let at = sink.at(v);
+            sink.warning(
+                at,
+                format!(
+                    "`version` must be 1, found `{}`; the file is read as version 1",
+                    text_of(v)
+                ),
+            );
+        }
+        None if !settings => sink.warning(
+            Position::new(1, 1),
+            "a Copilot hook file starts with `\"version\": 1`; the file is read as version 1",
+        ),
+        None => {}
+    }
+    for prop in &events.properties {
+        let name = prop.name.as_str();
+        let at = sink.at(&prop.name);
+        let Some(event) = EventName::parse(name) else {
+            let hint = EventName::near(name)
+                .map(|e| format!(" (did you mean `{e}`? Copilot's event names are camelCase)"))
+                .unwrap_or_default();
+            sink.warning(
+                at,
+                format!("unknown Copilot event `{name}`{hint}; its hooks are skipped"),
+            );
+            continue;
+        };
+        let Ast::Array(list) = &prop.value else {
+            let at = sink.at(&prop.value);
+            sink.error(
+                at,
+                format!("`{name}` must be a list of hooks, found {}", kind(&prop.value)),
+            );
+            continue;
+        };
+        for (index, node) in list.elements.iter().enumerate() {
+            if let Some(entry) = entry(&mut sink, event, index, node) {
+                read.entries.push(entry);
+            }
+        }
+    }
+    read
+}
+
+/// The JSON text of a small value, for messages.
+fn text_of(value: &Ast<'_>) -> String {
+    match value {
+        Ast::StringLit(s) => format!("\"{}\"", s.value),
+        Ast::NumberLit(n) => n.value.to_owned(),
+        Ast::BooleanLit(b) => b.value.to_string(),
+        other => kind(other).to_owned(),
+    }
+}
+
+/// Whether a `hooks` object is Claude Code's: PascalCase event names whose values are lists of
+/// `{"matcher"?, "hooks": [...]}` groups.
+fn looks_like_claude_code(events: &Object<'_>) -> bool {
+    events.properties.iter().any(|p| {
+        p.name.as_str().starts_with(|c: char| c.is_ascii_uppercase())
+            && matches!(&p.value, Ast::Array(a) if a.elements.iter().any(|g| matches!(g, Ast::Object(o) if o.get("hooks").is_some())))
+    })
+}
+
+/// One entry, or `None` (with a diagnostic) when Copilot would skip it.
+fn entry(sink: &mut Sink<'_>, event: EventName, index: usize, node: &Ast<'_>) -> Option<Entry> {
+    let at = sink.at(node);
+    let where_ = format!("{event}[{index}]");
+    let Ast::Object(fields) = node else {
+        sink.warning(
+            at,
+            format!("{where_} must be an object, found {}; it is skipped", kind(node)),
+        );
+        return None;
+    };
+    let mut bash = None;
+    let mut command = None;
+    let mut powershell = false;
+    let mut exec = None;
+    let mut args = Vec::new();
+    let mut cwd = None;
+    let mut env = Vec::new();
+    let mut timeout = DEFAULT_TIMEOUT;
+    let mut matcher_raw = None;
+    let skip = |sink: &mut Sink<'_>, at: Position, why: String| {
+        sink.warning(at, format!("{where_}: {why}; the hook is skipped, as Copilot skips it"));
+    };
+    for prop in &fields.properties {
+        let key = prop.name.as_str();
+        let value = &prop.value;
+        let vat = sink.at(value);
+        match (key, value) {
+            ("type", Ast::StringLit(t)) if t.value == "command" => {}
+            ("type", Ast::StringLit(t)) if t.value == "http" || t.value == "prompt" => {
+                sink.warning(
+                    vat,
+                    format!(
+                        "{where_}: `{}` hooks are not run by this runner; the hook is skipped",
+                        t.value
+                    ),
+                );
+                return None;
+            }
+            ("type", v) => {
+                skip(
+                    sink,
+                    vat,
+                    format!("`type` must be `command`, `http` or `prompt`, found `{}`", text_of(v)),
+                );
+                return None;
+            }
+            ("bash", Ast::StringLit(s)) => bash = Some(s.value.to_string()),
+            ("command", Ast::StringLit(s)) => command = Some(s.value.to_string()),
+            ("powershell", Ast::StringLit(_)) => powershell = true,
+            ("exec", Ast::StringLit(s)) => exec = Some(s.value.to_string()),
+            ("args", Ast::Array(a)) => {
+                for arg in &a.elements {
+                    match arg {
+                        Ast::StringLit(s) => args.push(s.value.to_string()),
+                        other => {
+                            let at = sink.at(other);
+                            skip(
+                                sink,
+                                at,
+                                format!(
+                                    "every element of `args` must be a string, found {}",
+                                    kind(other)
+                                ),
+                            );
+                            return None;
+                        }
+                    }
+                }
+            }
+            ("cwd", Ast::StringLit(s)) => cwd = Some(PathBuf::from(s.value.as_ref())),
+            ("env", Ast::Object(vars)) => {
+                for var in &vars.properties {
+                    match &var.value {
+                        Ast::StringLit(s) => {
+                            env.push((var.name.as_str().to_owned(), s.value.to_string()))
+                        }
+                        other => {
+                            let at = sink.at(other);
+                            skip(
+                                sink,
+                                at,
+                                format!(
+                                    "`env.{}` must be a string, found {}",
+                                    var.name.as_str(),
+                                    kind(other)
+                                ),
+                            );
+                            return None;
+                        }
+                    }
+                }
+            }
+            ("timeoutSec" | "timeout", Ast::NumberLit(n)) => {
+                match n.value.parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0) {
+                    Some(secs) => timeout = Duration::from_secs_f64(secs),
+                    None => {
+                        skip(
+                            sink,
+                            vat,
+                            format!(
+                                "`{key}` must be a positive number of seconds, found {}",
+                                n.value
+                            ),
+                        );
+                        return None;
+                    }
+                }
+            }
+            ("timeoutSec" | "timeout", v) => {
+                skip(sink, vat, format!("`{key}` must be a number, found {}", kind(v)));
+                return None;
+            }
+            ("matcher", Ast::StringLit(m)) => matcher_raw = Some((m.value.to_string(), vat)),
+            ("bash" | "command" | "powershell" | "exec" | "cwd" | "matcher", v) => {
+                skip(sink, vat, format!("`{key}` must be a string, found {}", kind(v)));
+                return None;
+            }
+            ("args" | "env", v) => {
+                let what = if key == "args" { "a list of strings" } else { "an object of strings" };
+                skip(sink, vat, format!("`{key}` must be {what}, found {}", kind(v)));
+                return None;
+            }
+            (other, _) => {
+                let at = sink.at(&prop.name);
+                sink.warning(at, format!("{where_}: unknown key `{other}`"));
+            }
+        }
+    }
+    let command = match (bash.or(command), exec) {
+        (Some(line), _) => Command::Bash(line),
+        (None, Some(program)) => Command::Exec { program, args },
+        (None, None) if powershell => {
+            sink.warning(
+                at,
+                format!("{where_} has only a `powershell` command, which does not run on this system; the hook is skipped"),
+            );
+            return None;
+        }
+        (None, None) => {
+            skip(sink, at, "a hook needs `bash`, `command` or `exec`".to_owned());
+            return None;
+        }
+    };
+    let matcher = match &matcher_raw {
+        None => Matcher::any(),
+        Some((m, at)) if m.is_empty() => {
+            skip(sink, *at, "`matcher` cannot be empty".to_owned());
+            return None;
+        }
+        Some((m, at)) => match Matcher::pattern(&format!("^(?:{m})$")) {
+            Ok(compiled) => compiled,
+            Err(e) => {
+                skip(sink, *at, format!("invalid matcher regex `{m}`: {}", e.message));
+                return None;
+            }
+        },
+    };
+    let matcher = match (&matcher_raw, event.subject_field()) {
+        (Some((_, at)), None) => {
+            sink.warning(
+                *at,
+                format!("{where_}: `{event}` has no tool to match; the matcher has no effect"),
+            );
+            Matcher::any()
+        }
+        _ => matcher,
+    };
+    Some(Entry {
+        event,
+        command,
+        cwd,
+        env,
+        timeout,
+        matcher_raw: matcher_raw.map(|(m, _)| m),
+        matcher,
+        source: Arc::clone(sink.source),
+        position: at,
+    })
+}

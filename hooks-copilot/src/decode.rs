@@ -1,0 +1,224 @@
+//! What a Copilot hook's run means: its exit code, stdout and stderr read by Copilot's rules
+//! ([Exit codes and output](crate::compatibility#exit-codes-and-output)), as a neutral verdict
+//! and the record Copilot's texts are made from.
+//!
+//! Copilot reads stdout on exit 0 only, as one JSON object with its fields at the top level
+//! (progress lines, `{"type": "progress"}`, skipped); anything else on stdout is ignored. Exit
+//! 2 denies on `preToolUse` and `permissionRequest`, with a fixed reason (stderr is dropped),
+//! and is a warning elsewhere. A crash (another exit code, a hook that cannot start) denies on
+//! `preToolUse` and is only logged elsewhere; a timeout never denies.
+
+use std::time::Duration;
+
+use hook_protocol::{Decision, Exit, HookOutcome, HookStatus, RawOutcome, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::EventName;
+
+/// What Copilot's texts need of one hook's run, kept in its record.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RunRecord {
+    /// The file it comes from, as Copilot names it in texts (relative to the project when
+    /// inside it: `.github/hooks/hooks.json`).
+    pub source: String,
+    /// The command as configured.
+    pub command: String,
+    /// Its exit code, when it exited with one.
+    pub exit_code: Option<i32>,
+    /// Why it failed, when it did, in Copilot's words (`Hook command failed with code 3`).
+    pub error: Option<String>,
+    /// `modifiedResult` of a `postToolUse` hook: what the model sees instead of the tool's
+    /// result.
+    pub modified_result: Option<Value>,
+    /// `modifiedPrompt` of a `userPromptSubmitted` hook, or `modifiedTransformedPrompt` of a
+    /// `userPromptTransformed` one.
+    pub modified_prompt: Option<String>,
+    /// `interrupt: true` of a `permissionRequest` deny: the agent stops.
+    pub interrupt: bool,
+}
+
+impl hook_protocol::RecordData for RunRecord {
+    fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// The reason of a deny by exit 2.
+pub(crate) const EXIT_2_REASON: &str = "hook exited with code 2";
+
+/// The reason of a deny by a crash (the record's error says which).
+pub(crate) const ERRORED_REASON: &str = "hook errored";
+
+fn text<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    object.get(key).and_then(Value::as_str)
+}
+
+/// The answer on stdout: its lines less the progress ones, as one JSON object.
+fn answer(stdout: &str) -> Option<Map<String, Value>> {
+    let is_progress = |line: &str| {
+        serde_json::from_str::<Map<String, Value>>(line.trim())
+            .is_ok_and(|o| o.get("type").and_then(Value::as_str) == Some("progress"))
+    };
+    let rest: Vec<&str> = stdout.lines().filter(|l| !is_progress(l)).collect();
+    match serde_json::from_str(rest.join("\n").trim()) {
+        Ok(Value::Object(object)) => Some(object),
+        _ => None,
+    }
+}
+
+/// One run's reading.
+struct Reading {
+    status: HookStatus,
+    verdict: Verdict,
+    error: Option<String>,
+}
+
+/// Reads a run of a hook on `event`.
+pub(crate) fn decode(
+    event: EventName,
+    raw: &RawOutcome,
+    timeout: Duration,
+    mut record: RunRecord,
+) -> HookOutcome {
+    let stdout = String::from_utf8_lossy(&raw.stdout);
+    let stderr = raw.stderr_text();
+    record.exit_code = raw.exit.code();
+    let reading = match raw.exit {
+        Exit::TimedOut { .. } => Reading {
+            status: HookStatus::TimedOut,
+            verdict: Verdict::none(),
+            error: Some(format!(
+                "Hook command timed out after {} seconds: {}",
+                timeout.as_secs_f64(),
+                record.command
+            )),
+        },
+        Exit::Code { code: 0 } => on_success(event, &stdout, &mut record),
+        Exit::Code { code: 2 } if event.exit2_denies() => {
+            Reading { status: HookStatus::Blocked, verdict: deny(EXIT_2_REASON), error: None }
+        }
+        Exit::Code { code: 2 } => {
+            let mut verdict = Verdict::none();
+            if !stderr.trim().is_empty() {
+                verdict.messages.push(stderr.trim().to_owned());
+            }
+            Reading { status: HookStatus::Failed, verdict, error: Some(failed_with(2, &stderr)) }
+        }
+        Exit::Code { code } => crashed(event, failed_with(code, &stderr)),
+        _ => crashed(event, format!("Hook command ended by {}", raw.exit)),
+    };
+    record.error = reading.error.clone();
+    let mut outcome = match reading.status {
+        HookStatus::Success | HookStatus::Blocked => HookOutcome::success(reading.verdict),
+        status => {
+            let mut o = HookOutcome::failure(status, reading.error.clone().unwrap_or_default());
+            o.verdict = reading.verdict;
+            o
+        }
+    };
+    outcome.status = reading.status;
+    outcome.process = Some(hook_protocol::ProcessFacts::from_outcome(raw));
+    outcome.metadata = Some(hook_protocol::Metadata::typed(record));
+    outcome
+}
+
+/// A hook that could not start: a crash, by Copilot's rules.
+pub(crate) fn spawn_failed(event: EventName, error: &str, mut record: RunRecord) -> HookOutcome {
+    let reading = crashed(event, format!("Hook command failed to start: {error}"));
+    record.error = reading.error.clone();
+    let mut outcome =
+        HookOutcome::failure(HookStatus::SpawnFailed, reading.error.unwrap_or_default());
+    outcome.verdict = reading.verdict;
+    outcome.metadata = Some(hook_protocol::Metadata::typed(record));
+    outcome
+}
+
+fn failed_with(code: i32, stderr: &str) -> String {
+    format!("Hook command failed with code {code}\nStderr: {}", stderr.trim_end())
+}
+
+/// A deny that ends the event's chain: Copilot starts no later hook after one.
+fn deny(reason: &str) -> Verdict {
+    let mut verdict = Verdict::deny(reason.to_owned());
+    verdict.end_chain = true;
+    verdict
+}
+
+/// A crash: a deny on `preToolUse` (Copilot fails closed there), nothing elsewhere.
+fn crashed(event: EventName, error: String) -> Reading {
+    let verdict = if event.crash_denies() { deny(ERRORED_REASON) } else { Verdict::none() };
+    Reading { status: HookStatus::Failed, verdict, error: Some(error) }
+}
+
+/// Exit 0: the answer on stdout, if it is a JSON object.
+fn on_success(event: EventName, stdout: &str, record: &mut RunRecord) -> Reading {
+    let ok = |verdict| Reading { status: HookStatus::Success, verdict, error: None };
+    let Some(object) = answer(stdout) else { return ok(Verdict::none()) };
+    let mut verdict = Verdict::none();
+    if let Some(context) = text(&object, "additionalContext").filter(|c| !c.is_empty()) {
+        verdict.context.push(context.to_owned());
+    }
+    match event {
+        EventName::PreToolUse => {
+            let reason = text(&object, "permissionDecisionReason").map(str::to_owned);
+            match text(&object, "permissionDecision") {
+                Some("deny") => {
+                    let mut denied = deny(reason.as_deref().unwrap_or_default());
+                    denied.reason = reason;
+                    denied.context = verdict.context;
+                    return ok(denied);
+                }
+                Some("allow") => verdict.decision = Some(Decision::Allow),
+                Some("ask") => verdict.decision = Some(Decision::Ask),
+                _ => {}
+            }
+            if verdict.decision.is_some() {
+                verdict.reason = reason;
+            }
+            if let Some(args) = object.get("modifiedArgs").filter(|a| a.is_object()) {
+                verdict.updated_input = Some(args.clone());
+            }
+        }
+        EventName::PermissionRequest => match text(&object, "behavior") {
+            Some("allow") => verdict.decision = Some(Decision::Allow),
+            Some("deny") => {
+                let mut denied = deny(text(&object, "message").unwrap_or_default());
+                record.interrupt = object.get("interrupt") == Some(&Value::Bool(true));
+                if record.interrupt {
+                    denied.halt = Some(hook_protocol::Halt::new(None));
+                }
+                return ok(denied);
+            }
+            _ => {}
+        },
+        EventName::PostToolUse => {
+            record.modified_result =
+                object.get("modifiedResult").filter(|r| r.is_object()).cloned();
+        }
+        EventName::UserPromptSubmitted => {
+            if text(&object, "decision") == Some("block") {
+                let reason = text(&object, "reason").unwrap_or_default().to_owned();
+                let mut blocked = Verdict::deny(reason);
+                blocked.context = verdict.context;
+                return ok(blocked);
+            }
+            record.modified_prompt = text(&object, "modifiedPrompt").map(str::to_owned);
+        }
+        EventName::UserPromptTransformed => {
+            record.modified_prompt = text(&object, "modifiedTransformedPrompt").map(str::to_owned);
+        }
+        EventName::AgentStop | EventName::SubagentStop
+            if text(&object, "decision") == Some("block") =>
+        {
+            let reason = text(&object, "reason").unwrap_or_default().to_owned();
+            return ok(Verdict::deny(reason));
+        }
+        _ => {}
+    }
+    ok(verdict)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,258 @@
+//! Copilot hooks through the core's one door ([`hook_protocol::Dialect`]).
+
+use std::path::{Path, PathBuf};
+
+use async_trait::async_trait;
+use hook_protocol::{
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine, Listed,
+    LoadRequest, Loaded, Session,
+};
+use serde_json::{Map, Value};
+
+use crate::decode::RunRecord;
+use crate::{Engine, EventName, Loader, Place, discover};
+
+/// The Copilot dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
+/// (the `hooks` command does).
+pub fn dialect() -> &'static dyn Dialect {
+    &Copilot
+}
+
+/// Copilot's hooks.
+#[derive(Debug, Clone, Copy)]
+struct Copilot;
+
+/// The user's Copilot folder: `$COPILOT_HOME`, else `~/.copilot`.
+pub fn copilot_home(home: Option<&Path>) -> Option<PathBuf> {
+    std::env::var_os("COPILOT_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home.map(|h| h.join(".copilot")))
+}
+
+/// The place a file has by its path: a settings file's name, else a hook folder's file.
+fn place_of(path: &Path) -> Place {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if matches!(name, "settings.json" | "settings.local.json") {
+        Place::Settings
+    } else {
+        Place::Repo
+    }
+}
+
+/// The project a file's place names: `P/.github/hooks/F` and `P/.github/copilot/F` are `P`'s.
+fn project_by_place(path: &Path) -> Option<PathBuf> {
+    let dir = path.parent()?;
+    let github = dir.parent()?;
+    let in_place = matches!(dir.file_name().and_then(|n| n.to_str()), Some("hooks" | "copilot"));
+    (in_place && github.file_name().is_some_and(|n| n == ".github"))
+        .then(|| github.parent().map(Path::to_path_buf))
+        .flatten()
+}
+
+impl Dialect for Copilot {
+    fn name(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn title(&self) -> &'static str {
+        "GitHub Copilot"
+    }
+
+    fn reads(&self, kind: FileKind) -> bool {
+        kind == FileKind::Config
+    }
+
+    fn claims(&self, path: &Path, text: &str) -> Claim {
+        if path.extension().is_none_or(|e| e != "json") {
+            return Claim::No;
+        }
+        let parsed = serde_json::from_str::<Value>(text).ok();
+        let root = parsed.as_ref().and_then(Value::as_object);
+        let events = root.and_then(|r| r.get("hooks")).and_then(Value::as_object);
+        let camel = events.is_some_and(|e| e.keys().any(|k| EventName::parse(k).is_some()));
+        let pascal = events
+            .is_some_and(|e| e.keys().any(|k| k.starts_with(|c: char| c.is_ascii_uppercase())));
+        let versioned = root.and_then(|r| r.get("version")).is_some();
+        if project_by_place(path).is_some() {
+            // In Copilot's place, a file in Claude Code's shape is a Claude Code file, which
+            // Copilot runs as such.
+            return if pascal && !camel && !versioned { Claim::Possible } else { Claim::Place };
+        }
+        if versioned && camel { Claim::Shape } else { Claim::No }
+    }
+
+    fn project_of(&self, path: &Path) -> Option<PathBuf> {
+        project_by_place(&std::path::absolute(path).ok()?)
+    }
+
+    fn check(&self, path: &Path, text: &str, _project_dir: &Path) -> Vec<Diagnostic> {
+        let mut loader = Loader::new();
+        loader.text(path, text, place_of(path));
+        loader.finish().diagnostics
+    }
+
+    fn load(&self, request: &LoadRequest) -> Result<Box<dyn Loaded>, DialectError> {
+        let home = request.agent_home.clone().or_else(|| copilot_home(request.home.as_deref()));
+        let mut loader = Loader::new();
+        let mut notes = Vec::new();
+        if request.names_files() {
+            for path in request.files_of(FileKind::Config) {
+                if let Err(e) = hook_protocol::text_file::regular_file(path) {
+                    return Err(DialectError::load(format!("Copilot hook file {e}")));
+                }
+                loader.file(path, place_of(path));
+            }
+        } else {
+            let found = discover(home.as_deref(), &request.project_dir);
+            let names: Vec<String> =
+                found.iter().map(|(p, l)| format!("{} ({})", p.display(), l.as_str())).collect();
+            notes.push(format!(
+                "Copilot hook files: {}",
+                if names.is_empty() { "none found".to_owned() } else { names.join(", ") }
+            ));
+            if found.is_empty() {
+                return Err(DialectError::load(format!(
+                    "no Copilot hook files found for {} (.github/hooks/*.json, \
+                     .github/copilot/settings.json, ~/.copilot/hooks/*.json); pass --settings or \
+                     --project-dir",
+                    request.project_dir.display()
+                )));
+            }
+            for (path, place) in found {
+                loader.file(path, place);
+            }
+        }
+        let config = loader.finish();
+        if config.disabled {
+            notes.push("`disableAllHooks` is set: no hook runs".to_owned());
+        }
+        let engine = Engine::new(config, &request.project_dir, request.scrub.clone())
+            .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
+        Ok(Box::new(Hooks { engine, notes }))
+    }
+}
+
+/// A Copilot configuration, loaded.
+#[derive(Debug)]
+struct Hooks {
+    engine: Engine,
+    notes: Vec<String>,
+}
+
+fn known_event(event: &str) -> Result<EventName, DialectError> {
+    EventName::parse(event).ok_or_else(|| DialectError::UnknownEvent {
+        what: "Copilot event".to_owned(),
+        event: event.to_owned(),
+        hint: EventName::near(event)
+            .map(|e| format!(" (Copilot's event names are camelCase: did you mean `{e}`?)"))
+            .unwrap_or_default(),
+    })
+}
+
+#[async_trait]
+impl Loaded for Hooks {
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.engine.config().diagnostics
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+
+    fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
+        let name = known_event(event)?;
+        let aliases = crate::engine::aliases();
+        let disabled = self.engine.config().disabled;
+        let out = self
+            .engine
+            .config()
+            .entries
+            .iter()
+            .filter(|e| e.event == name)
+            .filter(|e| match (subject, name.subject_field()) {
+                (Some(s), Some(_)) => {
+                    e.matcher.is_match(s) || aliases.of(s).iter().any(|a| e.matcher.is_match(a))
+                }
+                _ => true,
+            })
+            .map(|e| {
+                let matcher = e.matcher_raw.as_deref().unwrap_or("*");
+                let source = format!("{}; matcher `{matcher}`", e.source.path.display());
+                let mut listed = Listed::new(e.command.label(), source);
+                if disabled {
+                    listed.not_run = Some("`disableAllHooks` is set".to_owned());
+                }
+                listed
+            })
+            .collect();
+        Ok(out)
+    }
+
+    fn check_input(
+        &self,
+        event: &str,
+        input: &Map<String, Value>,
+        _filled: &[&str],
+    ) -> Result<(), DialectError> {
+        let name = known_event(event)?;
+        if let Some(field) = name.subject_field()
+            && !input.get(field).is_some_and(Value::is_string)
+        {
+            return Err(DialectError::InvalidInput {
+                event: event.to_owned(),
+                message: format!("`{field}` must be a string"),
+                lenient_would_run: false,
+            });
+        }
+        Ok(())
+    }
+
+    async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
+        self.check_input(event, &input, &[])?;
+        let name = known_event(event)?;
+        let run = self.engine.run_json(name, input).await;
+        Ok(event_run(&run))
+    }
+
+    fn into_session(self: Box<Self>) -> Box<dyn Session> {
+        hook_protocol::dialect::alone(self)
+    }
+}
+
+/// A run in the core's words: the decision, the first deny's reason (Copilot stops at it), a
+/// line per hook.
+fn event_run(run: &crate::Run) -> EventRun {
+    let merged = &run.report.merged;
+    let mut out = EventRun::new(run.event.as_str());
+    out.subject = run
+        .event
+        .subject_field()
+        .and_then(|f| run.input.get(f))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let deny = match run.event {
+        EventName::PreToolUse | EventName::PermissionRequest => DecisionWord::Deny,
+        _ => DecisionWord::Block,
+    };
+    out.decision = DecisionWord::of(merged.decision, deny);
+    out.reason = merged.reasons.first().map(|r| r.value.clone());
+    out.context = merged.context.iter().map(|c| c.value.clone()).collect();
+    out.updated_input = merged.updated_input.as_ref().map(|u| u.value.clone());
+    out.halt = merged.halt.as_ref().map(|h| h.value.reason.clone());
+    out.messages = merged.messages.iter().map(|m| m.value.clone()).collect();
+    out.shown = Some(run.shown.clone());
+    out.hooks = run
+        .report
+        .records
+        .iter()
+        .map(|r| {
+            let mut line = HookLine::of(r);
+            let record = r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>());
+            line.exit_code = record.and_then(|c| c.exit_code).or(line.exit_code);
+            line.note = record.and_then(|c| c.error.clone()).or(line.note);
+            line
+        })
+        .collect();
+    out
+}

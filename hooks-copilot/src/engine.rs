@@ -1,0 +1,180 @@
+//! The hooks of a configuration on a dispatcher, and an event run from its Copilot input.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hook_protocol::{
+    Aliases, Common, Custom, Dispatcher, Event, Hook, MatcherError, Mode, Notification, Payload,
+    PreCompact, PromptSubmit, Report, Scrub, SessionEnd, SessionStart, Shown, SubagentEnd,
+    SubagentStart, ToolCall, ToolFailure, ToolResult, TurnEnd,
+};
+use serde_json::{Map, Value};
+
+use crate::event::TOOL_ALIASES;
+use crate::hook::CommandHook;
+use crate::payload::{InputObject, now_ms};
+use crate::{Config, EventName};
+
+/// A loaded Copilot configuration, ready to run events.
+#[derive(Debug)]
+pub struct Engine {
+    config: Config,
+    dispatcher: Dispatcher,
+    hooks: Vec<Arc<CommandHook>>,
+    project_dir: PathBuf,
+}
+
+/// One event run from its Copilot input: what the hooks received, the fold, what Copilot
+/// shows.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Run {
+    /// The event.
+    pub event: EventName,
+    /// The object the hooks received on stdin.
+    pub input: Arc<Map<String, Value>>,
+    /// The fold and one record per hook.
+    pub report: Report,
+    /// What Copilot shows the model and the user after it.
+    pub shown: Shown,
+}
+
+/// Copilot's tool names as the core's aliases: a harness that names its tools as Claude Code
+/// does (`Bash`) still meets native matchers written for Copilot's (`bash`).
+pub fn aliases() -> Aliases {
+    TOOL_ALIASES
+        .iter()
+        .fold(Aliases::new(), |a, (tool, names)| a.alias(*tool, names.iter().copied()))
+}
+
+impl Engine {
+    /// The hooks of `config`, for a project (the hooks' working directory and
+    /// `COPILOT_PROJECT_DIR`), run one after another as Copilot runs them; none when a file
+    /// set `disableAllHooks`. `scrub` keeps credentials from the environment they inherit.
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
+    pub fn new(
+        config: Config,
+        project_dir: impl Into<PathBuf>,
+        scrub: Option<Scrub>,
+    ) -> Result<Self, MatcherError> {
+        let project_dir: PathBuf = project_dir.into();
+        let project_dir = std::path::absolute(&project_dir).unwrap_or(project_dir);
+        let hooks: Vec<Arc<CommandHook>> = if config.disabled {
+            Vec::new()
+        } else {
+            config
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| Arc::new(CommandHook::new(e.clone(), i, &project_dir, scrub.clone())))
+                .collect()
+        };
+        let dispatcher = Dispatcher::builder()
+            .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
+            .mode(Mode::Pipeline)
+            .aliases(aliases())
+            .build()?;
+        Ok(Self { config, dispatcher, hooks, project_dir })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The dispatcher of the hooks (sequential, as Copilot runs them).
+    pub fn dispatcher(&self) -> &Dispatcher {
+        &self.dispatcher
+    }
+
+    /// The hooks, to register on a harness's own dispatcher beside other kinds (in pipeline
+    /// mode, with [`aliases`] on it, to run them as Copilot does).
+    pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
+        self.hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
+    }
+
+    /// The neutral event of a Copilot input object, carrying the object (with `sessionId`,
+    /// `timestamp` and `cwd` when absent) to send as it is.
+    pub fn event(&self, name: EventName, mut input: Map<String, Value>) -> Event {
+        let text = |input: &Map<String, Value>, key: &str| {
+            input.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+        };
+        if name == EventName::PermissionRequest && !input.contains_key("hookName") {
+            let mut first = Map::new();
+            first.insert("hookName".into(), Value::from("permissionRequest"));
+            first.extend(input);
+            input = first;
+        }
+        input.entry("sessionId").or_insert_with(|| Value::from("hooks-cli"));
+        input.entry("timestamp").or_insert_with(|| Value::from(now_ms()));
+        input.entry("cwd").or_insert_with(|| Value::from(self.project_dir.display().to_string()));
+        let mut common = Common::new(text(&input, "sessionId"), cwd_of(&input, &self.project_dir));
+        common.transcript_path =
+            input.get("transcriptPath").and_then(Value::as_str).map(PathBuf::from);
+        let args = if name == EventName::PermissionRequest { "toolInput" } else { "toolArgs" };
+        let call = || {
+            ToolCall::new(text(&input, "toolName"), input.get(args).cloned().unwrap_or(Value::Null))
+        };
+        let flag = |key: &str| input.get(key).and_then(Value::as_bool).unwrap_or(false);
+        let payload: Payload = match name {
+            EventName::SessionStart => SessionStart::new(text(&input, "source")).into(),
+            EventName::UserPromptSubmitted => PromptSubmit::new(text(&input, "prompt")).into(),
+            EventName::PreToolUse => Payload::PreTool(call()),
+            EventName::PermissionRequest => Payload::PermissionRequest(call()),
+            EventName::PostToolUse => {
+                let result = input.get("toolResult").cloned().unwrap_or(Value::Null);
+                ToolResult::new(call(), result).into()
+            }
+            EventName::PostToolUseFailure => ToolFailure::new(call(), text(&input, "error")).into(),
+            EventName::AgentStop => {
+                let mut end = TurnEnd::new();
+                end.continuing = flag("stop_hook_active");
+                end.into()
+            }
+            EventName::SubagentStart => {
+                SubagentStart::new(text(&input, "agentId"), text(&input, "agentType")).into()
+            }
+            EventName::SubagentStop => {
+                let mut end = SubagentEnd::new(text(&input, "agentId"), text(&input, "agentType"));
+                end.continuing = flag("stop_hook_active");
+                end.last_message = input.get("response").and_then(Value::as_str).map(str::to_owned);
+                end.into()
+            }
+            EventName::PreCompact => PreCompact::new(text(&input, "trigger")).into(),
+            EventName::Notification => {
+                Notification::new(text(&input, "notificationType"), text(&input, "message")).into()
+            }
+            EventName::SessionEnd => SessionEnd::new(text(&input, "reason")).into(),
+            EventName::UserPromptTransformed | EventName::ErrorOccurred => {
+                Custom::new(name.as_str(), input.clone()).into()
+            }
+        };
+        let mut event = Event::new(common, payload);
+        event.extensions.insert(InputObject(Arc::new(input)));
+        event
+    }
+
+    /// Runs one event from its Copilot input.
+    pub async fn run_json(&self, name: EventName, input: Map<String, Value>) -> Run {
+        let event = self.event(name, input);
+        let report = self.dispatcher.dispatch(&event).await;
+        let input = event
+            .extensions
+            .get::<InputObject>()
+            .map_or_else(|| Arc::new(Map::new()), |p| Arc::clone(&p.0));
+        let shown = crate::present::shown(name, &report, &input);
+        Run { event: name, input, report, shown }
+    }
+}
+
+/// The `cwd` of an input, else the project directory.
+fn cwd_of(input: &Map<String, Value>, project_dir: &Path) -> PathBuf {
+    input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+        .map_or_else(|| project_dir.to_path_buf(), PathBuf::from)
+}

@@ -1,0 +1,123 @@
+//! One Copilot hook on the core's seams: its command run as Copilot runs it
+//! ([Process execution](crate::compatibility#process-execution)): `bash` and `command` through
+//! `/bin/bash --norc --noprofile -c`, `exec` and `args` without a shell, in the project's root
+//! (or the hook's `cwd`), with `env` over the inherited environment and Copilot's variables, the
+//! input on stdin without a trailing newline.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use hook_exec::{CommandSpec, Env, Invocation};
+use hook_protocol::{
+    Event, FailMode, FailurePolicy, Hook, HookInfo, HookOutcome, On, Scrub, Source,
+};
+
+use crate::decode::{RunRecord, decode, spawn_failed};
+use crate::payload::stdin_object;
+use crate::{Command, Entry};
+
+/// The dialect's name in records and sources.
+pub const DIALECT: &str = "copilot";
+
+/// The shell `bash` and `command` run in.
+const BASH: &str = "/bin/bash";
+
+/// A Copilot hook.
+#[derive(Debug)]
+pub struct CommandHook {
+    info: HookInfo,
+    entry: Entry,
+    project_dir: PathBuf,
+    /// The file's name as Copilot's texts give it: relative to the project when inside it.
+    shown_source: String,
+    scrub: Option<Scrub>,
+}
+
+impl CommandHook {
+    /// The hook of `entry`, the `index`-th loaded, for a project.
+    pub fn new(entry: Entry, index: usize, project_dir: &Path, scrub: Option<Scrub>) -> Self {
+        let mut info = HookInfo::new(
+            format!("copilot:{}:{index}", entry.event.as_str()),
+            Source::new(DIALECT, Some(entry.source.path.display().to_string())),
+        );
+        info.label = entry.command.label();
+        // A crash denies where Copilot fails closed; a timeout never does.
+        info.failure_policy = if entry.event.crash_denies() {
+            FailurePolicy::new(FailMode::Closed, FailMode::Open)
+        } else {
+            FailurePolicy::OPEN
+        };
+        info.on = match entry.event.seam() {
+            Some(seam) => On::seam(seam),
+            None => On::Custom(entry.event.as_str().to_owned()),
+        };
+        info.matcher = entry.matcher.clone();
+        let shown_source = entry
+            .source
+            .path
+            .strip_prefix(project_dir)
+            .unwrap_or(&entry.source.path)
+            .display()
+            .to_string();
+        Self { info, entry, project_dir: project_dir.to_path_buf(), shown_source, scrub }
+    }
+
+    /// The configuration entry.
+    pub fn entry(&self) -> &Entry {
+        &self.entry
+    }
+
+    fn env(&self) -> Env {
+        let mut env = Env::inherit();
+        if let Some(scrub) = &self.scrub {
+            env.scrub_credentials(scrub.clone());
+        }
+        let root = self.project_dir.display().to_string();
+        env.set("COPILOT_PROJECT_DIR", &root);
+        env.set("CLAUDE_PROJECT_DIR", &root);
+        if let Some(dir) = self.entry.source.hook_dir() {
+            env.set("COPILOT_HOOK_DIR", dir.display().to_string());
+        }
+        env.set("COPILOT_CLI", "1");
+        for (key, value) in &self.entry.env {
+            env.set(key, value);
+        }
+        env
+    }
+}
+
+#[async_trait]
+impl Hook for CommandHook {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        let name = self.entry.event;
+        let stdin = serde_json::to_vec(&*stdin_object(name, event)).unwrap_or_default();
+        let command = match &self.entry.command {
+            Command::Bash(line) => CommandSpec::exec(
+                BASH,
+                ["--norc".to_owned(), "--noprofile".to_owned(), "-c".to_owned(), line.clone()],
+            ),
+            Command::Exec { program, args } => CommandSpec::exec(program.clone(), args.clone()),
+        };
+        let cwd = match &self.entry.cwd {
+            Some(dir) => self.project_dir.join(dir),
+            None => self.project_dir.clone(),
+        };
+        let mut inv = Invocation::new(command, cwd, self.entry.timeout);
+        inv.env = self.env();
+        inv.stdin = Arc::from(stdin);
+        let record = RunRecord {
+            source: self.shown_source.clone(),
+            command: self.entry.command.label(),
+            ..RunRecord::default()
+        };
+        match hook_exec::run(&inv).await {
+            Ok(raw) => decode(name, &raw, self.entry.timeout, record),
+            Err(e) => spawn_failed(name, &e.to_string(), record),
+        }
+    }
+}

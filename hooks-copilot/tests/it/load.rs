@@ -1,0 +1,108 @@
+//! Loading as Copilot loads: its places and order, and every entry it would skip said.
+
+use hooks_copilot::{Command, Loader, Place};
+use serde_json::json;
+
+use crate::support::{Project, problems};
+
+#[test]
+fn files_run_in_descending_name_order_user_before_repo() {
+    let p = Project::new();
+    for name in ["0.json", "a.json", "z.json", "m.json"] {
+        let stem = name.trim_end_matches(".json");
+        p.hook_file(name, &json!({"preToolUse": [{"bash": format!("echo {stem}")}]}));
+    }
+    let home = p.root.join("home");
+    std::fs::create_dir_all(home.join("hooks")).unwrap();
+    let user = json!({"version": 1, "hooks": {"preToolUse": [{"bash": "echo user"}]}});
+    std::fs::write(home.join("hooks/u.json"), user.to_string()).unwrap();
+    std::fs::create_dir_all(p.root.join(".github/copilot")).unwrap();
+    let settings =
+        json!({"model": "gpt-4.1", "hooks": {"preToolUse": [{"bash": "echo settings"}]}});
+    std::fs::write(p.root.join(".github/copilot/settings.json"), settings.to_string()).unwrap();
+    let found = hooks_copilot::discover(Some(&home), &p.root);
+    let mut loader = Loader::new();
+    for (path, place) in &found {
+        loader.file(path, *place);
+    }
+    let config = loader.finish();
+    assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+    let order: Vec<String> = config.entries.iter().map(|e| e.command.label()).collect();
+    assert_eq!(order, ["echo user", "echo z", "echo m", "echo a", "echo 0", "echo settings"]);
+    let places: Vec<Place> = found.iter().map(|(_, place)| *place).collect();
+    assert_eq!(places.first(), Some(&Place::User));
+    assert_eq!(places.last(), Some(&Place::Settings));
+    assert!(config.entries.last().unwrap().source.hook_dir().is_none(), "no COPILOT_HOOK_DIR");
+}
+
+#[test]
+fn entries_copilot_skips_are_warnings_and_the_rest_loads() {
+    let text = r#"{
+  "version": 1,
+  "hooks": {
+    "preToolUse": [
+      {"bash": "echo ok", "timeoutSec": 5},
+      {"bash": "echo a", "timeoutSec": "5"},
+      {"bash": "echo b", "matcher": ""},
+      {"bash": "echo c", "matcher": "*"},
+      {"powershell": "Write-Output d"},
+      {"type": "http", "url": "https://example.com"},
+      {"exec": "/bin/echo", "args": ["one arg", "two"], "colour": "blue"}
+    ],
+    "PreToolUse": [],
+    "agentstop": []
+  }
+}"#;
+    let shown = problems(std::path::Path::new("/p/.github/hooks/h.json"), text);
+    assert_eq!(
+        shown,
+        [
+            "6:40: warning: preToolUse[1]: `timeoutSec` must be a number, found a string; the hook is skipped, as Copilot skips it",
+            "7:37: warning: preToolUse[2]: `matcher` cannot be empty; the hook is skipped, as Copilot skips it",
+            "8:37: warning: preToolUse[3]: invalid matcher regex `*`: repetition operator missing expression; the hook is skipped, as Copilot skips it",
+            "9:7: warning: preToolUse[4] has only a `powershell` command, which does not run on this system; the hook is skipped",
+            "10:16: warning: preToolUse[5]: `http` hooks are not run by this runner; the hook is skipped",
+            "11:57: warning: preToolUse[6]: unknown key `colour`",
+            "13:5: warning: unknown Copilot event `PreToolUse` (did you mean `preToolUse`? Copilot's event names are camelCase); its hooks are skipped",
+            "14:5: warning: unknown Copilot event `agentstop` (did you mean `agentStop`? Copilot's event names are camelCase); its hooks are skipped",
+        ]
+    );
+    let mut loader = Loader::new();
+    loader.text("/p/.github/hooks/h.json", text, Place::Repo);
+    let config = loader.finish();
+    let commands: Vec<&Command> = config.entries.iter().map(|e| &e.command).collect();
+    assert_eq!(
+        commands,
+        [
+            &Command::Bash("echo ok".into()),
+            &Command::Exec {
+                program: "/bin/echo".into(),
+                args: vec!["one arg".into(), "two".into()]
+            }
+        ]
+    );
+    assert_eq!(config.entries[0].timeout, std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn a_claude_code_file_and_bad_json_say_what_they_are() {
+    let claude = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}"#;
+    let shown = problems(std::path::Path::new("/p/.github/hooks/cc.json"), claude);
+    assert_eq!(shown.len(), 1);
+    assert!(shown[0].starts_with("1:11: error: this file is in Claude Code's shape"), "{shown:?}");
+    assert!(shown[0].ends_with("(`--dialect claude`)"), "{shown:?}");
+    let broken = "{\"version\": 1,\n \"hooks\": {,}}";
+    let shown = problems(std::path::Path::new("/p/.github/hooks/b.json"), broken);
+    assert_eq!(
+        shown,
+        ["2:12: error: invalid JSON: key must be a string; no hook from this file runs"]
+    );
+    let unversioned = r#"{"hooks": {"agentStop": [{"bash": "true"}]}}"#;
+    let shown = problems(std::path::Path::new("/p/.github/hooks/u.json"), unversioned);
+    assert_eq!(
+        shown,
+        [
+            "1:1: warning: a Copilot hook file starts with `\"version\": 1`; the file is read as version 1"
+        ]
+    );
+}

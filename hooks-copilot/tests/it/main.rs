@@ -1,0 +1,8 @@
+//! Copilot hooks end to end with real `sh` scripts: loading as Copilot loads, the process
+//! contract, the outputs and Copilot's failure rules.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail the test by unwrapping")]
+
+mod load;
+mod run;
+mod support;
