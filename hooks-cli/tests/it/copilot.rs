@@ -87,3 +87,20 @@ fn a_file_given_to_the_wrong_dialect_says_what_it_looks_like() {
         out.stderr
     );
 }
+
+#[test]
+fn in_githubs_hook_folder_each_shape_goes_to_its_dialect() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join(".github/hooks");
+    std::fs::create_dir_all(&folder).unwrap();
+    // `hooks.json` under `hooks/` is a Claude Code plugin's name too; here it is Copilot's.
+    let copilot =
+        r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "true", "timeoutSec": "5"}]}}"#;
+    std::fs::write(folder.join("hooks.json"), copilot).unwrap();
+    let claude = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "timeout": "x"}]}]}}"#;
+    std::fs::write(folder.join("claude.json"), claude).unwrap();
+    let out = hooks(&["check", ".github/hooks/hooks.json"], dir.path(), None);
+    assert!(out.stdout.contains("`timeoutSec` must be a number"), "Copilot's: {}", out.stdout);
+    let out = hooks(&["check", ".github/hooks/claude.json"], dir.path(), None);
+X
+}
