@@ -102,5 +102,9 @@ fn in_githubs_hook_folder_each_shape_goes_to_its_dialect() {
     let out = hooks(&["check", ".github/hooks/hooks.json"], dir.path(), None);
     assert!(out.stdout.contains("`timeoutSec` must be a number"), "Copilot's: {}", out.stdout);
     let out = hooks(&["check", ".github/hooks/claude.json"], dir.path(), None);
-X
+    assert!(
+        out.stdout.contains("`timeout` must be a number of seconds"),
+        "Claude's: {}",
+        out.stdout
+    );
 }
