@@ -1,13 +1,13 @@
-//! A Codex event against a Claude Code event, each against its own raw spawn, side by side in
-//! one run (`cargo xtask bench dialects`).
+//! A Codex and a Copilot event against a Claude Code event, each against its own raw spawn, side
+//! by side in one run (`cargo xtask bench dialects`).
 //!
 //! The hook is the same no-op line (`cat >/dev/null`), one per event, on a PreToolUse event
 //! with a 2 KB payload. Each dialect starts it its own way: Claude Code through `/bin/sh -c`,
-//! Codex through `$SHELL -lc` (`SHELL=/bin/sh` here, so that both start the same shell). Each
-//! engine's cost is its ratio to std's `Command` running its own command line, stdin from a
-//! file, output to `/dev/null`; the cell to read is the Codex ratio over the Claude one. Rounds
-//! interleave the four sides, each first in turn, so that the machine's drift touches them
-//! alike; the medians are printed.
+//! Codex through `$SHELL -lc` (`SHELL=/bin/sh` here, so that both start the same shell),
+//! Copilot through `/bin/bash --norc --noprofile -c`. Each engine's cost is its ratio to std's
+//! `Command` running its own command line, stdin from a file, output to `/dev/null`; the cells to
+//! read are the Codex and Copilot ratios over the Claude one. Rounds interleave the six sides,
+//! each first in turn, so that the machine's drift touches them alike; the medians are printed.
 
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
 #![expect(
@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use hooks_claude::input::{Base, PreToolUse};
 use hooks_claude::{Engine as ClaudeEngine, HostEnv, Loader as ClaudeLoader, Scope};
 use hooks_codex::{Engine as CodexEngine, EventName, Layer, Loader as CodexLoader};
+use hooks_copilot::{Engine as CopilotEngine, Loader as CopilotLoader, Place};
 use serde_json::{Map, Value, json};
 
 const LINE: &str = "cat >/dev/null";
@@ -43,13 +44,14 @@ fn payload() -> Value {
     json!({"command": "cargo test --workspace", "description": "x".repeat(2000)})
 }
 
-/// std's `Command` running `shell flag LINE`, stdin from the payload file.
-fn raw(shell_flag: &str, stdin: &Path) -> Duration {
+/// std's `Command` running `shell FLAGS... LINE`, stdin from the payload file.
+fn raw(shell: &str, flags: &[&str], stdin: &Path) -> Duration {
     let started = Instant::now();
     for _ in 0..EVENTS {
         let input = File::open(stdin).unwrap_or_else(|e| fail(&e.to_string()));
-        let status = Command::new("/bin/sh")
-            .args([shell_flag, LINE])
+        let status = Command::new(shell)
+            .args(flags)
+            .arg(LINE)
             .stdin(input)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -92,6 +94,19 @@ fn main() {
     codex.hooks_json_text(dir.join(".codex/hooks.json"), &settings.to_string(), Layer::Project);
     let codex =
         CodexEngine::new(codex.finish(), &dir, None).unwrap_or_else(|e| fail(&e.to_string()));
+    let copilot_file =
+        json!({"version": 1, "hooks": {"preToolUse": [{"matcher": "bash", "bash": LINE}]}});
+    let mut copilot = CopilotLoader::new();
+    copilot.text(dir.join(".github/hooks/hooks.json"), &copilot_file.to_string(), Place::Repo);
+    let copilot =
+        CopilotEngine::new(copilot.finish(), &dir, None).unwrap_or_else(|e| fail(&e.to_string()));
+    let copilot_input: Map<String, Value> = json!({
+        "sessionId": "s", "timestamp": 1, "cwd": dir.display().to_string(), "toolName": "bash",
+        "toolArgs": payload()
+    })
+    .as_object()
+    .cloned()
+    .unwrap_or_default();
     let call = PreToolUse {
         base: Base::new("s", "/tmp/t.jsonl", dir.display().to_string()),
         tool_name: "Bash".into(),
@@ -138,27 +153,49 @@ fn main() {
             started.elapsed()
         })
     };
+    let copilot_run = || {
+        runtime.block_on(async {
+            let started = Instant::now();
+            for _ in 0..EVENTS {
+                let run = copilot
+                    .run_json(hooks_copilot::EventName::PreToolUse, copilot_input.clone())
+                    .await;
+                if run.report.records.len() != 1 {
+                    fail("the Copilot hook did not run");
+                }
+            }
+            started.elapsed()
+        })
+    };
     let (mut claude_ratio, mut codex_ratio, mut over) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut claude_us, mut codex_us) = (Vec::new(), Vec::new());
+    let (mut copilot_ratio, mut copilot_over) = (Vec::new(), Vec::new());
+    let (mut claude_us, mut codex_us, mut copilot_us) = (Vec::new(), Vec::new(), Vec::new());
+    let bash = ["--norc", "--noprofile", "-c"];
     for round in 0..rounds() {
-        let mut t = [Duration::ZERO; 4];
-        for k in 0..4 {
-            let side = (round + k) % 4;
+        let mut t = [Duration::ZERO; 6];
+        for k in 0..6 {
+            let side = (round + k) % 6;
             t[side] = match side {
-                0 => raw("-c", &stdin),
+                0 => raw("/bin/sh", &["-c"], &stdin),
                 1 => claude_run(),
-                2 => raw("-lc", &stdin),
-                _ => codex_run(),
+                2 => raw("/bin/sh", &["-lc"], &stdin),
+                3 => codex_run(),
+                4 => raw("/bin/bash", &bash, &stdin),
+                _ => copilot_run(),
             };
         }
         let per = |d: Duration| d.as_secs_f64() * 1e6 / EVENTS as f64;
         let a = per(t[1]) / per(t[0]);
         let b = per(t[3]) / per(t[2]);
+        let c = per(t[5]) / per(t[4]);
         claude_ratio.push(a);
         codex_ratio.push(b);
+        copilot_ratio.push(c);
         over.push(b / a);
+        copilot_over.push(c / a);
         claude_us.push(per(t[1]));
         codex_us.push(per(t[3]));
+        copilot_us.push(per(t[5]));
     }
     println!(
         "bench dialects: one hook per PreToolUse event, {} rounds of {EVENTS} events",
@@ -168,6 +205,12 @@ fn main() {
     println!("| --- | ---: | ---: |");
     println!("| Claude Code (`sh -c`) | {:.1} | {:.3} |", median(claude_us), median(claude_ratio));
     println!("| Codex (`$SHELL -lc`) | {:.1} | {:.3} |", median(codex_us), median(codex_ratio));
+    println!(
+        "| Copilot (`bash --norc --noprofile -c`) | {:.1} | {:.3} |",
+        median(copilot_us),
+        median(copilot_ratio)
+    );
     println!("Codex ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(over));
+    println!("Copilot ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(copilot_over));
     let _ = std::fs::remove_dir_all(&dir);
 }
