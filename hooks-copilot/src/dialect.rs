@@ -216,7 +216,7 @@ impl Loaded for Hooks {
     }
 
     fn into_session(self: Box<Self>) -> Box<dyn Session> {
-        hook_protocol::dialect::alone(self)
+        Box::new(crate::session::Recording::new(self))
     }
 }
 

@@ -55,6 +55,7 @@ mod event;
 mod hook;
 mod payload;
 pub mod present;
+mod session;
 
 pub use config::{Command, Config, DEFAULT_TIMEOUT, Entry, Loader, Place, Source, discover};
 pub use decode::RunRecord;
@@ -63,3 +64,4 @@ pub use engine::{Engine, Run, aliases};
 pub use event::{EventName, TOOL_ALIASES};
 pub use hook::{CommandHook, DIALECT};
 pub use payload::InputObject;
+pub use session::{StopGuard, guard_notice};

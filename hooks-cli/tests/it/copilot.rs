@@ -108,3 +108,34 @@ fn in_githubs_hook_folder_each_shape_goes_to_its_dialect() {
         out.stdout
     );
 }
+
+#[test]
+fn replay_keeps_copilots_loop_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".github/hooks")).unwrap();
+    let always = r#"{"version": 1, "hooks": {"agentStop": [{"bash": "cat > last.json; echo '{\"decision\":\"block\",\"reason\":\"more\"}'"}]}}"#;
+    std::fs::write(dir.path().join(".github/hooks/loop.json"), always).unwrap();
+    let line = "{\"event\":\"agentStop\",\"input\":{\"stopReason\":\"end_turn\"}}\n";
+    std::fs::write(dir.path().join("loop.jsonl"), line.repeat(10)).unwrap();
+    let out = hooks(
+        &["replay", "--dialect", "copilot", "loop.jsonl", "--format", "json"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let lines = json_lines(&out.stdout);
+    let guards: Vec<(u64, bool)> = lines
+        .iter()
+        .map(|l| {
+            (l["guard"]["consecutive_blocks"].as_u64().unwrap(), l["guard"]["overridden"] == true)
+        })
+        .collect();
+    let mut expected: Vec<(u64, bool)> = (1..=8).map(|n| (n, false)).collect();
+    expected.extend([(9, true), (1, false)]);
+    assert_eq!(guards, expected);
+    assert!(out.stderr.contains("Agent stop hook blocked 8 consecutive times; ending turn."));
+    let last: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("last.json")).unwrap())
+            .unwrap();
+    assert_eq!(last["stop_hook_active"], false, "after the override the count started again");
+}
