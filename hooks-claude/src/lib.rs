@@ -224,8 +224,8 @@ pub use run::http::HttpPolicy;
 #[doc(hidden)]
 pub use run::http::keep_chunk;
 pub use session::{
-    CancellationToken, GuardState, Late, Phase, Session, SessionError, Step, check_order,
-    check_order_from,
+    CancellationToken, GuardState, Late, Phase, PromptAnswer, Session, SessionError, Step,
+    check_order, check_order_from,
 };
 pub use wire::conversion::{
     InputObject, event_from_payload, payload_for, payload_from_event, subject_of,

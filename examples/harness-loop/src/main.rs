@@ -7,11 +7,13 @@
 //! feed it ([`Step::shown`]), so the model behaves as it does under Claude Code. It shows:
 //!
 //! 1. **The context fed to the model**: SessionStart's and PostToolUse's hook output, placed
-//!    where Claude Code places it ([`Placement`]).
+//!    where Claude Code places it ([`hooks_claude::Placement`]).
 //! 2. **A deny turned into the tool result**: the call does not run; the model gets Claude
 //!    Code's `PreToolUse:Bash hook error: ...` as an error result ([`Shown::tool_result`]).
 //! 3. **An `ask` resolved by the harness's own permission UI**: `PermissionRequest` hooks answer
-//!    first; when they do not, the harness asks its user.
+//!    first; when they do not, the harness asks its user and tells the session the answer
+//!    ([`Session::answer_prompt`]), which says what the model gets: nothing for a yes (the
+//!    call's context comes after its result), Claude Code's refusal for a no.
 //! 4. **A rewritten input**: the tool runs with the hook's `updatedInput`.
 //! 5. **A Stop block continuing the turn**: the reason goes to the model, which works on; the
 //!    session's loop guard keeps a hook from holding the turn forever.
@@ -38,7 +40,7 @@ use hooks_claude::input::{
     UserPromptSubmit,
 };
 use hooks_claude::{
-    CancellationToken, Engine, HostEnv, Loader, Placement, Scope, Session, Shown, Step,
+    CancellationToken, Engine, HostEnv, Loader, PromptAnswer, Scope, Session, Shown, Step,
 };
 use hooks_native::{Answer, SeamHook};
 use serde_json::{Value, json};
@@ -70,15 +72,6 @@ impl Model {
     /// Feeds the model what Claude Code shows it after an event.
     fn read(&mut self, shown: &Shown) {
         for text in &shown.model {
-            self.seen.push(format!("{}: {}", text.placement.as_str(), text.text));
-        }
-    }
-
-    /// [`Model::read`] without the call's result: what Claude Code shows as the result of a
-    /// call it would not run (an `ask` in a run nobody can answer) is not for a call the
-    /// harness's user approved, whose result is the tool's.
-    fn read_beside_the_result(&mut self, shown: &Shown) {
-        for text in shown.model.iter().filter(|t| t.placement != Placement::ToolResult) {
             self.seen.push(format!("{}: {}", text.placement.as_str(), text.text));
         }
     }
@@ -248,7 +241,19 @@ async fn tool_call(
                     input = updated_input.unwrap_or(input);
                     true
                 }
-                PermissionAnswer::Prompt => ask_the_user(log, tool, &input, reason.as_deref()),
+                PermissionAnswer::Prompt => {
+                    // The session says what the model gets for the person's answer: nothing
+                    // for a yes, Claude Code's refusal for a no.
+                    let yes = ask_the_user(log, tool, &input, reason.as_deref());
+                    let answer = if yes { PromptAnswer::Approved } else { PromptAnswer::Refused };
+                    let shown = session.answer_prompt(id, &answer)?;
+                    if !yes {
+                        model.read(&shown);
+                        log.note(format!("{tool} {input}: refused by the user"));
+                        return Ok(false);
+                    }
+                    true
+                }
                 // A refusal, an interrupt, or an answer this harness does not know: no.
                 _ => false,
             }
@@ -265,7 +270,7 @@ async fn tool_call(
         log.note(format!("{tool} {input}: refused"));
         return Ok(false);
     }
-    model.read_beside_the_result(&step.shown);
+    model.read(&step.shown);
     let response = run_tool(project, tool, &input);
     log.note(format!("{tool} {input}: ran"));
     model.tell(format!("tool_result: {response}"));

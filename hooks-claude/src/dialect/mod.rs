@@ -328,7 +328,7 @@ impl Loaded for Hooks {
 
     fn into_session(self: Box<Self>) -> Box<dyn hook_protocol::Session> {
         let (cap, warning) = stop_hook_block_cap();
-        let session = Session::new(self.engine).with_stop_hook_block_cap(cap);
+        let session = Session::new(self.engine).with_stop_hook_block_cap(cap).non_interactive();
         Box::new(Recording { session, lenient: self.lenient, warning })
     }
 }

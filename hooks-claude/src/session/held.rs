@@ -112,6 +112,12 @@ impl Held {
         }
     }
 
+    /// Drops a call's held message: the call was refused at the harness's prompt, and Claude
+    /// Code sends no system message for it.
+    pub(super) fn drop_call(&mut self, id: &str) {
+        let _ = self.take(id);
+    }
+
     fn take(&mut self, id: &str) -> Option<ModelText> {
         let at = self.calls.iter().position(|call| call.id == id)?;
         Some(self.calls.remove(at).text)

@@ -5,6 +5,7 @@
 
 mod held;
 mod order;
+mod prompt;
 mod skills;
 mod step;
 
@@ -17,10 +18,11 @@ pub use tokio_util::sync::CancellationToken;
 
 use crate::input::{TypedInput, payload};
 use crate::run::env_file::{self, EnvFiles};
-use hook_protocol::FromReport;
+use hook_protocol::{FromReport, Placement, Shown};
 
 use crate::{Engine, EventName, GuardOverride, RawRun, StopDecision, StopGuard};
 pub use order::{Phase, SessionError, check_order, check_order_from};
+pub use prompt::PromptAnswer;
 pub use step::{GuardState, Late, Step};
 
 /// One Claude Code session over an [`Engine`].
@@ -69,6 +71,13 @@ pub use step::{GuardState, Late, Step};
 /// `SessionEnd`) is a [`SessionError`]. A harness that resumes a conversation without running
 /// `SessionStart` hooks calls [`Session::resume`] first.
 ///
+/// A harness with its own permission prompt asks the person when a `PreToolUse` step's decision
+/// asks (or its own rules do), firing [`Session::permission_request`] first as Claude Code
+/// does, then tells the session the answer with [`Session::answer_prompt`]. A `PreToolUse`
+/// step that asks shows the model nothing yet: its context is held like an allowed call's.
+/// [`Session::non_interactive`] makes the session refuse every ask with its reason, as
+/// `claude -p` does (for recordings of it).
+///
 /// The workspace's `examples/harness-loop` crate drives a whole turn through a session.
 ///
 /// The session owns its engine, since what lives between events (invoked skills, spent `once`
@@ -89,6 +98,10 @@ pub struct Session {
     /// Resumed without a `SessionStart`: the next step's ids and directory become the
     /// session's.
     adopt: bool,
+    /// The calls that may be asked about, and those answered.
+    prompts: prompt::Prompts,
+    /// No one to ask: an ask refuses the call with its reason, as `claude -p` does.
+    non_interactive: bool,
 }
 
 /// What the core of a step hands to the typed wrappers.
@@ -139,7 +152,40 @@ impl Session {
             exports: BTreeMap::new(),
             held: held::Held::default(),
             adopt: false,
+            prompts: prompt::Prompts::default(),
+            non_interactive: false,
         }
+    }
+
+    /// A session with no one to ask, as `claude -p` runs: a `PreToolUse` ask refuses the call
+    /// with the hook's reason as its result. For replaying recordings of `claude -p`.
+    #[must_use]
+    pub fn non_interactive(mut self) -> Self {
+        self.non_interactive = true;
+        self
+    }
+
+    /// What the person answered at the harness's permission prompt about the call
+    /// `tool_use_id`, and what the model gets for it ([`PromptAnswer`]): nothing for an
+    /// approval (run the call, then fire its `PostToolUse`, which brings its held context);
+    /// Claude Code's refusal as the call's result and its interrupt block for a refusal (no
+    /// hook fires for the call after it, and its held context is dropped, as in Claude Code);
+    /// the refusal with the person's words when they typed some.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::UnknownCall`] for a call no `PreToolUse` step of the session let go
+    /// on, [`SessionError::AlreadyAnswered`] for a second answer.
+    pub fn answer_prompt(
+        &mut self,
+        tool_use_id: &str,
+        answer: &PromptAnswer,
+    ) -> Result<Shown, SessionError> {
+        self.prompts.answer(tool_use_id)?;
+        if *answer != PromptAnswer::Approved {
+            self.held.drop_call(tool_use_id);
+        }
+        Ok(prompt::shown(answer))
     }
 
     /// Takes the session as one that had already started, without running `SessionStart`
@@ -261,7 +307,27 @@ impl Session {
             fired.guard_override.as_ref(),
         );
         let event = fired.input.get("hook_event_name").and_then(Value::as_str);
-        self.held.apply(event.and_then(EventName::parse), &fired.input, &mut shown);
+        let event = event.and_then(EventName::parse);
+        let id = fired.input.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
+        match (event, fired.report.merged.decision) {
+            (Some(EventName::PreToolUse), Some(hook_protocol::Decision::Ask))
+                if !self.non_interactive && !fired.report.cancelled() =>
+            {
+                // The harness asks the person: no refusal yet, and the context waits.
+                shown.model.retain(|m| m.placement != Placement::ToolResult);
+                self.prompts.opened(id);
+            }
+            (Some(EventName::PreToolUse), decision)
+                if decision != Some(hook_protocol::Decision::Deny) && !fired.report.cancelled() =>
+            {
+                self.prompts.opened(id);
+            }
+            (Some(EventName::PostToolUse | EventName::PostToolUseFailure), _) => {
+                self.prompts.closed(id);
+            }
+            _ => {}
+        }
+        self.held.apply(event, &fired.input, &mut shown);
         Step {
             decision,
             report: fired.report,

@@ -33,6 +33,21 @@ pub enum SessionError {
         /// The event.
         event: String,
     },
+    /// A permission answer for a call the session never saw reach its permission step.
+    #[error(
+        "no tool call `{tool_use_id}` waits for a permission answer: the session saw no \
+         PreToolUse step for it that let it go on"
+    )]
+    UnknownCall {
+        /// The call's `tool_use_id`.
+        tool_use_id: String,
+    },
+    /// A second permission answer for one call.
+    #[error("tool call `{tool_use_id}` was answered already")]
+    AlreadyAnswered {
+        /// The call's `tool_use_id`.
+        tool_use_id: String,
+    },
     /// A `SessionStart` while the session runs, with a source other than `compact`.
     #[error(
         "`SessionStart` with source `{session_source}` while the session runs: end it first \

@@ -67,6 +67,15 @@ pub const PERMISSION_RETRY: &str = "<system-reminder>\nThe refusal above is not 
 /// reference).
 pub const REFUSED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 
+/// The tool result of a call the person refused at the permission prompt while typing what to
+/// do instead: [`REFUSED`]'s first two sentences, then their words; no [`INTERRUPTED`] block
+/// follows, and the turn goes on.
+pub fn refused_saying(words: &str) -> String {
+    format!(
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n{words}"
+    )
+}
+
 /// The text block after [`REFUSED`] in the same user message (`{I}`); the person's next
 /// prompt follows it in that message.
 pub const INTERRUPTED: &str = "[Request interrupted by user for tool use]\n";

@@ -663,3 +663,84 @@ async fn an_oversize_env_file_is_a_warning_and_the_others_still_export() {
     assert!(warned[0].contains("sessionstart-hook-0.sh"), "{warned:?}");
     assert!(step.records().iter().all(|r| r.status == HookStatus::Success));
 }
+
+#[tokio::test]
+async fn the_harness_permission_prompt_answers_as_claude_code_shows_them() {
+    let p = Project::new("session-prompt");
+    let ask = p.script(
+        "ask.sh",
+        "cat > /dev/null\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"ask\", \"permissionDecisionReason\": \"pushes need a person\", \"additionalContext\": \"the remote is shared\"}}'",
+    );
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [command(&ask)]}]});
+    let mut s = p.session(hooks.clone());
+    s.session_start(&start("prompt-1"), None).await.unwrap();
+    let model = |shown: &hooks_claude::Shown| -> Vec<(Placement, String, bool)> {
+        shown.model.iter().map(|m| (m.placement, m.text.clone(), m.is_error)).collect()
+    };
+    let post = |id: &str| PostToolUse {
+        tool_name: "Bash".into(),
+        tool_input: json!({"command": "git push"}),
+        tool_response: json!({"stdout": "ok"}),
+        tool_use_id: id.into(),
+        ..PostToolUse::default()
+    };
+
+    // Approved: nothing for the model at once, no trace of the ask's reason; the call's held
+    // context comes after its result.
+    let step = s.pre_tool_use(&bash("git push", "toolu_a"), None).await.unwrap();
+    assert!(matches!(step.decision.permission, ToolPermission::Ask { .. }));
+    assert!(step.shown.model.is_empty(), "nothing until the person answers: {:?}", step.shown);
+    let shown = s.answer_prompt("toolu_a", &hooks_claude::PromptAnswer::Approved).unwrap();
+    assert!(shown.model.is_empty());
+    let after = s.post_tool_use(&post("toolu_a"), None).await.unwrap();
+    assert_eq!(
+        model(&after.shown),
+        [(
+            Placement::System,
+            "PreToolUse:Bash hook additional context: the remote is shared".to_owned(),
+            false
+        )]
+    );
+
+    // Refused: Claude Code's refusal and interrupt block; the held context is dropped.
+    s.pre_tool_use(&bash("git push", "toolu_b"), None).await.unwrap();
+    let shown = s.answer_prompt("toolu_b", &hooks_claude::PromptAnswer::Refused).unwrap();
+    assert_eq!(
+        model(&shown),
+        [
+            (Placement::ToolResult, hooks_claude::present::templates::REFUSED.to_owned(), true),
+            (Placement::User, "[Request interrupted by user for tool use]\n".to_owned(), false),
+        ]
+    );
+    let next = s
+        .user_prompt_submit(
+            &UserPromptSubmit { prompt: "ok".into(), ..UserPromptSubmit::default() },
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(next.shown.model.iter().all(|m| !m.text.contains("the remote is shared")), "dropped");
+
+    // Refused with words: the refusal carries them; no interrupt block.
+    s.pre_tool_use(&bash("git push", "toolu_c"), None).await.unwrap();
+    let words = hooks_claude::PromptAnswer::RefusedSaying("push to my fork instead".into());
+    let shown = s.answer_prompt("toolu_c", &words).unwrap();
+    assert_eq!(model(&shown).len(), 1);
+    assert!(
+        shown.model[0]
+            .text
+            .ends_with("To tell you how to proceed, the user said:\npush to my fork instead")
+    );
+
+    // A call the session never saw, and a second answer, are typed errors.
+    let unknown = s.answer_prompt("toolu_x", &hooks_claude::PromptAnswer::Approved).unwrap_err();
+    assert_eq!(unknown, SessionError::UnknownCall { tool_use_id: "toolu_x".into() });
+    let twice = s.answer_prompt("toolu_c", &hooks_claude::PromptAnswer::Approved).unwrap_err();
+    assert_eq!(twice, SessionError::AlreadyAnswered { tool_use_id: "toolu_c".into() });
+
+    // With no one to ask (`claude -p`), the ask refuses the call with its reason.
+    let mut quiet = p.session(hooks).non_interactive();
+    quiet.session_start(&start("prompt-2"), None).await.unwrap();
+    let step = quiet.pre_tool_use(&bash("git push", "toolu_d"), None).await.unwrap();
+    assert_eq!(step.shown.tool_result().map(|t| t.text.as_str()), Some("pushes need a person"));
+}
