@@ -42,8 +42,8 @@ use serde::Serialize;
 
 use crate::{
     Aliases, Attribution, Decision, Event, FailMode, Hook, HookInfo, HookOutcome, HookRecord,
-    HookStatus, MatcherError, MatcherSet, Merged, On, ReasonRule, ResourceLimit, Seam, Verdict,
-    merge,
+    HookStatus, MatcherError, MatcherSet, Merged, On, Payload, ReasonRule, ResourceLimit, Seam,
+    Verdict, merge,
 };
 
 /// How the matching hooks of one event run.
@@ -411,8 +411,32 @@ fn record(position: usize, info: &HookInfo, outcome: HookOutcome, started: Insta
 async fn run_one(position: usize, hook: &Arc<dyn Hook>, event: &Event) -> HookRecord {
     let started = Instant::now();
     // The hook itself, not `Arc`'s forwarding impl: one boxed future per run instead of two.
-    let outcome = (**hook).run(event).await;
+    let mut outcome = (**hook).run(event).await;
+    limit_continuations(hook.info(), event, &mut outcome);
     record(position, hook.info(), outcome, started)
+}
+
+/// A hook past its continuation limit ([`HookInfo::continuation_limit`]) no longer keeps the
+/// turn going: its follow-up and its block are dropped, with a warning.
+fn limit_continuations(info: &HookInfo, event: &Event, outcome: &mut HookOutcome) {
+    let Some(limit) = info.continuation_limit else { return };
+    let count = match &event.payload {
+        Payload::TurnEnd(end) => end.continuations,
+        Payload::SubagentEnd(end) => end.continuations,
+        _ => return,
+    };
+    let verdict = &mut outcome.verdict;
+    let continues = verdict.follow_up.is_some() || verdict.decision == Some(Decision::Deny);
+    if count >= limit && continues {
+        verdict.follow_up = None;
+        if verdict.decision == Some(Decision::Deny) {
+            verdict.decision = None;
+            verdict.reason = None;
+        }
+        outcome.warnings.push(format!(
+            "continuation limit reached ({count} of {limit}): the hook no longer keeps the turn going"
+        ));
+    }
 }
 
 /// The harness's cancellation, as the dispatch polls it (generic, so that the dispatch stays

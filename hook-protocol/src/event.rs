@@ -153,6 +153,11 @@ impl ToolFailure {
 pub struct TurnEnd {
     /// True when the agent is already continuing because a hook kept it going.
     pub continuing: bool,
+    /// How many times hooks have kept this conversation going with a follow-up so far (Cursor's
+    /// `loop_count`); a hook's continuation limit ([`crate::HookInfo::continuation_limit`]) is
+    /// checked against it.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub continuations: u32,
     /// The agent's last message, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_message: Option<String>,
@@ -161,7 +166,7 @@ pub struct TurnEnd {
 impl TurnEnd {
     /// A turn end, not yet continued by a hook.
     pub fn new() -> Self {
-        Self { continuing: false, last_message: None }
+        Self { continuing: false, continuations: 0, last_message: None }
     }
 }
 
@@ -198,6 +203,9 @@ pub struct SubagentEnd {
     pub agent_type: String,
     /// True when the sub-agent is already continuing because a hook kept it going.
     pub continuing: bool,
+    /// How many times hooks have kept this sub-agent going with a follow-up so far.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub continuations: u32,
     /// The sub-agent's transcript, when kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<PathBuf>,
@@ -213,6 +221,7 @@ impl SubagentEnd {
             agent_id: agent_id.into(),
             agent_type: agent_type.into(),
             continuing: false,
+            continuations: 0,
             transcript_path: None,
             last_message: None,
         }
@@ -531,4 +540,9 @@ mod tests {
             json!({"tool_name": "Write", "tool_input": {"file_path": "/a"}, "tool_response": {"ok": true}})
         );
     }
+}
+
+/// Whether a count is zero (left out of the serialized event).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -111,6 +111,11 @@ pub struct HookInfo {
     pub on: On,
     /// Which subjects it cares about.
     pub matcher: Matcher,
+    /// At a turn's or a sub-agent's end, how many continuations this hook may cause in a
+    /// conversation (Cursor's `loop_limit`): once the event's count
+    /// ([`crate::TurnEnd::continuations`]) reaches it, the hook's follow-up or block is dropped,
+    /// with a warning. `None`: no limit of its own.
+    pub continuation_limit: Option<u32>,
 }
 
 impl HookInfo {
@@ -126,6 +131,7 @@ impl HookInfo {
             failure_policy: FailurePolicy::OPEN,
             on: On::Every,
             matcher: Matcher::any(),
+            continuation_limit: None,
         }
     }
 }

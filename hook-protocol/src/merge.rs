@@ -99,6 +99,9 @@ pub struct Merged {
     /// run, a prompt is not sent). The fold of verdicts never sets it; the dispatcher does.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+    /// The follow-up prompt a turn's end goes on with, when a hook gave one (the last in
+    /// configuration order).
+    pub follow_up: Option<Attributed<String>>,
 }
 
 impl Merged {
@@ -151,6 +154,7 @@ impl Merged {
             messages,
             end_chain,
             severity,
+            follow_up,
         } = verdict;
         if decision > self.decision {
             self.decision = decision;
@@ -189,6 +193,9 @@ impl Merged {
         }
         if let (None, Some(halt)) = (&self.halt, halt) {
             self.halt = Some(Attributed { from: from.clone(), value: halt });
+        }
+        if let Some(prompt) = follow_up {
+            self.follow_up = Some(Attributed { from: from.clone(), value: prompt });
         }
         if end_chain {
             self.chain_ended_by = Some(from);

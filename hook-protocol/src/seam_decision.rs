@@ -316,6 +316,11 @@ pub enum Continuation {
         /// Why.
         reason: Option<String>,
     },
+    /// Keep going with this prompt, sent as the next user message (a follow-up).
+    FollowUp {
+        /// The prompt.
+        prompt: String,
+    },
 }
 
 /// Turn end's decision.
@@ -337,10 +342,14 @@ impl TurnEndDecision {
     /// Reads the decision off a merged result.
     pub fn from_merged(merged: &Merged) -> Self {
         let goes_on = merged.decision == Some(Decision::Deny) || !merged.context.is_empty();
-        let continuation = if goes_on && !merged.interrupted {
-            Continuation::Continue { reason: merged.reason() }
-        } else {
-            Continuation::Stop
+        let continuation = match &merged.follow_up {
+            _ if merged.interrupted => Continuation::Stop,
+            // A block says what to do; a follow-up only when nothing blocked.
+            Some(prompt) if merged.decision != Some(Decision::Deny) => {
+                Continuation::FollowUp { prompt: prompt.value.clone() }
+            }
+            _ if goes_on => Continuation::Continue { reason: merged.reason() },
+            _ => Continuation::Stop,
         };
         Self {
             continuation,

@@ -115,6 +115,10 @@ pub struct Verdict {
     /// How serious the decision is, when the hook said (see [`Severity`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub severity: Option<Severity>,
+    /// At a turn's or a sub-agent's end: a prompt to go on with, as the next user message (a
+    /// follow-up, as Cursor's `followup_message`), rather than an instruction to keep working.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follow_up: Option<String>,
 }
 
 impl Verdict {

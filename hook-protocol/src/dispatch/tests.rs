@@ -9,7 +9,7 @@ use crate::{
     Common, Decision, Matcher, Payload, PreToolDecision, PromptSubmit, Source, ToolCall,
     ToolPermission,
 };
-use crate::{FailMode, FailurePolicy};
+use crate::{Continuation, FailMode, FailurePolicy, FromReport, TurnEnd, TurnEndDecision};
 
 #[derive(Debug)]
 struct Fake {
@@ -258,6 +258,29 @@ async fn crashes_and_timeouts_each_have_their_mode() {
     let d = Dispatcher::builder().hook(hook).build().unwrap();
     let report = d.dispatch(&bash("ls")).await;
     assert_eq!(report.merged.reason().as_deref(), Some("Denied by the dialect's own words"));
+}
+
+#[tokio::test]
+async fn a_follow_up_continues_the_turn_until_the_hooks_continuation_limit() {
+    let mut follow = Verdict::none();
+    follow.follow_up = Some("now run the tests".into());
+    let turn_end = |continuations: u32| {
+        let mut end = TurnEnd::new();
+        end.continuations = continuations;
+        Event::new(Common::new("s1", "/tmp"), Payload::TurnEnd(end))
+    };
+    let mut hook = fake("cursor-stop", 0, ok(follow));
+    hook.info.on = On::seam(Seam::TurnEnd);
+    hook.info.continuation_limit = Some(2);
+    let d = Dispatcher::builder().hook(hook).build().unwrap();
+    let report = d.dispatch(&turn_end(1)).await;
+    assert_eq!(
+        TurnEndDecision::from_report(&report).continuation,
+        Continuation::FollowUp { prompt: "now run the tests".into() }
+    );
+    let report = d.dispatch(&turn_end(2)).await;
+    assert_eq!(TurnEndDecision::from_report(&report).continuation, Continuation::Stop);
+    assert!(report.records[0].warnings[0].starts_with("continuation limit reached (2 of 2)"));
 }
 
 #[tokio::test]

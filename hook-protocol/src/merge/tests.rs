@@ -173,6 +173,7 @@ fn arb_verdict() -> impl Strategy<Value = Verdict> {
                 messages,
                 end_chain,
                 severity,
+                follow_up: None,
             }
         })
 }
