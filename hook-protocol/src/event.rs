@@ -503,6 +503,11 @@ impl fmt::Debug for Extensions {
     }
 }
 
+/// Whether a count is zero (left out of the serialized event).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,9 +545,4 @@ mod tests {
             json!({"tool_name": "Write", "tool_input": {"file_path": "/a"}, "tool_response": {"ok": true}})
         );
     }
-}
-
-/// Whether a count is zero (left out of the serialized event).
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
