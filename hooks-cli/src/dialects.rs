@@ -12,12 +12,13 @@ use crate::error::{CliError, cli_error};
 use crate::output;
 
 /// Every dialect, the default first.
-pub(crate) fn all() -> [&'static dyn Dialect; 4] {
+pub(crate) fn all() -> [&'static dyn Dialect; 5] {
     [
         hooks_claude::dialect(),
         hooks_tnsai::dialect(),
         hooks_codex::dialect(),
         hooks_copilot::dialect(),
+        hooks_cursor::dialect(),
     ]
 }
 

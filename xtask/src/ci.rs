@@ -19,6 +19,7 @@ pub(crate) const PUBLISHED: &[&str] = &[
     "hooks-native",
     "hooks-codex",
     "hooks-copilot",
+    "hooks-cursor",
     "hooks-cli",
 ];
 

@@ -15,6 +15,7 @@ const CRATES: &[&str] = &[
     "hooks-native",
     "hooks-codex",
     "hooks-copilot",
+    "hooks-cursor",
     "hooks-cli",
     "xtask",
 ];
@@ -157,6 +158,7 @@ const REFERENCES: &[(&str, &str)] = &[
     ("hooks-claude", "docs/claude-code.md"),
     ("hooks-codex", "docs/codex.md"),
     ("hooks-copilot", "docs/copilot.md"),
+    ("hooks-cursor", "docs/cursor.md"),
 ];
 
 /// The reference a file's `compatibility#` links point into: its crate's, else Claude Code's.
@@ -208,11 +210,17 @@ fn links_into_the_compatibility_reference_name_its_sections() {
         let own_doc = REFERENCES.iter().find(|(_, doc)| path.ends_with(doc)).map(|(_, doc)| *doc);
         for (i, line) in text.lines().enumerate() {
             let mut rest = line;
-            while let Some(at) =
-                ["compatibility#", "claude-code.md#", "codex.md#", "copilot.md#", "](#"]
-                    .iter()
-                    .filter_map(|m| rest.find(m).map(|at| (at, m.len())))
-                    .min()
+            while let Some(at) = [
+                "compatibility#",
+                "claude-code.md#",
+                "codex.md#",
+                "copilot.md#",
+                "cursor.md#",
+                "](#",
+            ]
+            .iter()
+            .filter_map(|m| rest.find(m).map(|at| (at, m.len())))
+            .min()
             {
                 let (at, len) = at;
                 let marker = &rest[at..at + len];
@@ -226,6 +234,7 @@ fn links_into_the_compatibility_reference_name_its_sections() {
                     "claude-code.md#" => Some("docs/claude-code.md"),
                     "codex.md#" => Some("docs/codex.md"),
                     "copilot.md#" => Some("docs/copilot.md"),
+                    "cursor.md#" => Some("docs/cursor.md"),
                     _ => Some(reference_of(&path)),
                 };
                 if let Some(doc) = doc {

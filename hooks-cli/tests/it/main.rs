@@ -9,6 +9,7 @@ mod closed_output;
 mod codex;
 mod contain;
 mod copilot;
+mod cursor;
 mod errors;
 mod first_hour;
 mod hostile;

@@ -1,0 +1,177 @@
+//! Cursor's hook configuration: where Cursor reads it, in its priority order, and what it
+//! holds ([Configuration files](crate::compatibility#configuration-files)).
+//!
+//! A `hooks.json` is `{"version": 1, "hooks": {event: [entry]}}`: flat lists of entries
+//! (`command`, `type`, `matcher`, `timeout`, `failClosed`, `loop_limit`). In come files, each
+//! with its place; out comes a [`Config`]: one [`Entry`] per hook, in priority order, and every
+//! problem as a [`Diagnostic`] at its line and column.
+
+mod read;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hook_protocol::text_file::{Cap, read_text};
+use hook_protocol::{Diagnostic, Matcher, Position};
+use serde::Serialize;
+
+use crate::EventName;
+
+/// Where a `hooks.json` sits among Cursor's places, highest priority first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Place {
+    /// The administrator's (`/etc/cursor/hooks.json`).
+    Enterprise,
+    /// The project's (`.cursor/hooks.json`): its hooks run in the project's root.
+    Project,
+    /// The user's (`~/.cursor/hooks.json`): its hooks run in `~/.cursor`.
+    User,
+}
+
+impl Place {
+    /// `enterprise`, `project` or `user`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Place::Enterprise => "enterprise",
+            Place::Project => "project",
+            Place::User => "user",
+        }
+    }
+}
+
+/// A `hooks.json` that was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Source {
+    /// The file.
+    pub path: PathBuf,
+    /// Its place.
+    pub place: Place,
+}
+
+/// What kind of hook an entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum HookType {
+    /// `command`: a process.
+    Command,
+    /// `prompt`: a model evaluates `prompt` (not run here).
+    Prompt,
+}
+
+/// One configured hook, registered for one event.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct Entry {
+    /// The event.
+    pub event: EventName,
+    /// `command`: run as `/bin/sh -c COMMAND`.
+    pub command: String,
+    /// `type`.
+    pub kind: HookType,
+    /// How long it may run (`timeout`, seconds; 60 when absent).
+    pub timeout: Duration,
+    /// `failClosed`: a failure (a crash, a timeout, output that is not a JSON object, no output
+    /// at all) blocks, on the events that can block.
+    pub fail_closed: bool,
+    /// `loop_limit` on `stop` and `subagentStop`: how many follow-ups this hook may cause in a
+    /// conversation (5 when absent; `None` for `null`, no limit).
+    pub loop_limit: Option<u32>,
+    /// `matcher`, as written.
+    pub matcher_raw: Option<String>,
+    /// The compiled matcher: a regular expression searched in the event's target.
+    #[serde(skip)]
+    pub matcher: Matcher,
+    /// Where it comes from.
+    pub source: Arc<Source>,
+    /// The position of the entry in its file.
+    pub position: Position,
+}
+
+/// Everything loaded: the entries in priority order, and every problem found.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Config {
+    /// One entry per hook, in the order of the files given (see [`discover`] for Cursor's),
+    /// and within a file in array order.
+    pub entries: Vec<Entry>,
+    /// The files read.
+    pub sources: Vec<Arc<Source>>,
+    /// Every problem, errors and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The timeout of a hook that sets none.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The `loop_limit` of a `stop` or `subagentStop` hook that sets none.
+pub const DEFAULT_LOOP_LIMIT: u32 = 5;
+
+/// Reads `hooks.json` files into a [`Config`].
+#[derive(Debug, Default)]
+pub struct Loader {
+    config: Config,
+}
+
+impl Loader {
+    /// A loader with nothing loaded.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads a `hooks.json` of a place. A file that cannot be read is an error of the
+    /// configuration, naming it.
+    pub fn file(&mut self, path: impl Into<PathBuf>, place: Place) -> &mut Self {
+        let path = path.into();
+        match read_text(&path, Cap::CONFIG) {
+            Ok(text) => self.text(path, &text, place),
+            Err(e) => {
+                let at = e.line().map_or_else(Position::default, |line| Position::new(line, 1));
+                self.config.diagnostics.push(Diagnostic::error(
+                    e.path(),
+                    at,
+                    format!("{}; no hook from it runs", e.reason()),
+                ));
+                self
+            }
+        }
+    }
+
+    /// Reads the text of a `hooks.json` of a place.
+    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, place: Place) -> &mut Self {
+        let path: PathBuf = path.into();
+        let path = std::path::absolute(&path).unwrap_or(path);
+        let source = Arc::new(Source { path, place });
+        let entries = read::hooks_file(&source, text, &mut self.config.diagnostics);
+        if !entries.is_empty() {
+            self.config.sources.push(Arc::clone(&source));
+            self.config.entries.extend(entries);
+        }
+        self
+    }
+
+    /// What was loaded.
+    pub fn finish(self) -> Config {
+        self.config
+    }
+}
+
+/// The `hooks.json` files Cursor reads for a project, highest priority first: the
+/// enterprise's (`/etc/cursor/hooks.json`), the project's (`.cursor/hooks.json`), the user's
+/// (`cursor_home/hooks.json`, `~/.cursor` by default). Only files that exist. Every hook of
+/// every file runs.
+pub fn discover(cursor_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf, Place)> {
+    let mut found = vec![
+        (PathBuf::from("/etc/cursor/hooks.json"), Place::Enterprise),
+        (project_dir.join(".cursor/hooks.json"), Place::Project),
+    ];
+    if let Some(home) = cursor_home {
+        found.push((home.join("hooks.json"), Place::User));
+    }
+    found.retain(|(path, _)| path.is_file());
+    found
+}

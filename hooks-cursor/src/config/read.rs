@@ -1,0 +1,282 @@
+//! Reading a `hooks.json` into entries, checking every key and value on the way.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hook_protocol::{Diagnostic, LineIndex, Matcher, Position};
+use jsonc_parser::ast::Value as Ast;
+use jsonc_parser::common::Ranged;
+use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
+
+use super::{DEFAULT_LOOP_LIMIT, DEFAULT_TIMEOUT, Entry, HookType, Source};
+use crate::EventName;
+
+/// The longest `timeout` taken: a day.
+const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+
+/// Where a file's problems go, and where its values are.
+struct Sink<'a> {
+    source: &'a Arc<Source>,
+    idx: LineIndex<'a>,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Sink<'_> {
+    fn at(&self, node: &impl Ranged) -> Position {
+        self.idx.position(node.range().start)
+    }
+
+    fn error(&mut self, at: Position, message: impl Into<String>) {
+        self.out.push(Diagnostic::error(&self.source.path, at, message));
+    }
+
+    fn warning(&mut self, at: Position, message: impl Into<String>) {
+        self.out.push(Diagnostic::warning(&self.source.path, at, message));
+    }
+}
+
+/// What a JSON value is, for messages.
+fn kind(value: &Ast<'_>) -> &'static str {
+    match value {
+        Ast::StringLit(_) => "a string",
+        Ast::NumberLit(_) => "a number",
+        Ast::BooleanLit(_) => "a boolean",
+        Ast::Array(_) => "a list",
+        Ast::Object(_) => "an object",
+        Ast::NullKeyword(_) => "null",
+    }
+}
+
+/// Reads one file's text.
+pub(super) fn hooks_file(
+    source: &Arc<Source>,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    let mut sink = Sink { source, idx: LineIndex::new(text), out };
+    // JSON as Cursor parses it, strictly: the strict parser says where a file is not.
+    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        sink.error(
+            Position::new(e.line(), e.column()),
+            format!("invalid JSON: {message}; no hook from this file runs"),
+        );
+        return entries;
+    }
+    let parsed = match parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default()) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let at = sink.idx.position(e.range().start);
+            sink.error(at, format!("invalid JSON: {}; no hook from this file runs", e.kind()));
+            return entries;
+        }
+    };
+    let Some(Ast::Object(root)) = &parsed.value else {
+        sink.error(
+            Position::new(1, 1),
+            "expected a JSON object at the top level; no hook from this file runs",
+        );
+        return entries;
+    };
+    let mut hooks = None;
+    let mut version = None;
+    for prop in &root.properties {
+        match prop.name.as_str() {
+            "hooks" => hooks = Some(&prop.value),
+            "version" => version = Some(&prop.value),
+            other => {
+                let at = sink.at(&prop.name);
+                sink.warning(at, format!("unknown key `{other}`"));
+            }
+        }
+    }
+    match version {
+        Some(Ast::NumberLit(n)) if n.value == "1" => {}
+        Some(v) => {
+            let at = sink.at(v);
+            sink.error(at, "`version` must be 1; no hook from this file runs");
+            return entries;
+        }
+        None => {
+            sink.error(
+                Position::new(1, 1),
+                "a Cursor hooks.json needs `\"version\": 1`; no hook from this file runs",
+            );
+            return entries;
+        }
+    }
+    let Some(hooks) = hooks else { return entries };
+    let Ast::Object(events) = hooks else {
+        let at = sink.at(hooks);
+        sink.error(at, format!("`hooks` must be an object of events, found {}", kind(hooks)));
+        return entries;
+    };
+    for prop in &events.properties {
+        let name = prop.name.as_str();
+        let at = sink.at(&prop.name);
+        let Some(event) = EventName::parse(name) else {
+            let hint = EventName::near(name)
+                .map(|e| format!(" (did you mean `{e}`? event names are case-sensitive)"))
+                .unwrap_or_default();
+            sink.warning(at, format!("unknown Cursor event `{name}`{hint}; its hooks are skipped"));
+            continue;
+        };
+        let Ast::Array(list) = &prop.value else {
+            let at = sink.at(&prop.value);
+            sink.error(
+                at,
+                format!("`{name}` must be a list of hooks, found {}", kind(&prop.value)),
+            );
+            continue;
+        };
+        for (index, node) in list.elements.iter().enumerate() {
+            if let Some(entry) = entry(&mut sink, event, index, node) {
+                entries.push(entry);
+            }
+        }
+    }
+    entries
+}
+
+/// One entry, or `None` (with a diagnostic) when it cannot run.
+fn entry(sink: &mut Sink<'_>, event: EventName, index: usize, node: &Ast<'_>) -> Option<Entry> {
+    let at = sink.at(node);
+    let place = format!("{event}[{index}]");
+    let Ast::Object(fields) = node else {
+        sink.error(at, format!("{place} must be an object, found {}; it is skipped", kind(node)));
+        return None;
+    };
+    let mut command = None;
+    let mut hook_type = HookType::Command;
+    let mut timeout = DEFAULT_TIMEOUT;
+    let mut fail_closed = false;
+    let mut loop_limit = Some(DEFAULT_LOOP_LIMIT);
+    let mut matcher_raw = None;
+    for prop in &fields.properties {
+        let key = prop.name.as_str();
+        let value = &prop.value;
+        let vat = sink.at(value);
+        match (key, value) {
+            ("command", Ast::StringLit(s)) => command = Some(s.value.to_string()),
+            ("type", Ast::StringLit(t)) if t.value == "command" => {}
+            ("type", Ast::StringLit(t)) if t.value == "prompt" => hook_type = HookType::Prompt,
+            ("prompt", Ast::StringLit(_)) => {}
+            ("timeout", Ast::NumberLit(n)) => {
+                match n.value.parse::<f64>().ok().filter(|s| *s > 0.0 && *s <= MAX_TIMEOUT_SECS) {
+                    Some(secs) => timeout = Duration::from_secs_f64(secs),
+                    None => {
+                        sink.error(vat, format!("{place}: `timeout` must be a number of seconds above 0 and at most 86400, got {}; the hook is skipped", n.value));
+                        return None;
+                    }
+                }
+            }
+            ("failClosed", Ast::BooleanLit(b)) => fail_closed = b.value,
+            ("loop_limit", Ast::NullKeyword(_)) => loop_limit = None,
+            ("loop_limit", Ast::NumberLit(n)) => match n.value.parse::<u32>() {
+                Ok(limit) => loop_limit = Some(limit),
+                Err(_) => {
+                    sink.error(vat, format!("{place}: `loop_limit` must be a whole number of follow-ups (0 or more) or null, got {}; the hook is skipped", n.value));
+                    return None;
+                }
+            },
+            ("matcher", Ast::StringLit(m)) => matcher_raw = Some((m.value.to_string(), vat)),
+            ("type", v) => {
+                sink.error(vat, format!("{place}: `type` must be `command` or `prompt`, found `{}`; the hook is skipped", text_of(v)));
+                return None;
+            }
+            ("command" | "matcher" | "prompt", v) => {
+                sink.error(
+                    vat,
+                    format!(
+                        "{place}: `{key}` must be a string, found {}; the hook is skipped",
+                        kind(v)
+                    ),
+                );
+                return None;
+            }
+            ("timeout", v) => {
+                sink.error(vat, format!("{place}: `timeout` must be a number of seconds, found {}; the hook is skipped", kind(v)));
+                return None;
+            }
+            ("failClosed", v) => {
+                sink.error(
+                    vat,
+                    format!(
+                        "{place}: `failClosed` must be a boolean, found {}; the hook is skipped",
+                        kind(v)
+                    ),
+                );
+                return None;
+            }
+            ("loop_limit", v) => {
+                sink.error(vat, format!("{place}: `loop_limit` must be a number or null, found {}; the hook is skipped", kind(v)));
+                return None;
+            }
+            (other, _) => {
+                let at = sink.at(&prop.name);
+                sink.warning(at, format!("{place}: unknown key `{other}`"));
+            }
+        }
+    }
+    if hook_type == HookType::Prompt {
+        sink.warning(at, format!("{place}: `prompt` hooks are evaluated by Cursor's model and do not run here; the hook is skipped"));
+        return None;
+    }
+    let Some(command) = command.filter(|c| !c.trim().is_empty()) else {
+        sink.error(at, format!("{place}: a hook needs a `command`; the hook is skipped"));
+        return None;
+    };
+    if !event.continues() && fields.get("loop_limit").is_some() {
+        sink.warning(at, format!("{place}: `loop_limit` applies to `stop` and `subagentStop` only; it has no effect here"));
+    }
+    let matcher = match &matcher_raw {
+        None => Matcher::any(),
+        Some((_, at)) if !event.has_matcher() => {
+            sink.warning(
+                *at,
+                format!("{place}: `{event}` has nothing to match; the matcher has no effect"),
+            );
+            Matcher::any()
+        }
+        Some((m, at)) => match Matcher::pattern(m) {
+            Ok(compiled) => compiled,
+            Err(e) => {
+                sink.error(
+                    *at,
+                    format!(
+                        "{place}: invalid matcher regex `{m}`: {}; the hook is skipped",
+                        e.message
+                    ),
+                );
+                return None;
+            }
+        },
+    };
+    if event.seam().is_none() {
+        sink.warning(at, format!("{place}: `{event}` is an editor event a harness does not fire; the hook loads and never runs"));
+    }
+    Some(Entry {
+        event,
+        command,
+        kind: hook_type,
+        timeout,
+        fail_closed,
+        loop_limit: if event.continues() { loop_limit } else { None },
+        matcher_raw: matcher_raw.map(|(m, _)| m),
+        matcher,
+        source: Arc::clone(sink.source),
+        position: at,
+    })
+}
+
+/// The JSON text of a small value, for messages.
+fn text_of(value: &Ast<'_>) -> String {
+    match value {
+        Ast::StringLit(s) => s.value.to_string(),
+        Ast::NumberLit(n) => n.value.to_owned(),
+        Ast::BooleanLit(b) => b.value.to_string(),
+        other => kind(other).to_owned(),
+    }
+}

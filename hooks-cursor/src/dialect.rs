@@ -1,0 +1,230 @@
+//! Cursor hooks through the core's one door ([`hook_protocol::Dialect`]).
+
+use std::path::{Path, PathBuf};
+
+use async_trait::async_trait;
+use hook_protocol::{
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine, Listed,
+    LoadRequest, Loaded, Session,
+};
+use serde_json::{Map, Value};
+
+use crate::decode::RunRecord;
+use crate::payload::target;
+use crate::{Engine, EventName, Loader, Place, discover};
+
+/// The Cursor dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
+/// (the `hooks` command does).
+pub fn dialect() -> &'static dyn Dialect {
+    &Cursor
+}
+
+/// Cursor's hooks.
+#[derive(Debug, Clone, Copy)]
+struct Cursor;
+
+/// The user's Cursor folder: `~/.cursor`.
+pub fn cursor_home(home: Option<&Path>) -> Option<PathBuf> {
+    home.map(|h| h.join(".cursor"))
+}
+
+/// The place a file has by its path.
+fn place_of(path: &Path) -> Place {
+    if path.starts_with("/etc/cursor") { Place::Enterprise } else { Place::Project }
+}
+
+/// Whether a path is a `.cursor/hooks.json`.
+fn in_place(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "hooks.json")
+        && path.parent().and_then(Path::file_name).is_some_and(|n| n == ".cursor")
+}
+
+impl Dialect for Cursor {
+    fn name(&self) -> &'static str {
+        "cursor"
+    }
+
+    fn title(&self) -> &'static str {
+        "Cursor"
+    }
+
+    fn reads(&self, kind: FileKind) -> bool {
+        kind == FileKind::Config
+    }
+
+    fn claims(&self, path: &Path, text: &str) -> Claim {
+        if in_place(path) {
+            return Claim::Place;
+        }
+        let parsed = serde_json::from_str::<Value>(text).ok();
+        let root = parsed.as_ref().and_then(Value::as_object);
+        let versioned = root.and_then(|r| r.get("version")).is_some();
+        let events = root.and_then(|r| r.get("hooks")).and_then(Value::as_object);
+        // Events only Cursor has (Copilot's share some names).
+        let own = events.is_some_and(|e| {
+            e.keys().any(|k| {
+                EventName::parse(k).is_some_and(|e| {
+                    e.action().is_some()
+                        || matches!(e, EventName::Stop | EventName::BeforeSubmitPrompt)
+                        || e.seam().is_none()
+                })
+            })
+        });
+        if versioned && own { Claim::Shape } else { Claim::No }
+    }
+
+    fn project_of(&self, path: &Path) -> Option<PathBuf> {
+        let absolute = std::path::absolute(path).ok()?;
+        in_place(&absolute).then(|| absolute.parent()?.parent().map(Path::to_path_buf)).flatten()
+    }
+
+    fn check(&self, path: &Path, text: &str, _project_dir: &Path) -> Vec<Diagnostic> {
+        let mut loader = Loader::new();
+        loader.text(path, text, place_of(path));
+        loader.finish().diagnostics
+    }
+
+    fn load(&self, request: &LoadRequest) -> Result<Box<dyn Loaded>, DialectError> {
+        let home = request.agent_home.clone().or_else(|| cursor_home(request.home.as_deref()));
+        let mut loader = Loader::new();
+        let mut notes = Vec::new();
+        if request.names_files() {
+            for path in request.files_of(FileKind::Config) {
+                if let Err(e) = hook_protocol::text_file::regular_file(path) {
+                    return Err(DialectError::load(format!("Cursor hook file {e}")));
+                }
+                loader.file(path, place_of(path));
+            }
+        } else {
+            let found = discover(home.as_deref(), &request.project_dir);
+            let names: Vec<String> =
+                found.iter().map(|(p, l)| format!("{} ({})", p.display(), l.as_str())).collect();
+            notes.push(format!(
+                "Cursor hook files: {}",
+                if names.is_empty() { "none found".to_owned() } else { names.join(", ") }
+            ));
+            if found.is_empty() {
+                return Err(DialectError::load(format!(
+                    "no Cursor hooks.json found for {} (.cursor/hooks.json, ~/.cursor/hooks.json, \
+                     /etc/cursor/hooks.json); pass --settings or --project-dir",
+                    request.project_dir.display()
+                )));
+            }
+            for (path, place) in found {
+                loader.file(path, place);
+            }
+        }
+        let engine =
+            Engine::new(loader.finish(), &request.project_dir, home, request.scrub.clone())
+                .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
+        Ok(Box::new(Hooks { engine, notes }))
+    }
+}
+
+/// A Cursor configuration, loaded.
+#[derive(Debug)]
+struct Hooks {
+    engine: Engine,
+    notes: Vec<String>,
+}
+
+fn known_event(event: &str) -> Result<EventName, DialectError> {
+    EventName::parse(event).ok_or_else(|| DialectError::UnknownEvent {
+        what: "Cursor event".to_owned(),
+        event: event.to_owned(),
+        hint: EventName::near(event)
+            .map(|e| format!(" (event names are case-sensitive: did you mean `{e}`?)"))
+            .unwrap_or_default(),
+    })
+}
+
+#[async_trait]
+impl Loaded for Hooks {
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.engine.config().diagnostics
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+
+    fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
+        let name = known_event(event)?;
+        let out = self
+            .engine
+            .config()
+            .entries
+            .iter()
+            .filter(|e| e.event == name)
+            .filter(|e| subject.is_none_or(|s| e.matcher.is_any() || e.matcher.is_match(s)))
+            .map(|e| {
+                let matcher = e.matcher_raw.as_deref().unwrap_or("*");
+                let source = format!("{}; matcher `{matcher}`", e.source.path.display());
+                let mut listed = Listed::new(e.command.clone(), source);
+                if e.event.seam().is_none() {
+                    listed.not_run =
+                        Some(format!("`{}` is an editor event a harness does not fire", e.event));
+                }
+                listed
+            })
+            .collect();
+        Ok(out)
+    }
+
+    fn check_input(
+        &self,
+        event: &str,
+        _input: &Map<String, Value>,
+        _filled: &[&str],
+    ) -> Result<(), DialectError> {
+        known_event(event).map(|_| ())
+    }
+
+    async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
+        let name = known_event(event)?;
+        let run = self.engine.run_json(name, input).await;
+        Ok(event_run(&run))
+    }
+
+    fn into_session(self: Box<Self>) -> Box<dyn Session> {
+        Box::new(crate::session::Recording::new(self))
+    }
+}
+
+/// A run in the core's words: a `stop` or `subagentStop` that goes on with a follow-up is a
+/// `block` whose reason is the follow-up.
+fn event_run(run: &crate::Run) -> EventRun {
+    let merged = &run.report.merged;
+    let mut out = EventRun::new(run.event.as_str());
+    let subject = target(run.event, &run.input);
+    out.subject = (!subject.is_empty()).then_some(subject);
+    let deny = if run.event.seam() == Some(hook_protocol::Seam::PreTool) {
+        DecisionWord::Deny
+    } else {
+        DecisionWord::Block
+    };
+    out.decision = DecisionWord::of(merged.decision, deny);
+    out.reason = merged.reasons.first().map(|r| r.value.clone());
+    if let (Some(prompt), DecisionWord::None) = (&merged.follow_up, out.decision) {
+        out.decision = DecisionWord::Block;
+        out.reason = Some(prompt.value.clone());
+    }
+    out.context = merged.context.iter().map(|c| c.value.clone()).collect();
+    out.updated_input = merged.updated_input.as_ref().map(|u| u.value.clone());
+    out.halt = merged.halt.as_ref().map(|h| h.value.reason.clone());
+    out.messages = merged.messages.iter().map(|m| m.value.clone()).collect();
+    out.shown = Some(run.shown.clone());
+    out.hooks = run
+        .report
+        .records
+        .iter()
+        .map(|r| {
+            let mut line = HookLine::of(r);
+            let record = r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>());
+            line.exit_code = record.and_then(|c| c.exit_code).or(line.exit_code);
+            line.note = record.and_then(|c| c.error.clone()).or(line.note);
+            line
+        })
+        .collect();
+    out
+}

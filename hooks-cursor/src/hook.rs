@@ -1,0 +1,148 @@
+//! One Cursor hook on the core's seams: registered for the seam whose actions fire its event
+//! ([Projection](crate::compatibility#projection)), its matcher searched in that event's target,
+//! its command run as `/bin/sh -c COMMAND` in the project's root (a user hook: in `~/.cursor`)
+//! with Cursor's variables ([Process execution](crate::compatibility#process-execution)).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use hook_exec::{CommandSpec, Env, Invocation};
+use hook_protocol::{
+    Event, FailurePolicy, Hook, HookInfo, HookOutcome, On, Payload, Scrub, Source,
+};
+use serde_json::{Map, Value};
+
+use crate::config::Place;
+use crate::decode::{Context, RunRecord, decode, spawn_failed};
+use crate::payload::{CURSOR_VERSION, stdin_object, target};
+use crate::{Entry, EventName};
+
+/// The dialect's name in records and sources.
+pub const DIALECT: &str = "cursor";
+
+/// The variables `sessionStart` hooks gave (`env`): every later hook of the session gets them.
+pub(crate) type SessionEnv = Arc<Mutex<Vec<(String, String)>>>;
+
+/// A Cursor hook.
+#[derive(Debug)]
+pub struct CommandHook {
+    info: HookInfo,
+    entry: Entry,
+    project_dir: PathBuf,
+    cursor_home: Option<PathBuf>,
+    session_env: SessionEnv,
+    scrub: Option<Scrub>,
+}
+
+impl CommandHook {
+    /// The hook of `entry`, the `index`-th loaded, for a project.
+    pub(crate) fn new(
+        entry: Entry,
+        index: usize,
+        project_dir: PathBuf,
+        cursor_home: Option<PathBuf>,
+        session_env: SessionEnv,
+        scrub: Option<Scrub>,
+    ) -> Self {
+        let mut info = HookInfo::new(
+            format!("cursor:{}:{index}", entry.event.as_str()),
+            Source::new(DIALECT, Some(entry.source.path.display().to_string())),
+        );
+        info.label.clone_from(&entry.command);
+        // `failClosed` blocks where the event can block; elsewhere a failure changes nothing.
+        info.failure_policy = if entry.fail_closed && entry.event.gating() {
+            FailurePolicy::CLOSED
+        } else {
+            FailurePolicy::OPEN
+        };
+        info.on = match entry.event.seam() {
+            Some(seam) => On::seam(seam),
+            None => On::Custom(entry.event.as_str().to_owned()),
+        };
+        info.continuation_limit = entry.loop_limit;
+        Self { info, entry, project_dir, cursor_home, session_env, scrub }
+    }
+
+    /// The configuration entry.
+    pub fn entry(&self) -> &Entry {
+        &self.entry
+    }
+
+    /// The input this hook gets for `event`, when its event fires for it and its matcher
+    /// accepts it.
+    fn input_for(&self, event: &Event) -> Option<Arc<Map<String, Value>>> {
+        let object = stdin_object(self.entry.event, event, &self.project_dir)?;
+        let accepted = self.entry.matcher.is_any()
+            || self.entry.matcher.is_match(&target(self.entry.event, &object));
+        accepted.then_some(object)
+    }
+
+    fn env(&self, input: &Map<String, Value>) -> Env {
+        let mut env = Env::inherit();
+        if let Some(scrub) = &self.scrub {
+            env.scrub_credentials(scrub.clone());
+        }
+        if let Ok(vars) = self.session_env.lock() {
+            for (key, value) in vars.iter() {
+                env.set(key, value);
+            }
+        }
+        let root = self.project_dir.display().to_string();
+        env.set("CURSOR_PROJECT_DIR", &root);
+        env.set("CLAUDE_PROJECT_DIR", &root);
+        env.set("CURSOR_VERSION", CURSOR_VERSION);
+        if let Some(transcript) = input.get("transcript_path").and_then(Value::as_str) {
+            env.set("CURSOR_TRANSCRIPT_PATH", transcript);
+        }
+        env
+    }
+
+    /// Where the hook runs: the project's root, or `~/.cursor` for a user hook.
+    fn cwd(&self) -> PathBuf {
+        match (self.entry.source.place, &self.cursor_home) {
+            (Place::User, Some(home)) if home.is_dir() => home.clone(),
+            _ => self.project_dir.clone(),
+        }
+    }
+}
+
+#[async_trait]
+impl Hook for CommandHook {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    fn active(&self, event: &Event) -> bool {
+        self.input_for(event).is_some()
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        let name: EventName = self.entry.event;
+        let record = RunRecord { command: self.entry.command.clone(), ..RunRecord::default() };
+        let Some(input) = self.input_for(event) else {
+            return HookOutcome::skipped(format!("`{name}` does not fire for this event"));
+        };
+        let stdin = serde_json::to_vec(&*input).unwrap_or_default();
+        let command = CommandSpec::exec("/bin/sh", ["-c".to_owned(), self.entry.command.clone()]);
+        let mut inv = Invocation::new(command, self.cwd(), self.entry.timeout);
+        inv.env = self.env(&input);
+        inv.stdin = Arc::from(stdin);
+        let completed = match &event.payload {
+            Payload::SubagentEnd(_) => {
+                input.get("status").and_then(Value::as_str).is_none_or(|s| s == "completed")
+            }
+            _ => true,
+        };
+        let ctx = Context {
+            event: name,
+            timeout: self.entry.timeout,
+            fail_closed: self.entry.fail_closed,
+            completed,
+        };
+        match hook_exec::run(&inv).await {
+            Ok(raw) => decode(ctx, &raw, record),
+            Err(e) => spawn_failed(&e.to_string(), record),
+        }
+    }
+}

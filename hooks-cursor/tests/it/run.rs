@@ -1,0 +1,179 @@
+//! Running as Cursor runs: one action onto every Cursor event it fires, the outputs,
+//! `failClosed` and `loop_limit`.
+
+use std::time::{Duration, Instant};
+
+use hook_protocol::{
+    Continuation, Decision, FromReport, HookStatus, Payload, TurnEnd, TurnEndDecision,
+};
+use hooks_cursor::EventName;
+use serde_json::{Value, json};
+
+use crate::support::{Project, post, pre};
+
+/// A hook that appends its event's name (from its input) to `fired.txt`.
+fn logger(p: &Project) -> String {
+    p.script(
+        "log.sh",
+        "input=$(cat); echo \"$input\" | sed 's/.*\"hook_event_name\":\"\\([A-Za-z]*\\)\".*/\\1/' >> fired.txt",
+    )
+}
+
+#[tokio::test]
+async fn one_action_fires_every_cursor_event_cursor_fires_for_it() {
+    let p = Project::new();
+    let log = logger(&p);
+    let every = [
+        "preToolUse",
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "beforeReadFile",
+        "postToolUse",
+        "afterShellExecution",
+        "afterMCPExecution",
+        "afterFileEdit",
+    ];
+    let hooks: serde_json::Map<String, Value> =
+        every.iter().map(|e| ((*e).to_owned(), json!([{"command": log}]))).collect();
+    p.hooks(&Value::Object(hooks));
+    let engine = p.engine();
+    let cases: [(hook_protocol::Payload, &str); 6] = [
+        (pre("Bash", json!({"command": "ls"})), "preToolUse beforeShellExecution"),
+        (pre("Read", json!({"file_path": "a"})), "preToolUse beforeReadFile"),
+        (pre("mcp__gh__create_issue", json!({})), "preToolUse beforeMCPExecution"),
+        (pre("Grep", json!({"pattern": "x"})), "preToolUse"),
+        (post("Bash", json!({"command": "ls"}), json!("ok")), "postToolUse afterShellExecution"),
+        (
+            post(
+                "Edit",
+                json!({"file_path": "a", "old_string": "x", "new_string": "y"}),
+                json!({}),
+            ),
+            "postToolUse afterFileEdit",
+        ),
+    ];
+    for (payload, fired) in cases {
+        let _ = std::fs::remove_file(p.root.join("fired.txt"));
+        let report = p.dispatch(&engine, payload).await;
+        let mut got: Vec<String> = p.read("fired.txt").lines().map(str::to_owned).collect();
+        got.sort();
+        let mut want: Vec<String> = fired.split(' ').map(str::to_owned).collect();
+        want.sort();
+        assert_eq!(got, want, "{fired}");
+        assert_eq!(report.records.len(), want.len(), "no record for an event that did not fire");
+    }
+}
+
+#[tokio::test]
+async fn the_input_is_cursors_with_its_tool_names_and_variables() {
+    let p = Project::new();
+    let seen = p.script(
+        "seen.sh",
+        "cat > in.json; printf '%s|%s' \"$CURSOR_PROJECT_DIR\" \"$CLAUDE_PROJECT_DIR\" > env.txt",
+    );
+    p.hooks(&json!({"preToolUse": [{"command": seen}]}));
+    let engine = p.engine();
+    p.dispatch(&engine, pre("Bash", json!({"command": "ls"}))).await;
+    let input: Value = serde_json::from_str(&p.read("in.json")).unwrap();
+    assert_eq!(input["tool_name"], "Shell");
+    assert_eq!(input["hook_event_name"], "preToolUse");
+    assert_eq!(input["conversation_id"], "conv-1");
+    assert_eq!(input["workspace_roots"], json!([p.root.display().to_string()]));
+    let root = p.root.display().to_string();
+    assert_eq!(p.read("env.txt"), format!("{root}|{root}"));
+}
+
+#[tokio::test]
+async fn a_shell_matcher_searches_the_command_line_and_a_deny_blocks_the_call() {
+    let p = Project::new();
+    let deny = p.script(
+        "deny.sh",
+        "cat >/dev/null; echo '{\"permission\":\"deny\",\"user_message\":\"no network tools\",\"agent_message\":\"use the fetch tool\"}'",
+    );
+    p.hooks(&json!({"beforeShellExecution": [{"command": deny, "matcher": "curl|wget|nc"}]}));
+    let engine = p.engine();
+    let report = p.dispatch(&engine, pre("Bash", json!({"command": "curl x | sh"}))).await;
+    assert_eq!(report.merged.decision, Some(Decision::Deny));
+    assert_eq!(report.merged.reason().as_deref(), Some("no network tools"));
+    let shown = hooks_cursor::present::shown(EventName::BeforeShellExecution, &report);
+    assert_eq!(shown.model[0].text, "no network tools");
+    assert_eq!(shown.user, ["no network tools"]);
+    let report = p.dispatch(&engine, pre("Bash", json!({"command": "ls"}))).await;
+    assert!(report.records.is_empty(), "the matcher did not accept `ls`");
+}
+
+#[tokio::test]
+async fn fail_closed_blocks_on_a_crash_a_timeout_and_no_output() {
+    let p = Project::new();
+    let crash = p.script("crash.sh", "cat >/dev/null; exit 1");
+    let slow = p.script("slow.sh", "cat >/dev/null; sleep 5");
+    let silent = p.script("silent.sh", "cat >/dev/null");
+    for (script, timeout) in [(&crash, 10.0), (&slow, 0.5), (&silent, 10.0)] {
+        for fail_closed in [false, true] {
+            p.hooks(&json!({"beforeShellExecution": [{"command": script, "timeout": timeout, "failClosed": fail_closed}]}));
+            let engine = p.engine();
+            let started = Instant::now();
+            let report = p.dispatch(&engine, pre("Bash", json!({"command": "ls"}))).await;
+            assert!(started.elapsed() < Duration::from_secs(4));
+            let want = fail_closed.then_some(Decision::Deny);
+            assert_eq!(report.merged.decision, want, "{script} failClosed={fail_closed}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn exit_2_blocks_with_its_stdout_unparsed() {
+    let p = Project::new();
+    let two = p.script("two.sh", "cat >/dev/null; echo 'not allowed here'; exit 2");
+    let bare = p.script("bare.sh", "cat >/dev/null; exit 2");
+    p.hooks(
+        &json!({"preToolUse": [{"command": two}], "beforeShellExecution": [{"command": bare}]}),
+    );
+    let engine = p.engine();
+    let report = p.dispatch(&engine, pre("Bash", json!({"command": "ls"}))).await;
+    let reasons: Vec<&str> = report.merged.reasons.iter().map(|r| r.value.as_str()).collect();
+    assert_eq!(reasons, ["not allowed here", hooks_cursor::EXIT_2_NO_REASON]);
+    assert!(report.records.iter().all(|r| r.status == HookStatus::Blocked));
+}
+
+#[tokio::test]
+async fn a_stop_follow_up_goes_on_until_the_hooks_loop_limit() {
+    let p = Project::new();
+    let follow = p
+        .script("follow.sh", "cat >/dev/null; echo '{\"followup_message\":\"now run the tests\"}'");
+    p.hooks(&json!({"stop": [{"command": follow, "loop_limit": 2}]}));
+    let engine = p.engine();
+    for (count, goes_on) in [(0, true), (1, true), (2, false)] {
+        let mut end = TurnEnd::new();
+        end.continuations = count;
+        let report = p.dispatch(&engine, Payload::TurnEnd(end)).await;
+        let decision = TurnEndDecision::from_report(&report);
+        let want = if goes_on {
+            Continuation::FollowUp { prompt: "now run the tests".into() }
+        } else {
+            Continuation::Stop
+        };
+        assert_eq!(decision.continuation, want, "loop_count {count}");
+    }
+}
+
+#[tokio::test]
+async fn session_start_env_reaches_later_hooks() {
+    let p = Project::new();
+    let start = p.script(
+        "start.sh",
+        "cat >/dev/null; echo '{\"env\":{\"TEAM\":\"blue\"},\"additional_context\":\"hi\"}'",
+    );
+    let later = p.script("later.sh", "cat >/dev/null; printf '%s' \"$TEAM\" > team.txt");
+    p.hooks(&json!({"sessionStart": [{"command": start}], "preToolUse": [{"command": later}]}));
+    let engine = p.engine();
+    let run = engine.run_json(EventName::SessionStart, serde_json::Map::new()).await;
+    assert_eq!(run.report.merged.context[0].value, "hi");
+    engine
+        .run_json(
+            EventName::PreToolUse,
+            json!({"tool_name": "Shell", "tool_input": {}}).as_object().cloned().unwrap(),
+        )
+        .await;
+    assert_eq!(p.read("team.txt"), "blue");
+}
