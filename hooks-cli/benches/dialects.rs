@@ -1,12 +1,13 @@
-//! A Codex and a Copilot event against a Claude Code event, each against its own raw spawn, side
-//! by side in one run (`cargo xtask bench dialects`).
+//! A Codex, a Copilot and a Cursor event against a Claude Code event, each against its own raw
+//! spawn, side by side in one run (`cargo xtask bench dialects`).
 //!
 //! The hook is the same no-op line (`cat >/dev/null`), one per event, on a PreToolUse event
 //! with a 2 KB payload. Each dialect starts it its own way: Claude Code through `/bin/sh -c`,
 //! Codex through `$SHELL -lc` (`SHELL=/bin/sh` here, so that both start the same shell),
-//! Copilot through `/bin/bash --norc --noprofile -c`. Each engine's cost is its ratio to std's
+//! Copilot through `/bin/bash --norc --noprofile -c`, Cursor through `/bin/sh -c` (a shell call
+//! fires its `preToolUse`; the hook is on it). Each engine's cost is its ratio to std's
 //! `Command` running its own command line, stdin from a file, output to `/dev/null`; the cells to
-//! read are the Codex and Copilot ratios over the Claude one. Rounds interleave the six sides,
+//! read are the other dialects' ratios over the Claude one. Rounds interleave the eight sides,
 //! each first in turn, so that the machine's drift touches them alike; the medians are printed.
 
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
@@ -25,6 +26,7 @@ use hooks_claude::input::{Base, PreToolUse};
 use hooks_claude::{Engine as ClaudeEngine, HostEnv, Loader as ClaudeLoader, Scope};
 use hooks_codex::{Engine as CodexEngine, EventName, Layer, Loader as CodexLoader};
 use hooks_copilot::{Engine as CopilotEngine, Loader as CopilotLoader, Place};
+use hooks_cursor::{Engine as CursorEngine, Loader as CursorLoader};
 use serde_json::{Map, Value, json};
 
 const LINE: &str = "cat >/dev/null";
@@ -107,6 +109,22 @@ fn main() {
     .as_object()
     .cloned()
     .unwrap_or_default();
+    let cursor_file =
+        json!({"version": 1, "hooks": {"preToolUse": [{"matcher": "Shell", "command": LINE}]}});
+    let mut cursor = CursorLoader::new();
+    cursor.text(
+        dir.join(".cursor/hooks.json"),
+        &cursor_file.to_string(),
+        hooks_cursor::Place::Project,
+    );
+    let cursor = CursorEngine::new(cursor.finish(), &dir, None, None)
+        .unwrap_or_else(|e| fail(&e.to_string()));
+    let cursor_input: Map<String, Value> = json!({
+        "conversation_id": "s", "tool_name": "Shell", "tool_input": payload(), "tool_use_id": "t"
+    })
+    .as_object()
+    .cloned()
+    .unwrap_or_default();
     let call = PreToolUse {
         base: Base::new("s", "/tmp/t.jsonl", dir.display().to_string()),
         tool_name: "Bash".into(),
@@ -167,21 +185,38 @@ fn main() {
             started.elapsed()
         })
     };
+    let cursor_run = || {
+        runtime.block_on(async {
+            let started = Instant::now();
+            for _ in 0..EVENTS {
+                let run = cursor
+                    .run_json(hooks_cursor::EventName::PreToolUse, cursor_input.clone())
+                    .await;
+                if run.report.records.len() != 1 {
+                    fail("the Cursor hook did not run");
+                }
+            }
+            started.elapsed()
+        })
+    };
+    let (mut cursor_ratio, mut cursor_over, mut cursor_us) = (Vec::new(), Vec::new(), Vec::new());
     let (mut claude_ratio, mut codex_ratio, mut over) = (Vec::new(), Vec::new(), Vec::new());
     let (mut copilot_ratio, mut copilot_over) = (Vec::new(), Vec::new());
     let (mut claude_us, mut codex_us, mut copilot_us) = (Vec::new(), Vec::new(), Vec::new());
     let bash = ["--norc", "--noprofile", "-c"];
     for round in 0..rounds() {
-        let mut t = [Duration::ZERO; 6];
-        for k in 0..6 {
-            let side = (round + k) % 6;
+        let mut t = [Duration::ZERO; 8];
+        for k in 0..8 {
+            let side = (round + k) % 8;
             t[side] = match side {
                 0 => raw("/bin/sh", &["-c"], &stdin),
                 1 => claude_run(),
                 2 => raw("/bin/sh", &["-lc"], &stdin),
                 3 => codex_run(),
                 4 => raw("/bin/bash", &bash, &stdin),
-                _ => copilot_run(),
+                5 => copilot_run(),
+                6 => raw("/bin/sh", &["-c"], &stdin),
+                _ => cursor_run(),
             };
         }
         let per = |d: Duration| d.as_secs_f64() * 1e6 / EVENTS as f64;
@@ -196,6 +231,10 @@ fn main() {
         claude_us.push(per(t[1]));
         codex_us.push(per(t[3]));
         copilot_us.push(per(t[5]));
+        let d = per(t[7]) / per(t[6]);
+        cursor_ratio.push(d);
+        cursor_over.push(d / a);
+        cursor_us.push(per(t[7]));
     }
     println!(
         "bench dialects: one hook per PreToolUse event, {} rounds of {EVENTS} events",
@@ -210,7 +249,9 @@ fn main() {
         median(copilot_us),
         median(copilot_ratio)
     );
+    println!("| Cursor (`sh -c`) | {:.1} | {:.3} |", median(cursor_us), median(cursor_ratio));
     println!("Codex ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(over));
     println!("Copilot ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(copilot_over));
+    println!("Cursor ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(cursor_over));
     let _ = std::fs::remove_dir_all(&dir);
 }
