@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::{Decision, Diagnostic, HookRecord, HookStatus, Scrub, Severity, Shown};
+use crate::{Decision, Diagnostic, HookRecord, HookStatus, Report, Scrub, Severity, Shown};
 
 /// What a file given to a dialect is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -322,6 +322,25 @@ impl EventRun {
             severity: None,
             warnings: Vec::new(),
         }
+    }
+
+    /// The run of `event` as its report says it, where the agent gives the first deciding
+    /// hook's reason: the decision (`deny` the word for a deny: [`DecisionWord::Deny`] on the
+    /// tool seams, [`DecisionWord::Block`] elsewhere), every context, the rewritten input, the
+    /// halt, the hooks' messages for the user, what the agent shows, and a line per hook
+    /// ([`HookLine::of`]). A dialect sets what is its own (the subject, another reason rule).
+    pub fn of(event: impl Into<String>, report: &Report, deny: DecisionWord, shown: Shown) -> Self {
+        let merged = &report.merged;
+        let mut out = Self::new(event);
+        out.decision = DecisionWord::of(merged.decision, deny);
+        out.reason = merged.reasons.first().map(|r| r.value.clone());
+        out.context = merged.context.iter().map(|c| c.value.clone()).collect();
+        out.updated_input = merged.updated_input.as_ref().map(|u| u.value.clone());
+        out.halt = merged.halt.as_ref().map(|h| h.value.reason.clone());
+        out.messages = merged.messages.iter().map(|m| m.value.clone()).collect();
+        out.shown = Some(shown);
+        out.hooks = report.records.iter().map(HookLine::of).collect();
+        out
     }
 }
 

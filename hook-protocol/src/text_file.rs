@@ -112,6 +112,14 @@ impl ReadError {
         }
     }
 
+    /// The error as a diagnostic placed at its file (and line, for text that is not UTF-8),
+    /// its reason followed by what it means for the reader (`no hook from it runs`).
+    pub fn diagnostic(&self, consequence: &str) -> crate::Diagnostic {
+        let at =
+            self.line().map_or_else(crate::Position::default, |line| crate::Position::new(line, 1));
+        crate::Diagnostic::error(self.path(), at, format!("{}; {consequence}", self.reason()))
+    }
+
     /// The line a problem is on, when it is about one (text that is not UTF-8).
     pub fn line(&self) -> Option<usize> {
         match self {

@@ -4,12 +4,11 @@ use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine, Listed,
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed,
     LoadRequest, Loaded, Session,
 };
 use serde_json::{Map, Value};
 
-use crate::decode::RunRecord;
 use crate::{Engine, EventName, Loader, Place, discover};
 
 /// The Copilot dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
@@ -220,39 +219,18 @@ impl Loaded for Hooks {
     }
 }
 
-/// A run in the core's words: the decision, the first deny's reason (Copilot stops at it), a
-/// line per hook.
+/// A run in the core's words: the first deny's reason (Copilot stops at it).
 fn event_run(run: &crate::Run) -> EventRun {
-    let merged = &run.report.merged;
-    let mut out = EventRun::new(run.event.as_str());
+    let deny = match run.event {
+        EventName::PreToolUse | EventName::PermissionRequest => DecisionWord::Deny,
+        _ => DecisionWord::Block,
+    };
+    let mut out = EventRun::of(run.event.as_str(), &run.report, deny, run.shown.clone());
     out.subject = run
         .event
         .subject_field()
         .and_then(|f| run.input.get(f))
         .and_then(Value::as_str)
         .map(str::to_owned);
-    let deny = match run.event {
-        EventName::PreToolUse | EventName::PermissionRequest => DecisionWord::Deny,
-        _ => DecisionWord::Block,
-    };
-    out.decision = DecisionWord::of(merged.decision, deny);
-    out.reason = merged.reasons.first().map(|r| r.value.clone());
-    out.context = merged.context.iter().map(|c| c.value.clone()).collect();
-    out.updated_input = merged.updated_input.as_ref().map(|u| u.value.clone());
-    out.halt = merged.halt.as_ref().map(|h| h.value.reason.clone());
-    out.messages = merged.messages.iter().map(|m| m.value.clone()).collect();
-    out.shown = Some(run.shown.clone());
-    out.hooks = run
-        .report
-        .records
-        .iter()
-        .map(|r| {
-            let mut line = HookLine::of(r);
-            let record = r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>());
-            line.exit_code = record.and_then(|c| c.exit_code).or(line.exit_code);
-            line.note = record.and_then(|c| c.error.clone()).or(line.note);
-            line
-        })
-        .collect();
     out
 }

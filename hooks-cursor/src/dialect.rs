@@ -4,12 +4,11 @@ use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine, Listed,
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed,
     LoadRequest, Loaded, Session,
 };
 use serde_json::{Map, Value};
 
-use crate::decode::RunRecord;
 use crate::payload::target;
 use crate::{Engine, EventName, Loader, Place, discover};
 
@@ -194,37 +193,17 @@ impl Loaded for Hooks {
 /// A run in the core's words: a `stop` or `subagentStop` that goes on with a follow-up is a
 /// `block` whose reason is the follow-up.
 fn event_run(run: &crate::Run) -> EventRun {
-    let merged = &run.report.merged;
-    let mut out = EventRun::new(run.event.as_str());
-    let subject = target(run.event, &run.input);
-    out.subject = (!subject.is_empty()).then_some(subject);
     let deny = if run.event.seam() == Some(hook_protocol::Seam::PreTool) {
         DecisionWord::Deny
     } else {
         DecisionWord::Block
     };
-    out.decision = DecisionWord::of(merged.decision, deny);
-    out.reason = merged.reasons.first().map(|r| r.value.clone());
-    if let (Some(prompt), DecisionWord::None) = (&merged.follow_up, out.decision) {
+    let mut out = EventRun::of(run.event.as_str(), &run.report, deny, run.shown.clone());
+    let subject = target(run.event, &run.input);
+    out.subject = (!subject.is_empty()).then_some(subject);
+    if let (Some(prompt), DecisionWord::None) = (&run.report.merged.follow_up, out.decision) {
         out.decision = DecisionWord::Block;
         out.reason = Some(prompt.value.clone());
     }
-    out.context = merged.context.iter().map(|c| c.value.clone()).collect();
-    out.updated_input = merged.updated_input.as_ref().map(|u| u.value.clone());
-    out.halt = merged.halt.as_ref().map(|h| h.value.reason.clone());
-    out.messages = merged.messages.iter().map(|m| m.value.clone()).collect();
-    out.shown = Some(run.shown.clone());
-    out.hooks = run
-        .report
-        .records
-        .iter()
-        .map(|r| {
-            let mut line = HookLine::of(r);
-            let record = r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>());
-            line.exit_code = record.and_then(|c| c.exit_code).or(line.exit_code);
-            line.note = record.and_then(|c| c.error.clone()).or(line.note);
-            line
-        })
-        .collect();
     out
 }

@@ -130,12 +130,7 @@ impl Loader {
         match read_text(&path, Cap::CONFIG) {
             Ok(text) => self.text(path, &text, place),
             Err(e) => {
-                let at = e.line().map_or_else(Position::default, |line| Position::new(line, 1));
-                self.config.diagnostics.push(Diagnostic::error(
-                    e.path(),
-                    at,
-                    format!("{}; no hook from it runs", e.reason()),
-                ));
+                self.config.diagnostics.push(e.diagnostic("no hook from it runs"));
                 self
             }
         }

@@ -124,13 +124,7 @@ impl Loader {
     }
 
     fn unreadable(&mut self, e: &ReadError) -> &mut Self {
-        let at = e.line().map_or_else(Position::default, |line| Position::new(line, 1));
-        self.config.diagnostics.push(Diagnostic::new(
-            e.path(),
-            at,
-            hook_protocol::Level::Error,
-            format!("{}; no hook from it registers", e.reason()),
-        ));
+        self.config.diagnostics.push(e.diagnostic("no hook from it registers"));
         self
     }
 
