@@ -13,8 +13,8 @@
 //! notification, end), each returning the decision and what Claude Code shows
 //! ([`Step`]), and between the steps what Claude Code does: the Stop loop guard, skills whose
 //! hooks start with their Skill call, `once`, background results on the next step,
-//! `CLAUDE_ENV_FILE`s and their exports, the current directory, Ctrl-C through a
-//! [`CancellationToken`]. The workspace's `examples/harness-loop` crate is the guide: a scripted
+//! `CLAUDE_ENV_FILE`s and their exports, the current directory, `PostToolBatch`'s calls, Ctrl-C
+//! through one [`Interrupter`] for the session (or a [`CancellationToken`] per step). The workspace's `examples/harness-loop` crate is the guide: a scripted
 //! model and fake tools driving a session through a whole turn.
 //!
 //! What the crate does for each event, field and rule, where it deliberately differs from
@@ -224,8 +224,8 @@ pub use run::http::HttpPolicy;
 #[doc(hidden)]
 pub use run::http::keep_chunk;
 pub use session::{
-    CancellationToken, GuardState, Late, Phase, PromptAnswer, Session, SessionError, Step,
-    check_order, check_order_from,
+    CancellationToken, GuardState, Interrupter, Late, Phase, PromptAnswer, Session, SessionError,
+    Step, check_order, check_order_from,
 };
 pub use wire::conversion::{
     InputObject, event_from_payload, payload_for, payload_from_event, subject_of,

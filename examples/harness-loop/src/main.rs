@@ -17,8 +17,8 @@
 //! 4. **A rewritten input**: the tool runs with the hook's `updatedInput`.
 //! 5. **A Stop block continuing the turn**: the reason goes to the model, which works on; the
 //!    session's loop guard keeps a hook from holding the turn forever.
-//! 6. **Ctrl-C**: a [`CancellationToken`] cancelled while a slow hook runs kills the hook's
-//!    process tree; the step still returns, the hook `cancelled`, and its decision is
+//! 6. **Ctrl-C**: the session's [`Interrupter`](hooks_claude::Interrupter), used while a slow
+//!    hook runs, kills the hook's process tree; the step still returns, the hook `cancelled`, and its decision is
 //!    [`ToolPermission::Interrupted`]: the call never runs, and the model gets Claude Code's
 //!    refusal and interrupt texts.
 //! 7. **TNSAI and native hooks on the same seams**: a TNSAI hook list (kept as its own
@@ -36,12 +36,10 @@ use std::time::Duration;
 
 use hook_protocol::{Common, Continuation, Matcher, PermissionAnswer, ToolCall, ToolPermission};
 use hooks_claude::input::{
-    PermissionRequest, PostToolBatch, PostToolUse, PreToolUse, SessionEnd, SessionStart, Stop,
-    UserPromptSubmit,
+    Base, PermissionRequest, PostToolBatch, PostToolUse, PreToolUse, SessionEnd, SessionStart,
+    Stop, UserPromptSubmit,
 };
-use hooks_claude::{
-    CancellationToken, Engine, HostEnv, Loader, PromptAnswer, Scope, Session, Shown, Step,
-};
+use hooks_claude::{Engine, HostEnv, Loader, PromptAnswer, Scope, Session, Shown, Step};
 use hooks_native::{Answer, SeamHook};
 use serde_json::{Value, json};
 
@@ -207,7 +205,6 @@ async fn tool_call(
     log: &mut Transcript,
     call: (&'static str, Value),
     id: &str,
-    ctrl_c: Option<&CancellationToken>,
 ) -> Result<bool, Error> {
     let (tool, input) = call;
     let pre = PreToolUse {
@@ -216,7 +213,7 @@ async fn tool_call(
         tool_use_id: id.into(),
         ..PreToolUse::default()
     };
-    let step = session.pre_tool_use(&pre, ctrl_c).await?;
+    let step = session.pre_tool_use(&pre, None).await?;
     let mut input = step.decision.updated_input.clone().unwrap_or(input);
     let allowed = match &step.decision.permission {
         ToolPermission::Interrupted => {
@@ -292,7 +289,14 @@ async fn run(dir: &Path, script: Vec<Move>) -> Result<(Transcript, Model), Error
     let mut log = Transcript::default();
     let mut session = Session::new(engine(dir)?);
 
-    let start = SessionStart { source: "startup".into(), ..SessionStart::default() };
+    // The transcript is the harness's own: hooks get its path (a session refuses a step
+    // before it knows one).
+    let transcript = dir.join("transcript.jsonl").display().to_string();
+    let start = SessionStart {
+        base: Base::new("", transcript, ""),
+        source: "startup".into(),
+        ..SessionStart::default()
+    };
     let started = session.session_start(&start, None).await?;
     model.read(&started.shown);
 
@@ -309,17 +313,18 @@ async fn run(dir: &Path, script: Vec<Move>) -> Result<(Transcript, Model), Error
                 for call in batch {
                     calls += 1;
                     let id = format!("toolu_{calls}");
-                    // The user presses Ctrl-C 300 ms into a call to `make`.
-                    let ctrl_c = CancellationToken::new();
+                    // The user presses Ctrl-C 300 ms into a call to `make`. A real harness
+                    // hands the same handle to its Ctrl-C task once:
+                    // `while tokio::signal::ctrl_c().await.is_ok() { interrupter.interrupt() }`.
                     if call.1["command"] == "make" {
-                        let press = ctrl_c.clone();
+                        let interrupter = session.interrupter();
                         tokio::spawn(async move {
                             tokio::time::sleep(Duration::from_millis(300)).await;
-                            press.cancel();
+                            interrupter.interrupt();
                         });
                     }
                     let (s, m, l) = (&mut session, &mut model, &mut log);
-                    tool_call(dir, s, m, l, call, &id, Some(&ctrl_c)).await?;
+                    tool_call(dir, s, m, l, call, &id).await?;
                 }
                 let batch = session.post_tool_batch(&PostToolBatch::default(), None).await?;
                 model.read(&batch.shown);

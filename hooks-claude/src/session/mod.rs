@@ -3,7 +3,9 @@
 //! the harness's steps, in order; out go [`Step`]s (the decision, what is shown, late results,
 //! the guard's state, exports). It is the top stage: it may use every other, and none uses it.
 
+mod batch;
 mod held;
+mod interrupt;
 mod order;
 mod prompt;
 mod skills;
@@ -21,6 +23,7 @@ use crate::run::env_file::{self, EnvFiles};
 use hook_protocol::{FromReport, Placement, Shown};
 
 use crate::{Engine, EventName, GuardOverride, RawRun, StopDecision, StopGuard};
+pub use interrupt::Interrupter;
 pub use order::{Phase, SessionError, check_order, check_order_from};
 pub use prompt::PromptAnswer;
 pub use step::{GuardState, Late, Step};
@@ -43,7 +46,14 @@ pub use step::{GuardState, Late, Step};
 /// - fills each input's `session_id`, `transcript_path` and `cwd` when they are empty (the
 ///   `SessionStart` input gives the first two, the `cwd` follows [`Session::cwd_changed`]'s
 ///   `new_cwd`, and a `CwdChanged` input's empty `old_cwd` is the session's directory; hooks run
-///   in it, `CLAUDE_PROJECT_DIR` stays the project directory);
+///   in it, `CLAUDE_PROJECT_DIR` stays the project directory). The transcript is the harness's:
+///   a step before any input gave its path is [`SessionError::NoTranscriptPath`], never an
+///   empty path sent to hooks;
+/// - fills `PostToolBatch`'s `tool_calls` when the harness gives none: every call since the
+///   previous batch, in the order of their `PreToolUse` steps, each with the result the model
+///   got (a `PostToolUse`'s `tool_response`, a `PostToolUseFailure`'s `error`, or, for a call
+///   refused by the hooks, at the permission prompt or by an interrupt, the refusal text); a
+///   call with no result yet is left out with a warning;
 /// - runs the [Stop loop guard](crate::compatibility#stop-loop-guard): `stop_hook_active` in
 ///   the `Stop` and `SubagentStop` inputs (one guard for the session, one per sub-agent), the
 ///   count of consecutive blocks, the override of the block past the cap with Claude Code's
@@ -65,9 +75,11 @@ pub use step::{GuardState, Late, Step};
 ///   back on the next step that is not about another tool call;
 /// - applies the `SessionEnd` budget.
 ///
-/// Every step takes an optional [`CancellationToken`]: cancelling it (Ctrl-C) kills every
-/// running hook's process tree, and the step still returns, those hooks `cancelled`
-/// ([`Step::cancelled`]). A step out of order (a tool call before `SessionStart`, a second
+/// Ctrl-C: [`Session::interrupter`] gives a handle whose [`Interrupter::interrupt`] interrupts
+/// whatever step runs, and every step also takes an optional [`CancellationToken`] of its own.
+/// Either kills every running hook's process tree, and the step still returns, those hooks
+/// `cancelled` ([`Step::cancelled`]); a `PreToolUse` step's decision is then
+/// [`ToolPermission::Interrupted`](hook_protocol::ToolPermission::Interrupted). A step out of order (a tool call before `SessionStart`, a second
 /// `SessionEnd`) is a [`SessionError`]. A harness that resumes a conversation without running
 /// `SessionStart` hooks calls [`Session::resume`] first.
 ///
@@ -102,6 +114,10 @@ pub struct Session {
     prompts: prompt::Prompts,
     /// No one to ask: an ask refuses the call with its reason, as `claude -p` does.
     non_interactive: bool,
+    /// The calls since the last `PostToolBatch`.
+    batch: batch::Batch,
+    /// Interrupts the running step.
+    interrupter: Interrupter,
 }
 
 /// What the core of a step hands to the typed wrappers.
@@ -154,6 +170,8 @@ impl Session {
             adopt: false,
             prompts: prompt::Prompts::default(),
             non_interactive: false,
+            batch: batch::Batch::default(),
+            interrupter: Interrupter::default(),
         }
     }
 
@@ -185,7 +203,15 @@ impl Session {
         if *answer != PromptAnswer::Approved {
             self.held.drop_call(tool_use_id);
         }
-        Ok(prompt::shown(answer))
+        let shown = prompt::shown(answer);
+        self.batch.refused(tool_use_id, &shown);
+        Ok(shown)
+    }
+
+    /// A handle that interrupts whatever step the session runs when it is used (Ctrl-C),
+    /// without a [`CancellationToken`] per step; a token given to a step still works beside it.
+    pub fn interrupter(&self) -> Interrupter {
+        self.interrupter.clone()
     }
 
     /// Takes the session as one that had already started, without running `SessionStart`
@@ -328,6 +354,7 @@ impl Session {
             _ => {}
         }
         self.held.apply(event, &fired.input, &mut shown);
+        self.batch.apply(event, &fired.input, &shown);
         Step {
             decision,
             report: fired.report,
@@ -353,6 +380,12 @@ impl Session {
         let event = EventName::parse(name);
         let source = input.get("source").and_then(Value::as_str).map(str::to_owned);
         let next = self.phase.after(name, source.as_deref())?;
+        if typed
+            && self.transcript_path.is_empty()
+            && non_empty(&input, "transcript_path").is_none()
+        {
+            return Err(SessionError::NoTranscriptPath { event: name.to_owned() });
+        }
         if event == Some(EventName::SessionStart) {
             self.begin(&input, source.as_deref());
         } else if std::mem::take(&mut self.adopt) {
@@ -374,13 +407,19 @@ impl Session {
                 input.insert("stop_hook_active".to_owned(), Value::Bool(active));
             }
         }
+        let mut warnings = Vec::new();
+        match event {
+            Some(EventName::PostToolBatch) => self.batch.fill(&mut input, &mut warnings),
+            Some(EventName::UserPromptSubmit) => self.batch.clear(),
+            _ => {}
+        }
         let late = self.drain_late();
         let raw = self.engine.raw_event(name, input, &self.session_id);
-        let (report, payload, files) = self.engine.fire_prepared(name, raw, cancel).await;
+        let cancel = self.interrupter.step(cancel);
+        let (report, payload, files) = self.engine.fire_prepared(name, raw, Some(&cancel)).await;
         let input = payload.into_object();
         self.phase = next;
-        let mut fired =
-            Fired { report, input, guard: None, guard_override: None, late, warnings: Vec::new() };
+        let mut fired = Fired { report, input, guard: None, guard_override: None, late, warnings };
         match event {
             Some(EventName::PreToolUse) => self.guard_of(event, agent.as_deref()).tool_called(),
             Some(EventName::PostToolUse) if !fired.report.cancelled() => self.run_skill(&mut fired),
@@ -420,6 +459,7 @@ impl Session {
             self.cwd_files.clear();
             self.exports.clear();
             self.held = held::Held::default();
+            self.batch.clear();
         }
     }
 

@@ -48,6 +48,16 @@ pub enum SessionError {
         /// The call's `tool_use_id`.
         tool_use_id: String,
     },
+    /// A typed step with no `transcript_path` while the session has none: hooks would get an
+    /// empty path.
+    #[error(
+        "`{event}` has no `transcript_path` and the session has none yet: give the transcript's \
+         path in `SessionStart`'s input (or the first step's, after `Session::resume`)"
+    )]
+    NoTranscriptPath {
+        /// The event.
+        event: String,
+    },
     /// A `SessionStart` while the session runs, with a source other than `compact`.
     #[error(
         "`SessionStart` with source `{session_source}` while the session runs: end it first \

@@ -31,9 +31,13 @@ mod reliability;
 mod server;
 /// A `Session` end to end: the Stop guard, skills, async results, env files, `cd`, Ctrl-C.
 mod session;
+/// What a harness's loop gets from a session: its interrupt handle, `PostToolBatch`'s calls,
+/// the transcript it must name.
+mod session_loop;
 /// What Claude Code shows, from real hooks: long texts saved under a Claude home, cut deny
 /// reasons, an unwritable home, invalid UTF-8, Stop feedback under the loop guard.
 mod shown;
+/// Hook statuses as Claude Code reports them.
 mod status;
 /// Shared helpers: temporary directories, fixture paths, settings files.
 mod support;

@@ -17,31 +17,31 @@ use serde_json::{Value, json};
 use crate::support::*;
 
 /// A project with `.claude/settings.json` holding `hooks`, and a Claude home of its own.
-struct Project {
-    dir: PathBuf,
+pub(crate) struct Project {
+    pub(crate) dir: PathBuf,
 }
 
 impl Project {
-    fn new(name: &str) -> Self {
+    pub(crate) fn new(name: &str) -> Self {
         let dir = temp_dir(name);
         std::fs::create_dir_all(dir.join(".claude")).unwrap();
         std::fs::create_dir_all(dir.join("home/.claude")).unwrap();
         Self { dir }
     }
 
-    fn home(&self) -> PathBuf {
+    pub(crate) fn home(&self) -> PathBuf {
         self.dir.join("home/.claude")
     }
 
     /// Writes an executable `sh` script under the project and returns its path.
-    fn script(&self, name: &str, body: &str) -> String {
+    pub(crate) fn script(&self, name: &str, body: &str) -> String {
         let path = self.dir.join(name);
         std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         path.display().to_string()
     }
 
-    fn session(&self, hooks: Value) -> Session {
+    pub(crate) fn session(&self, hooks: Value) -> Session {
         let config = load(&self.dir, &settings(hooks));
         let engine = Engine::builder(config)
             .host(HostEnv::new(&self.dir))
@@ -51,16 +51,16 @@ impl Project {
         Session::new(engine)
     }
 
-    fn read(&self, name: &str) -> String {
+    pub(crate) fn read(&self, name: &str) -> String {
         std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
     }
 }
 
-fn command(c: &str) -> Value {
+pub(crate) fn command(c: &str) -> Value {
     json!({"type": "command", "command": c})
 }
 
-fn start(id: &str) -> SessionStart {
+pub(crate) fn start(id: &str) -> SessionStart {
     SessionStart {
         base: Base::new(id, "/t/transcript.jsonl", ""),
         source: "startup".into(),
@@ -68,7 +68,7 @@ fn start(id: &str) -> SessionStart {
     }
 }
 
-fn bash(command: &str, id: &str) -> PreToolUse {
+pub(crate) fn bash(command: &str, id: &str) -> PreToolUse {
     PreToolUse {
         tool_name: "Bash".into(),
         tool_input: json!({"command": command}),
@@ -83,7 +83,7 @@ fn alive(pid: &str) -> bool {
 }
 
 /// Whether process `pid` is gone within 5 s (a SIGKILL takes a moment to land).
-async fn gone(pid: &str) -> bool {
+pub(crate) async fn gone(pid: &str) -> bool {
     let started = Instant::now();
     while alive(pid) {
         if started.elapsed() > Duration::from_secs(5) {
@@ -95,7 +95,7 @@ async fn gone(pid: &str) -> bool {
 }
 
 /// Waits until `path` holds `n` lines, at most 10 s.
-async fn lines(path: &Path, n: usize) -> Vec<String> {
+pub(crate) async fn lines(path: &Path, n: usize) -> Vec<String> {
     let started = Instant::now();
     loop {
         let text = std::fs::read_to_string(path).unwrap_or_default();
