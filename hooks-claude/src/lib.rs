@@ -209,7 +209,7 @@ pub use config::settings::{
 };
 pub use dialect::dialect;
 pub use hooks::active::WorkspaceTrust;
-pub use hooks::check::check;
+pub use hooks::check::{CommandLookup, check};
 pub use hooks::engine::{Candidate, Engine, EngineBuilder, Fired, RawRun, Record};
 pub use hooks::hook::{HandlerHook, NotRun};
 pub use present::stop_guard::StopGuard;
@@ -235,3 +235,8 @@ pub use wire::decode::{RunRecord, decode_http_outcome, decode_outcome};
 pub use wire::input;
 pub use wire::output;
 pub use wire::samples;
+
+/// The README's Rust snippets, compiled as doctests so that they keep up with the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeSnippets;

@@ -70,8 +70,7 @@ impl Dialect for ClaudeCode {
         }
         // Every problem is reported, so what loaded is read either way.
         let config = loader.finish().unwrap_or_else(LoadErrors::into_config);
-        let search_path = std::env::var("PATH").unwrap_or_default();
-        crate::check(&config, project_dir, &search_path)
+        crate::check(&config, &crate::CommandLookup::new(project_dir))
     }
 
     fn load(&self, request: &LoadRequest) -> Result<Box<dyn Loaded>, DialectError> {

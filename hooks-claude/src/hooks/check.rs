@@ -13,13 +13,65 @@ use crate::{Config, HandlerSpec, HandlerType, HttpPolicy};
 const INTERPRETERS: &[&str] =
     &["sh", "bash", "zsh", "dash", "python", "python3", "node", "ruby", "perl", "bun", "deno"];
 
-/// Every problem in a loaded configuration: the loader's diagnostics, then commands that are
-/// not found or not executable, and `http` hooks whose URL `allowedHttpHookUrls` blocks.
-/// `path` is the `PATH` to look programs up on; `project_dir` resolves
-/// `${CLAUDE_PROJECT_DIR}` / `$CLAUDE_PROJECT_DIR`.
-pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic> {
+/// Where [`check`] looks for a hook's programs, as the shell that will run the hook does: the
+/// project directory (for `$CLAUDE_PROJECT_DIR` and relative paths), the home directory (for
+/// `~/` and `$HOME`) and the program search path (`PATH`).
+#[derive(Debug, Clone)]
+pub struct CommandLookup {
+    project_dir: PathBuf,
+    home: Option<PathBuf>,
+    search_path: String,
+}
+
+impl CommandLookup {
+    /// The lookup of a shell started now for `project_dir`: `HOME` and `PATH` from this
+    /// process's environment.
+    pub fn new(project_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            project_dir: project_dir.into(),
+            home: std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from),
+            search_path: std::env::var("PATH").unwrap_or_default(),
+        }
+    }
+
+    /// The home directory `~/` and `$HOME` stand for (`None`: commands that use it are not
+    /// looked up).
+    #[must_use]
+    pub fn home(mut self, home: Option<PathBuf>) -> Self {
+        self.home = home;
+        self
+    }
+
+    /// The program search path, `:`-separated as `PATH` is.
+    #[must_use]
+    pub fn search_path(mut self, search_path: impl Into<String>) -> Self {
+        self.search_path = search_path.into();
+        self
+    }
+
+    /// A word with a leading `~/`, `~`, `$HOME` or `${HOME}` as the shell expands it; `None`
+    /// when it needs a home and there is none.
+    fn expand_home(&self, word: &str) -> Option<String> {
+        let rest = ["${HOME}", "$HOME", "~"].iter().find_map(|lead| {
+            word.strip_prefix(lead).filter(|rest| rest.is_empty() || rest.starts_with('/'))
+        });
+        match rest {
+            None => Some(word.to_owned()),
+            Some(rest) => self.home.as_ref().map(|home| format!("{}{rest}", home.display())),
+        }
+    }
+}
+
+/// Every problem in a loaded configuration, errors and warnings, each once: the loader's
+/// diagnostics (a misspelt event name, a field of the wrong type: what would silently skip a
+/// hook), then commands that are not found or not executable, and `http` hooks whose URL
+/// `allowedHttpHookUrls` blocks. Commands are looked up as the shell that runs them will
+/// ([`CommandLookup`]): `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}`, `~/` and `$HOME`
+/// expanded, bare names on the search path.
+pub fn check(config: &Config, lookup: &CommandLookup) -> Vec<Diagnostic> {
     let mut out = config.diagnostics.clone();
     let policy = HttpPolicy::from_config(config);
+    let project_dir = lookup.project_dir.as_path();
     let host = HostEnv::new(project_dir);
     for entry in &config.entries {
         let h = &entry.handler;
@@ -56,16 +108,20 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
             expanded = expanded.replace("$CLAUDE_PLUGIN_ROOT", &p.root.display().to_string());
         }
         let (program, script) = if h.args.is_some() {
+            // The exec form runs no shell: nothing expands `~`.
             (
                 expanded.clone(),
                 h.args.as_ref().and_then(|a| a.first()).map(|a| substitute(a, project_dir, plugin)),
             )
         } else {
             let words = shell_words(&expanded);
-            if words.is_empty() || words[0].contains('$') || words[0].contains('=') {
+            let Some(program) = words.first().and_then(|w| lookup.expand_home(w)) else {
+                continue;
+            };
+            if program.contains('$') || program.contains('=') {
                 continue;
             }
-            (words[0].clone(), words.get(1).cloned())
+            (program, words.get(1).and_then(|w| lookup.expand_home(w)))
         };
         let at = h.positions.command;
         let problem = |msg: String| Diagnostic::new(&entry.source.path, at, Level::Error, msg);
@@ -74,8 +130,8 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
         } else {
             program
         };
-        match find_program(&program, path) {
-            Lookup::Found(resolved) => {
+        match find_program(&program, &lookup.search_path) {
+            Found::Yes(resolved) => {
                 let name = resolved
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
@@ -89,22 +145,25 @@ pub fn check(config: &Config, project_dir: &Path, path: &str) -> Vec<Diagnostic>
                     )));
                 }
             }
-            Lookup::NotExecutable(p) => {
+            Found::NotExecutable(p) => {
                 out.push(problem(format!(
                     "`{}` (from command `{command}`) is not executable",
                     p.display()
                 )));
             }
-            Lookup::Missing => out.push(problem(format!(
+            Found::Missing => out.push(problem(format!(
                 "command not found: `{program}` (from command `{command}`)"
             ))),
         }
     }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|d| seen.insert((d.file.clone(), d.line, d.column, d.level, d.message.clone())));
     out
 }
 
-enum Lookup {
-    Found(PathBuf),
+/// What looking a program up found.
+enum Found {
+    Yes(PathBuf),
     NotExecutable(PathBuf),
     Missing,
 }
@@ -113,15 +172,15 @@ fn executable(p: &Path) -> bool {
     p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-fn find_program(program: &str, path: &str) -> Lookup {
+fn find_program(program: &str, search_path: &str) -> Found {
     if program.contains('/') {
         let p = PathBuf::from(program);
         return if executable(&p) {
-            Lookup::Found(p)
+            Found::Yes(p)
         } else if p.exists() {
-            Lookup::NotExecutable(p)
+            Found::NotExecutable(p)
         } else {
-            Lookup::Missing
+            Found::Missing
         };
     }
     if matches!(
@@ -143,15 +202,15 @@ fn find_program(program: &str, path: &str) -> Lookup {
             | "{"
             | "("
     ) {
-        return Lookup::Found(PathBuf::from(program));
+        return Found::Yes(PathBuf::from(program));
     }
-    for dir in path.split(':').filter(|d| !d.is_empty()) {
+    for dir in search_path.split(':').filter(|d| !d.is_empty()) {
         let candidate = Path::new(dir).join(program);
         if executable(&candidate) {
-            return Lookup::Found(candidate);
+            return Found::Yes(candidate);
         }
     }
-    Lookup::Missing
+    Found::Missing
 }
 
 /// Splits a shell line into words, honouring quotes (enough to find the program and script).
@@ -204,7 +263,7 @@ mod tests {
             .plugin_text("/plug/hooks/hooks.json", text, crate::Plugin::new("p", "/plug"))
             .finish()
             .unwrap_or_else(crate::LoadErrors::into_config);
-        let found = check(&config, Path::new("/proj"), "/bin:/usr/bin");
+        let found = check(&config, &CommandLookup::new("/proj").search_path("/bin:/usr/bin"));
         let lines: Vec<(usize, &str)> =
             found.iter().map(|d| (d.line, d.message.as_str())).collect();
         assert_eq!(lines.len(), 2, "{lines:?}");

@@ -1,3 +1,5 @@
+use std::os::unix::fs::PermissionsExt;
+
 use hook_protocol::Level;
 use hooks_claude::{LoadErrors, Loader, Plugin, Scope};
 
@@ -70,11 +72,13 @@ fn every_problem_is_reported_at_its_value() {
         .finish()
         .unwrap_err()
         .into_config();
-    let all: Vec<String> =
-        hooks_claude::check(&config, std::path::Path::new("/p"), "/usr/bin:/bin")
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+    let all: Vec<String> = hooks_claude::check(
+        &config,
+        &hooks_claude::CommandLookup::new("/p").search_path("/usr/bin:/bin"),
+    )
+    .iter()
+    .map(ToString::to_string)
+    .collect();
     insta::assert_snapshot!(all.join("\n"));
     let commands: Vec<_> =
         config.entries.iter().map(|e| (e.event.as_str(), e.handler.kind.as_str())).collect();
@@ -525,4 +529,50 @@ fn a_settings_path_that_is_no_regular_file_is_refused_by_what_it_is() {
         assert_eq!(d.message, format!("{what}; no hook from it registers"));
         assert_eq!(d.file, path);
     }
+}
+
+#[test]
+fn check_expands_home_as_the_shell_does_and_returns_every_problem_once() {
+    let dir = temp_dir("check-home");
+    let home = dir.join("home");
+    let hooks = home.join(".claude/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let script = hooks.join("guard.sh");
+    std::fs::write(&script, "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // The usual user-level hook, written three ways; one missing; a misspelt event name.
+    let text = r#"{"hooks": {
+  "PreToolUse": [{"hooks": [
+    {"type": "command", "command": "~/.claude/hooks/guard.sh"},
+    {"type": "command", "command": "$HOME/.claude/hooks/guard.sh --strict"},
+    {"type": "command", "command": "sh ${HOME}/.claude/hooks/guard.sh"},
+    {"type": "command", "command": "~/.claude/hooks/gone.sh"}
+  ]}],
+  "posttooluse": [{"hooks": [{"type": "command", "command": "true"}]}]
+}}"#;
+    // A file with only warnings loads: the warning is still in the one list.
+    let config = Loader::new().settings_text("settings.json", text, Scope::User).finish().unwrap();
+    let lookup =
+        hooks_claude::CommandLookup::new(&dir).home(Some(home.clone())).search_path("/bin");
+    let found: Vec<String> =
+        hooks_claude::check(&config, &lookup).iter().map(ToString::to_string).collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with("settings.json:8:3: warning: "), "{found:#?}");
+    assert!(found[0].contains("posttooluse"), "{found:#?}");
+    assert_eq!(
+        found[1],
+        format!(
+            "settings.json:6:36: error: command not found: `{}` (from command \
+             `~/.claude/hooks/gone.sh`)",
+            hooks.join("gone.sh").display()
+        )
+    );
+    // No home to expand `~` to: those commands are not looked up, rather than reported.
+    let homeless = lookup.home(None);
+    let found = hooks_claude::check(&config, &homeless);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    // A problem found twice is reported once.
+    let mut twice = config.clone();
+    twice.diagnostics.extend(config.diagnostics.iter().cloned());
+    assert_eq!(hooks_claude::check(&twice, &homeless).len(), 1);
 }

@@ -107,3 +107,36 @@ fn a_plugins_function_hook_modules_are_listed_as_warnings() {
     let listed = hooks(&["list", "--event", "Stop", "--plugin", "fmt"], dir.path(), None);
     assert!(listed.stdout.starts_with("true  ("), "the command hook loads: {listed:?}");
 }
+
+#[test]
+fn a_user_level_hook_under_home_is_found_as_the_shell_finds_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("hooks-cli-check-home-{}", std::process::id()));
+    let hooks_dir = dir.join("home/.claude/hooks");
+    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let script = hooks_dir.join("guard.sh");
+    std::fs::write(&script, "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let settings = dir.join("settings.json");
+    std::fs::write(
+        &settings,
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "~/.claude/hooks/guard.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let run = |home: &std::path::Path| {
+        crate::support::hooks_with_env(&["check", "settings.json"], &dir, None, &[("HOME", home)])
+    };
+    let found = run(&dir.join("home"));
+    assert_eq!(found.status, 0, "{}{}", found.stdout, found.stderr);
+    assert_eq!(found.stdout, "");
+    let elsewhere = run(&dir);
+    assert_eq!(elsewhere.status, 1);
+    assert!(
+        elsewhere.stdout.contains(&format!(
+            "error: command not found: `{}`",
+            dir.join(".claude/hooks/guard.sh").display()
+        )),
+        "{}",
+        elsewhere.stdout
+    );
+}

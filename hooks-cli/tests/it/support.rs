@@ -26,10 +26,10 @@ pub(crate) fn hooks_with_env(
 ) -> Out {
     #[expect(clippy::disallowed_methods, reason = "the tests drive the hooks binary itself")]
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks"));
-    cmd.envs(env.iter().copied());
+    // The test's own variables come last: they may set `HOME`.
+    cmd.env("HOME", home()).envs(env.iter().copied());
     cmd.args(args)
         .current_dir(cwd)
-        .env("HOME", home())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
