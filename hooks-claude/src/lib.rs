@@ -76,6 +76,26 @@
 //!
 //! `SessionEnd` hooks share one budget ([`EngineBuilder::session_end_budget`]).
 //!
+//! # What the engine leaves on the user's machine
+//!
+//! - **Files**, all under one Claude home ([`EngineBuilder::claude_home`]; by default `.claude`
+//!   in [`HostEnv::home`], else in `$HOME`): hook texts too long for the conversation, saved
+//!   where Claude Code saves them (`projects/<cwd slug>/<session id>/tool-results/`, kept: the
+//!   model is told their path), and a session's `CLAUDE_ENV_FILE`s
+//!   (`session-env/<session id>/`, removed by the [`Session`] at `SessionEnd`). Nothing else
+//!   is written.
+//! - **Processes**: each hook runs in a process group of its own, and its whole tree is
+//!   killed when it times out, is cancelled or when the engine shuts down. The process engine
+//!   (`hook_exec`) chooses once per process how it finds a hook's tree: on Linux with a
+//!   writable cgroup v2 hierarchy, a cgroup per hook under `hooks-<pid>-<start>` in the
+//!   harness's own cgroup, and a small supervisor process (a fork of the harness, doing
+//!   nothing else) that kills the running hooks if the harness dies without doing so; the
+//!   tree walk elsewhere. A harness changes that before its first hook runs with
+//!   `hook_exec::contain`: `Containment::off()` (no cgroups: the tree walk), `.supervisor(false)`
+//!   (no supervisor process), `Containment::under(dir)` (cgroups under a directory it owns),
+//!   `.limits(...)` (pids, memory and CPU weight per hook); `hook_exec::containment()` says what
+//!   is in force and why. The choice is per process, not per engine.
+//!
 //! # Decisions and what the model sees
 //!
 //! A decision carries what the hooks said in their own words: a JSON reason verbatim, an

@@ -66,7 +66,9 @@ pub use step::{GuardState, Late, Step};
 ///   ([`Step::late`]), and kills those still running at `SessionEnd`;
 /// - gives each `SessionStart` and `CwdChanged` command hook its own `CLAUDE_ENV_FILE` and
 ///   reports what their `export`s give the shell tool ([`Step::env_file_exports`]); hooks do
-///   not get them;
+///   not get them. The files live in `<claude home>/session-env/<session id>/`
+///   ([`EngineBuilder::claude_home`](crate::EngineBuilder::claude_home)), and the session
+///   removes that folder at `SessionEnd`;
 /// - puts the context of a tool call's `PreToolUse` in the step of the call's `PostToolUse`
 ///   (or `PostToolUseFailure`), in one system message with that event's texts, as Claude Code
 ///   does: both come after the tool result. A call the hooks refuse keeps its texts on its
@@ -426,13 +428,35 @@ impl Session {
             Some(EventName::Stop | EventName::SubagentStop) if !fired.report.cancelled() => {
                 self.review(event, agent.as_deref(), &mut fired);
             }
-            Some(EventName::SessionEnd) => self.engine.kill_background().await,
+            Some(EventName::SessionEnd) => {
+                self.engine.kill_background().await;
+                self.remove_env_files(&mut fired.warnings);
+            }
             _ => {}
         }
         if let Some(files) = files {
             self.env_files_changed(event, files, &mut fired.warnings).await;
         }
         Ok(fired)
+    }
+
+    /// At `SessionEnd`: the session's env files are removed (its folder under the Claude
+    /// home's `session-env/`: a few small files, removed in place), and the shell tool's
+    /// exports end with them.
+    fn remove_env_files(&mut self, warnings: &mut Vec<String>) {
+        let dir =
+            env_file::session_env_dir(self.engine.presenter().claude_home(), &self.session_id);
+        match std::fs::remove_dir_all(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => warnings.push(format!(
+                "the session's env files in `{}` could not be removed: {}",
+                dir.display(),
+                hook_protocol::os_error_text(&e)
+            )),
+        }
+        self.cwd_files.clear();
+        self.exports.clear();
     }
 
     /// The ids and directory an input gives, made the session's.
