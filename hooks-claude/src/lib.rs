@@ -212,6 +212,7 @@
 pub mod compatibility {}
 
 mod config;
+pub mod conversation;
 mod dialect;
 mod hooks;
 pub mod present;

@@ -6,10 +6,13 @@
 //! session, and acts on the typed decision; what it feeds the model is what Claude Code would
 //! feed it ([`Step::shown`]), so the model behaves as it does under Claude Code. It shows:
 //!
-//! 1. **The context fed to the model**: SessionStart's and PostToolUse's hook output, placed
-//!    where Claude Code places it ([`hooks_claude::Placement`]).
+//! 1. **The context fed to the model**: every step goes into a
+//!    [`Conversation`], which builds each model
+//!    request in Claude Code's layout: SessionStart's output in the environment message, a
+//!    batch's results together in one user message, hook contexts as system messages after
+//!    them, a refusal as its call's result.
 //! 2. **A deny turned into the tool result**: the call does not run; the model gets Claude
-//!    Code's `PreToolUse:Bash hook error: ...` as an error result ([`Shown::tool_result`]).
+//!    Code's `PreToolUse:Bash hook error: ...` as an error result ([`hooks_claude::Shown::tool_result`]).
 //! 3. **An `ask` resolved by the harness's own permission UI**: `PermissionRequest` hooks answer
 //!    first; when they do not, the harness asks its user and tells the session the answer
 //!    ([`Session::answer_prompt`]), which says what the model gets: nothing for a yes (the
@@ -35,11 +38,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hook_protocol::{Common, Continuation, Matcher, PermissionAnswer, ToolCall, ToolPermission};
+use hooks_claude::conversation::{Block, Conversation, Message, Role};
 use hooks_claude::input::{
     Base, PermissionRequest, PostToolBatch, PostToolUse, PreToolUse, SessionEnd, SessionStart,
     Stop, UserPromptSubmit,
 };
-use hooks_claude::{Engine, HostEnv, Loader, PromptAnswer, Scope, Session, Shown, Step};
+use hooks_claude::{Engine, HostEnv, Loader, PromptAnswer, Scope, Session, Step};
 use hooks_native::{Answer, SeamHook};
 use serde_json::{Value, json};
 
@@ -54,29 +58,63 @@ enum Move {
     Answer(&'static str),
 }
 
-/// A model that plays a script, and remembers everything it was given.
+/// A model that plays a script. What it is sent is the harness's [`Conversation`]: every step's
+/// texts where Claude Code puts them, in the Messages API's shape.
 #[derive(Debug)]
 struct Model {
     script: VecDeque<Move>,
-    /// What reached the model, in order: `placement: text`.
-    seen: Vec<String>,
+    chat: Conversation,
+    /// How many requests it was sent.
+    requests: usize,
 }
 
 impl Model {
-    fn next(&mut self) -> Move {
-        self.script.pop_front().unwrap_or(Move::Answer("Done."))
+    /// The model's next move, on the request built so far; its reply joins the conversation.
+    fn next(&mut self, calls: &mut usize) -> Result<Move, Error> {
+        let _request = self.chat.request()?;
+        self.requests += 1;
+        let next = self.script.pop_front().unwrap_or(Move::Answer("Done."));
+        let reply = match &next {
+            Move::Tools(batch) => batch
+                .iter()
+                .map(|(tool, input)| {
+                    *calls += 1;
+                    Block::tool_use(format!("toolu_{calls}"), *tool, input.clone())
+                })
+                .collect(),
+            Move::Answer(text) => vec![Block::text(*text)],
+        };
+        self.chat.assistant(reply)?;
+        Ok(next)
     }
+}
 
-    /// Feeds the model what Claude Code shows it after an event.
-    fn read(&mut self, shown: &Shown) {
-        for text in &shown.model {
-            self.seen.push(format!("{}: {}", text.placement.as_str(), text.text));
+/// A request as lines, `role: text` (tool results as `tool_result[ (error)]: content`), for the
+/// person running the example and for its test.
+fn lines(request: &[Message]) -> Vec<String> {
+    let mut out = Vec::new();
+    for message in request {
+        let role = match message.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            _ => "system",
+        };
+        for block in &message.content {
+            out.push(match block {
+                Block::Text { text } => format!("{role}: {text}"),
+                Block::ToolUse { name, input, .. } => format!("{role}: tool_use {name} {input}"),
+                Block::ToolResult { content, is_error, .. } => {
+                    let error = if *is_error { " (error)" } else { "" };
+                    match content.as_str() {
+                        Some(text) => format!("tool_result{error}: {text}"),
+                        None => format!("tool_result{error}: {content}"),
+                    }
+                }
+                _ => format!("{role}: (another block)"),
+            });
         }
     }
-
-    fn tell(&mut self, what: impl Into<String>) {
-        self.seen.push(what.into());
-    }
+    out
 }
 
 /// What happened, line by line, for the person running the example (and its test).
@@ -198,10 +236,11 @@ fn engine(dir: &Path) -> Result<Engine, Error> {
 }
 
 /// One tool call through the hooks, as a harness handles it; returns whether the tool ran.
+/// Every step goes into the conversation, which puts its texts where Claude Code puts them.
 async fn tool_call(
     project: &Path,
     session: &mut Session,
-    model: &mut Model,
+    chat: &mut Conversation,
     log: &mut Transcript,
     call: (&'static str, Value),
     id: &str,
@@ -214,13 +253,14 @@ async fn tool_call(
         ..PreToolUse::default()
     };
     let step = session.pre_tool_use(&pre, None).await?;
+    // A refusal (by a hook, or an interrupt) is the call's result: the step carries it.
+    chat.step(&step)?;
     let mut input = step.decision.updated_input.clone().unwrap_or(input);
     let allowed = match &step.decision.permission {
         ToolPermission::Interrupted => {
             // Ctrl-C: the hooks' trees are gone and the call never runs; the model gets Claude
             // Code's refusal and interrupt texts.
             log.note(format!("{tool} {input}: interrupted (Ctrl-C while a hook ran)"));
-            model.read(&step.shown);
             return Ok(false);
         }
         ToolPermission::NoOpinion | ToolPermission::Allow { .. } => true,
@@ -233,6 +273,7 @@ async fn tool_call(
                 ..PermissionRequest::default()
             };
             let answer = session.permission_request(&request, None).await?;
+            chat.step(&answer)?;
             match answer.decision.answer {
                 PermissionAnswer::Allow { updated_input } => {
                     input = updated_input.unwrap_or(input);
@@ -244,8 +285,8 @@ async fn tool_call(
                     let yes = ask_the_user(log, tool, &input, reason.as_deref());
                     let answer = if yes { PromptAnswer::Approved } else { PromptAnswer::Refused };
                     let shown = session.answer_prompt(id, &answer)?;
+                    chat.answer(id, &shown)?;
                     if !yes {
-                        model.read(&shown);
                         log.note(format!("{tool} {input}: refused by the user"));
                         return Ok(false);
                     }
@@ -259,18 +300,17 @@ async fn tool_call(
         _ => false,
     };
     if !allowed {
-        // What the model gets for a refused call is what Claude Code gives it.
-        match step.shown.tool_result() {
-            Some(result) => model.tell(format!("tool_result (error): {}", result.text)),
-            None => model.tell("tool_result (error): the user refused this call"),
+        // The steps gave the model Claude Code's refusal; a call refused with no text from
+        // them still needs a result.
+        if step.shown.tool_result().is_none() {
+            chat.tool_result(id, json!("the call did not run"), true)?;
         }
         log.note(format!("{tool} {input}: refused"));
         return Ok(false);
     }
-    model.read(&step.shown);
     let response = run_tool(project, tool, &input);
     log.note(format!("{tool} {input}: ran"));
-    model.tell(format!("tool_result: {response}"));
+    chat.tool_result(id, response.clone(), false)?;
     let post = PostToolUse {
         tool_name: tool.into(),
         tool_input: input,
@@ -278,14 +318,17 @@ async fn tool_call(
         tool_use_id: id.into(),
         ..PostToolUse::default()
     };
-    let after = session.post_tool_use(&post, None).await?;
-    model.read(&after.shown);
+    chat.step(&session.post_tool_use(&post, None).await?)?;
     Ok(true)
 }
 
 /// The whole session: start, one prompt, the model's turn until the hooks let it end, end.
-async fn run(dir: &Path, script: Vec<Move>) -> Result<(Transcript, Model), Error> {
-    let mut model = Model { script: script.into(), seen: Vec::new() };
+/// Returns what happened and the last request the model would get.
+async fn run(dir: &Path, script: Vec<Move>) -> Result<(Transcript, Vec<Message>), Error> {
+    // The harness's own environment text: what it tells the model about where it runs.
+    let environment = format!("Working directory: {}", dir.display());
+    let mut model =
+        Model { script: script.into(), chat: Conversation::new(environment), requests: 0 };
     let mut log = Transcript::default();
     let mut session = Session::new(engine(dir)?);
 
@@ -297,22 +340,20 @@ async fn run(dir: &Path, script: Vec<Move>) -> Result<(Transcript, Model), Error
         source: "startup".into(),
         ..SessionStart::default()
     };
-    let started = session.session_start(&start, None).await?;
-    model.read(&started.shown);
+    model.chat.step(&session.session_start(&start, None).await?)?;
 
     let prompt =
         UserPromptSubmit { prompt: "Clean up and ship it.".into(), ..UserPromptSubmit::default() };
-    let submitted = session.user_prompt_submit(&prompt, None).await?;
-    model.read(&submitted.shown);
-    model.tell("user: Clean up and ship it.");
+    model.chat.step(&session.user_prompt_submit(&prompt, None).await?)?;
+    model.chat.user("Clean up and ship it.")?;
 
     let mut calls = 0;
     loop {
-        match model.next() {
+        let first = calls + 1;
+        match model.next(&mut calls)? {
             Move::Tools(batch) => {
-                for call in batch {
-                    calls += 1;
-                    let id = format!("toolu_{calls}");
+                for (n, call) in batch.into_iter().enumerate() {
+                    let id = format!("toolu_{}", first + n);
                     // The user presses Ctrl-C 300 ms into a call to `make`. A real harness
                     // hands the same handle to its Ctrl-C task once:
                     // `while tokio::signal::ctrl_c().await.is_ok() { interrupter.interrupt() }`.
@@ -323,20 +364,21 @@ async fn run(dir: &Path, script: Vec<Move>) -> Result<(Transcript, Model), Error
                             interrupter.interrupt();
                         });
                     }
-                    let (s, m, l) = (&mut session, &mut model, &mut log);
-                    tool_call(dir, s, m, l, call, &id).await?;
+                    let (s, c, l) = (&mut session, &mut model.chat, &mut log);
+                    tool_call(dir, s, c, l, call, &id).await?;
                 }
+                // The session lists the batch's calls for PostToolBatch hooks itself.
                 let batch = session.post_tool_batch(&PostToolBatch::default(), None).await?;
-                model.read(&batch.shown);
+                model.chat.step(&batch)?;
             }
             Move::Answer(text) => {
                 let step: Step<_> = session.stop(&Stop::default(), None).await?;
+                model.chat.step(&step)?;
                 if let Continuation::Continue { .. } = step.decision.continuation {
                     // A Stop hook keeps the turn going: its feedback is the model's next input.
                     log.note(format!(
                         "the turn wanted to end (\"{text}\"); a Stop hook said go on"
                     ));
-                    model.read(&step.shown);
                     continue;
                 }
                 log.note(format!("the turn ended: {text}"));
@@ -349,7 +391,8 @@ async fn run(dir: &Path, script: Vec<Move>) -> Result<(Transcript, Model), Error
     }
     let end = SessionEnd { reason: "prompt_input_exit".into(), ..SessionEnd::default() };
     session.session_end(&end, None).await?;
-    Ok((log, model))
+    log.note(format!("the model was sent {} requests", model.requests));
+    Ok((log, model.chat.request()?))
 }
 
 /// The model's moves for the example's turn.
@@ -372,9 +415,9 @@ fn script() -> Vec<Move> {
 async fn main() -> Result<(), Error> {
     let dir = std::env::temp_dir().join(format!("harness-loop-{}", std::process::id()));
     project(&dir)?;
-    let (log, model) = run(&dir, script()).await?;
+    let (log, request) = run(&dir, script()).await?;
     show("What happened:", &log.0);
-    show("What the model was given:", &model.seen);
+    show("The last request to the model:", &lines(&request));
     std::fs::remove_dir_all(&dir)?;
     Ok(())
 }
@@ -396,7 +439,7 @@ mod tests {
         let dir = tempfile_dir();
         project(&dir).unwrap();
         let started = std::time::Instant::now();
-        let (log, model) = run(&dir, script()).await.unwrap();
+        let (log, request) = run(&dir, script()).await.unwrap();
         assert!(started.elapsed() < Duration::from_secs(30), "Ctrl-C ended the slow hook");
         assert_eq!(
             log.0,
@@ -410,14 +453,21 @@ mod tests {
                 r#"the turn wanted to end ("Cleaned up and pushed."); a Stop hook said go on"#,
                 r#"Bash {"command":"cargo test --quiet"}: ran"#,
                 "the turn ended: Tests pass; shipped.",
+                "the model was sent 6 requests",
             ]
         );
-        let seen = &model.seen;
-        // 1. The context fed to the model, where Claude Code puts it.
+        let seen = &lines(&request);
+        // 1. The context fed to the model, where Claude Code puts it: the environment
+        //    message opens with SessionStart's, before the harness's own text.
         assert_eq!(
             seen[0],
-            "environment_start: SessionStart:startup hook success: This project builds with cargo.\n\n"
+            format!(
+                "system: SessionStart:startup hook success: This project builds with cargo.\n\n\
+                 Working directory: {}",
+                dir.display()
+            )
         );
+        assert_eq!(seen[1], "user: Clean up and ship it.");
         // 2. A deny is the tool's result, in Claude Code's words; the native and TNSAI denies
         //    too.
         assert!(
@@ -436,9 +486,10 @@ mod tests {
             &"tool_result (error): PreToolUse:Bash hook error: piping a download into sh is not allowed".to_owned()
         ));
         // 6. The interrupted call: Claude Code's refusal as its result, then its interrupt block.
-        assert!(
-            seen.contains(&format!("tool_result: {}", hooks_claude::present::templates::REFUSED))
-        );
+        assert!(seen.contains(&format!(
+            "tool_result (error): {}",
+            hooks_claude::present::templates::REFUSED
+        )));
         assert!(seen.contains(&"user: [Request interrupted by user for tool use]\n".to_owned()));
         // 3. The approved call's result is the tool's, not the `ask` refusal text.
         assert!(!seen.iter().any(|s| s.contains("pushing needs your approval")), "{seen:#?}");
@@ -449,6 +500,29 @@ mod tests {
         assert!(seen.contains(
             &"system: PostToolUse:Bash hook additional context: Remember to update the changelog.".to_owned()
         ));
+        // 3. Every call has its result right after the message that made it.
+        for (i, message) in request.iter().enumerate() {
+            let calls: Vec<&str> = message
+                .content
+                .iter()
+                .filter_map(|b| match b {
+                    Block::ToolUse { id, .. } => Some(id.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if calls.is_empty() {
+                continue;
+            }
+            let results: Vec<&str> = request[i + 1]
+                .content
+                .iter()
+                .filter_map(|b| match b {
+                    Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(results, calls, "the message after {i}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -7,7 +7,7 @@ use hook_protocol::Report;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{AsyncResult, Record, Shown};
+use crate::{AsyncResult, ModelText, Record, Shown};
 
 /// A background hook's result, delivered on the step after it ended: what it said, and what
 /// Claude Code shows the model for it ([`crate::Presenter::late`]: a bare `role: "system"`
@@ -63,6 +63,15 @@ impl<D> Step<D> {
     /// only what the finished hooks said, and the step counts as interrupted.
     pub fn cancelled(&self) -> bool {
         self.report.cancelled()
+    }
+
+    /// Everything the step adds for the model, in order: what Claude Code shows after the event
+    /// ([`Step::shown`]), then what background hooks said since the previous step
+    /// ([`Step::late`]). [`Conversation::step`](crate::conversation::Conversation::step) puts
+    /// each where Claude Code puts it.
+    pub fn for_model(&self) -> Vec<ModelText> {
+        let late = self.late.iter().flat_map(|l| l.shown.model.iter());
+        self.shown.model.iter().chain(late).cloned().collect()
     }
 
     /// Whether the guard overrode a block and ended the turn.

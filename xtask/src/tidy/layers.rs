@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 use crate::util::root;
 
 /// The stages of `hooks-claude/src`, bottom first.
-const STAGES: &[&str] = &["config", "wire", "run", "present", "hooks", "session", "dialect"];
+const STAGES: &[&str] =
+    &["config", "wire", "run", "present", "hooks", "session", "conversation", "dialect"];
 
 /// The crate whose layering is checked, from the workspace root.
 const SRC: &str = "hooks-claude/src";
@@ -737,7 +738,7 @@ mod tests {
             ("src/run/env.rs", &["run", "env"], "use crate::StopDecision;\npub struct HostEnv;"),
         ]);
         assert_eq!(problems.len(), 2, "{problems:#?}");
-        assert!(problems[0].starts_with("src/config/settings.rs:2: `crate::HostEnv` names `run`, a stage above `config`: a stage names only itself and the stages below it (config < wire < run < present < hooks < session < dialect)"), "{}", problems[0]);
+        assert!(problems[0].starts_with("src/config/settings.rs:2: `crate::HostEnv` names `run`, a stage above `config`: a stage names only itself and the stages below it (config < wire < run < present < hooks < session < conversation < dialect)"), "{}", problems[0]);
         assert!(problems[1].starts_with("src/config/settings.rs:2: `crate::wire::decode` names `wire`, a stage above `config`"), "{}", problems[1]);
     }
 
