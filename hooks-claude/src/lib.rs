@@ -27,7 +27,7 @@
 //!   and plugin `hooks/hooks.json`, in the order given, keeping the line and column of every
 //!   value; a file that cannot be read or parsed is reported as a [`Diagnostic`](hook_protocol::Diagnostic) and registers
 //!   nothing. [`check`] adds the checks a `hooks check` command prints.
-//! - Events: [`EventName`] (the 33 events and what each does with an answer), [`input`] (one
+//! - Events: [`EventName`] (the 34 events and what each does with an answer), [`input`] (one
 //!   typed stdin input per event), [`output`] (the strict output schema).
 //! - Matching: [`matcher`] (Claude Code's match-all / exact list / regex rule) and
 //!   [`PermissionRule`] (the `if` filter of tool events).

@@ -1,4 +1,4 @@
-//! The 33 Claude Code hook events and what each one does with a hook's answer.
+//! The 34 Claude Code hook events and what each one does with a hook's answer.
 //!
 //! Everything event-specific that is a fact about Claude Code lives here, as data, in one table
 //! ([`with_every_event!`]): the matcher subject, the default timeout, the handler types the
@@ -39,6 +39,7 @@ macro_rules! with_every_event {
             },
             /// a CLAUDE.md or rules file was loaded.
             InstructionsLoaded => instructions_loaded {
+                specific_output: false,
                 subject: Some("load_reason"),
                 keeps: Nothing,
             },
@@ -59,6 +60,8 @@ macro_rules! with_every_event {
                 exit2: Block,
                 top_level_block: true,
             },
+            /// a skill's shell command is about to run (an event Claude Code 2.1.332 accepts but does not document; not recorded: its hooks run, and nothing they answer is acted on).
+            PreSkillShellCommand => pre_skill_shell_command {},
             /// assistant text is about to be shown.
             MessageDisplay => message_display {
                 timeout: Some(Duration::from_secs(10)),
@@ -134,6 +137,7 @@ macro_rules! with_every_event {
             },
             /// the `TaskCreate` tool creates a task.
             TaskCreated => task_created {
+                specific_output: false,
                 handlers: &[Command, Http, McpTool, Prompt, Agent],
                 exit2: Block,
                 top_level_block: true,
@@ -141,9 +145,11 @@ macro_rules! with_every_event {
             },
             /// a task is marked complete.
             TaskCompleted => task_completed {
+                specific_output: false,
                 handlers: &[Command, Http, McpTool, Prompt, Agent],
                 exit2: Block,
                 on_failure: false,
+                top_level_block: true,
             },
             /// the main agent finished responding.
             Stop => stop {
@@ -155,18 +161,21 @@ macro_rules! with_every_event {
             },
             /// the turn ended with an API error.
             StopFailure => stop_failure {
+                specific_output: false,
                 subject: Some("error"),
                 narrow_exact: true,
                 keeps: TerminalOnly,
             },
             /// a teammate is about to go idle.
             TeammateIdle => teammate_idle {
+                specific_output: false,
                 handlers: &[Command, Http, McpTool, Prompt, Agent],
                 exit2: Block,
                 on_failure: false,
             },
             /// a settings, policy or skill file changed.
             ConfigChange => config_change {
+                specific_output: false,
                 subject: Some("source"),
                 exit2: Block,
                 top_level_block: true,
@@ -180,6 +189,7 @@ macro_rules! with_every_event {
             },
             /// a directory was added to the session.
             DirectoryAdded => directory_added {
+                specific_output: false,
                 subject: Some("source"),
                 keeps: NoContinue,
             },
@@ -197,6 +207,7 @@ macro_rules! with_every_event {
             },
             /// a hook-created worktree is removed.
             WorktreeRemove => worktree_remove {
+                specific_output: false,
                 exit2: Block,
                 keeps: Nothing,
             },
@@ -287,6 +298,9 @@ struct Facts {
     keeps: Keeps,
     /// Its hooks get a `CLAUDE_ENV_FILE` each.
     env_file: bool,
+    /// Claude Code accepts a `hookSpecificOutput` for it (otherwise the output fails
+    /// validation: a non-blocking error).
+    specific_output: bool,
 }
 
 impl Facts {
@@ -306,6 +320,7 @@ impl Facts {
         top_level_block: false,
         keeps: Keeps::All,
         env_file: false,
+        specific_output: true,
     };
 }
 
@@ -461,6 +476,13 @@ impl EventName {
         self.facts().subject
     }
 
+    /// Whether Claude Code accepts a `hookSpecificOutput` for the event; for the others such an
+    /// output fails validation and the hook is a non-blocking error
+    /// ([JSON output](crate::compatibility#json-output)).
+    pub fn accepts_specific_output(self) -> bool {
+        self.facts().specific_output
+    }
+
     /// Whether the event's hooks are filtered by a matcher.
     pub fn has_matcher(self) -> bool {
         self.subject_field().is_some()
@@ -584,8 +606,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn there_are_33_events_and_names_round_trip() {
-        assert_eq!(EventName::ALL.len(), 33);
+    fn there_are_34_events_and_names_round_trip() {
+        assert_eq!(EventName::ALL.len(), 34);
         for e in EventName::ALL {
             assert_eq!(EventName::parse(e.as_str()), Some(*e));
         }
@@ -593,9 +615,10 @@ mod tests {
     }
 
     #[test]
-    fn matcherless_events_are_the_documented_ten() {
+    fn matcherless_events_are_the_documented_ten_and_the_undocumented_one() {
         let none: Vec<_> = EventName::ALL.iter().filter(|e| !e.has_matcher()).collect();
-        assert_eq!(none.len(), 10, "{none:?}");
+        assert_eq!(none.len(), 11, "{none:?}");
+        assert!(!EventName::PreSkillShellCommand.has_matcher(), "its subject is not recorded");
     }
 
     #[test]

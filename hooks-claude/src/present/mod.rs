@@ -24,12 +24,10 @@
 //! {stderr}`); contexts of other events (PostModelSwitch, ...) are a system message of
 //! `{Event} hook additional context: {ctx}` paragraphs; SubagentStop's context block names
 //! SubagentStop; SessionStart's `systemMessage` is `SessionStart:{source} says: {msg}`, with
-//! the hook name of its `hook success` texts; UserPromptExpansion's texts are
-//! UserPromptSubmit's with its name; a late
-//! `asyncRewake` wake-up is a bare system message like a late context. Blocking texts of the
-//! events that show none in the recordings (TaskCreated, TaskCompleted, TeammateIdle,
-//! PostToolBatch, PreModelSwitch, ConfigChange, Elicitation, the worktree events) are not
-//! rendered: their decisions carry the reason.
+//! the hook name of its `hook success` texts; a late `asyncRewake` wake-up is a bare system
+//! message like a late context. Blocking texts of the events that show none in the recordings
+//! (TeammateIdle, PostToolBatch, PreModelSwitch, ConfigChange, Elicitation, WorktreeRemove) are
+//! not rendered: their decisions carry the reason.
 //!
 //! Long texts are saved where Claude Code saves them: `<claude home>/projects/<cwd
 //! slug>/<session id>/tool-results/`, the Claude home being `~/.claude` unless the harness

@@ -241,9 +241,17 @@ impl<'a> Renderer<'a> {
             return;
         }
         let paragraphs = self.context_paragraphs(views);
-        if !paragraphs.is_empty() {
-            self.push(Placement::EnvironmentEnd, paragraphs.join(t::PARAGRAPH), false);
+        if paragraphs.is_empty() {
+            return;
         }
+        // UserPromptSubmit's context joins the environment message; UserPromptExpansion's is a
+        // system message of its own in the request.
+        let placement = if self.name == Some(EventName::UserPromptExpansion) {
+            Placement::System
+        } else {
+            Placement::EnvironmentEnd
+        };
+        self.push(placement, paragraphs.join(t::PARAGRAPH), false);
     }
 
     /// SessionStart: the plain-stdout paragraphs, then one paragraph of every
@@ -322,6 +330,41 @@ impl<'a> Renderer<'a> {
         self.user.push(t::compaction_blocked(&blocking));
     }
 
+    /// TaskCreated / TaskCompleted: a block is the task tool's result, `{Event} hook
+    /// feedback:\n...`; an error for TaskCreated (the task is rolled back), not for
+    /// TaskCompleted (the task stays in progress).
+    fn task(&mut self, report: &Report, views: &[View<'_>]) {
+        if report.merged.decision != Some(Decision::Deny) {
+            return;
+        }
+        let blocking = shown_reason_record(report)
+            .and_then(|r| views.iter().find(|v| v.record.position == r.position))
+            .map(|v| v.blocking(""))
+            .unwrap_or_default();
+        let is_error = self.name == Some(EventName::TaskCreated);
+        self.push(Placement::ToolResult, t::task_feedback(self.event, &blocking), is_error);
+    }
+
+    /// WorktreeCreate: a hook that failed (any non-zero exit) or whose path Claude Code
+    /// refuses is the result of the call that wanted the worktree, as an error.
+    fn worktree_create(&mut self, report: &Report, views: &[View<'_>]) {
+        if report.merged.decision != Some(Decision::Deny) {
+            return;
+        }
+        let Some(v) = shown_reason_record(report)
+            .and_then(|r| views.iter().find(|v| v.record.position == r.position))
+        else {
+            return;
+        };
+        let reason = v.reason().unwrap_or(t::NO_STDERR);
+        let failed = v
+            .meta
+            .as_ref()
+            .is_some_and(|m| !matches!(m.status, HookStatus::Success) && m.worktree_path.is_none());
+        let text = if failed { t::worktree_failed(v.cmd(), reason) } else { reason.to_owned() };
+        self.push(Placement::ToolResult, text, true);
+    }
+
     /// Exit 2 on the events that show its stderr to the user.
     fn notices(&mut self, views: &[View<'_>]) {
         for v in views.iter().filter(|v| v.how() == How::Exit2) {
@@ -375,6 +418,8 @@ pub(super) fn render(
         }
         Some(E::Stop | E::SubagentStop) => r.stop(report, &views, guard),
         Some(E::PreCompact) => r.pre_compact(report, &views),
+        Some(E::TaskCreated | E::TaskCompleted) => r.task(report, &views),
+        Some(E::WorktreeCreate) => r.worktree_create(report, &views),
         _ => {
             let paragraphs = r.context_paragraphs(&views);
             r.system(&paragraphs);

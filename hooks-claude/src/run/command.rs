@@ -24,7 +24,7 @@ use crate::run::direct::{self, Direct};
 use crate::run::env::hook_env;
 use crate::run::runner::Runner;
 use crate::wire::conversion::InputObject;
-use crate::wire::decode::{decode, decode_spawn_error};
+use crate::wire::decode::{decode, decode_spawn_error, settle_worktree};
 
 /// The longest first line that is read as a possible `{"async":true}` marker.
 const MARKER_MAX: usize = 256;
@@ -47,7 +47,8 @@ pub(crate) async fn run(
         }
     };
     let host = &hook.shared.host;
-    let mut inv = Invocation::new(spec, hook.start_dir(payload), timeout);
+    let cwd = hook.start_dir(payload);
+    let mut inv = Invocation::new(spec, cwd.clone(), timeout);
     inv.env = hook_env(&hook.env, payload, env_file);
     inv.stdin = Arc::clone(payload.bytes());
     let project = host.project_dir.clone();
@@ -86,10 +87,11 @@ pub(crate) async fn run(
         return background_outcome(hook, None);
     }
     let ctx = hook.decode_ctx(timeout);
-    let (decoded, process) = match &result {
+    let (mut decoded, process) = match &result {
         Ok(raw) => (decode(&ctx, raw), Some(ProcessFacts::from_outcome(raw))),
         Err(e) => (decode_spawn_error(&ctx, e), None),
     };
+    settle_worktree(&mut decoded, &cwd);
     hook.finish(decoded, process)
 }
 

@@ -53,6 +53,10 @@ pub struct RunRecord {
     /// The HTTP status an `http` hook's server answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http_status: Option<u16>,
+    /// A WorktreeCreate command hook's path, made absolute against the directory it ran in,
+    /// once Claude Code's checks passed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree_path: Option<String>,
 }
 
 impl RunRecord {
@@ -68,6 +72,7 @@ impl RunRecord {
             blocked_on_failure: false,
             background: false,
             http_status: None,
+            worktree_path: None,
         }
     }
 
@@ -296,7 +301,8 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     let success = exit_code == Some(0);
     let trimmed = trim(&raw.stdout);
     let mut json = None;
-    if trimmed.first() == Some(&b'{') {
+    // A WorktreeCreate command hook prints a path: its stdout is never read as JSON.
+    if trimmed.first() == Some(&b'{') && ctx.event != Some(EventName::WorktreeCreate) {
         match parse_object(trimmed) {
             Ok(map) => json = Some(map),
             // Claude Code reports it as an error and reads nothing from it: no decision, no
@@ -360,8 +366,40 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
         }
         _ => None,
     };
+    let worktree_reason = blocking.as_deref().map(|b| b.trim_end().to_owned());
     let d = failed(ctx, d, error, blocking);
-    worktree_failure(ctx, d, success, raw.exit)
+    let mut d = worktree_failure(ctx, d, success, raw.exit);
+    if let (Some(EventName::WorktreeCreate), Some(reason)) = (ctx.event, worktree_reason) {
+        // Its stderr, for `WorktreeCreate hook failed: {cmd}: {stderr}`.
+        d.verdict = Verdict::deny(reason);
+    }
+    d
+}
+
+/// A WorktreeCreate command hook that succeeded: its path is the last non-empty line of its
+/// stdout, taken relative to `cwd` (the directory it ran in). Claude Code refuses a path with
+/// `.` or `..` segments and one that is not a directory; the hook's verdict is then a deny
+/// with Claude Code's text. A usable path is kept absolute in [`RunRecord::worktree_path`].
+pub(crate) fn settle_worktree(d: &mut Decoded, cwd: &std::path::Path) {
+    if d.verdict.decision.is_some() || d.meta.event != EventName::WorktreeCreate.as_str() {
+        return;
+    }
+    let Some(line) = d.meta.plain_stdout.as_deref().and_then(last_line) else { return };
+    let refusal = if line.split('/').any(|segment| segment == "." || segment == "..") {
+        Some(t::worktree_dot_segments(&line))
+    } else {
+        let path = cwd.join(&line);
+        if path.is_dir() {
+            d.meta.worktree_path = Some(path.display().to_string());
+            None
+        } else {
+            Some(t::worktree_not_a_directory(&path.display().to_string()))
+        }
+    };
+    if let Some(text) = refusal {
+        d.meta.message = Some(text.clone());
+        d.verdict = Verdict::deny(text);
+    }
 }
 
 /// A run cancelled at its timeout: no decision (its output is discarded), except on
@@ -484,10 +522,17 @@ fn short_text(bytes: &[u8]) -> String {
 /// The worktree path a WorktreeCreate hook gave: `worktreePath`, else the last non-empty line
 /// of plain stdout with ANSI escapes removed.
 pub(crate) fn worktree_path(meta: &RunRecord) -> Option<String> {
+    if let Some(path) = &meta.worktree_path {
+        return Some(path.clone());
+    }
     if let Some(Specific::WorktreeCreate(o)) = meta.parsed_output().and_then(|o| o.specific) {
         return o.worktree_path;
     }
-    let text = meta.plain_stdout.as_deref()?;
+    meta.plain_stdout.as_deref().and_then(last_line)
+}
+
+/// The last non-empty line of a text, without its colour codes and surrounding blanks.
+fn last_line(text: &str) -> Option<String> {
     let line = text.lines().rev().find(|l| !l.trim().is_empty())?;
     Some(strip_ansi(line).trim().to_owned())
 }

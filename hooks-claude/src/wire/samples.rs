@@ -12,6 +12,12 @@ fn base() -> Base {
     b
 }
 
+/// The common fields without `permission_mode`: the events first recorded in 2.1.332 (see the
+/// Events table of `docs/claude-code.md`) carry none, UserPromptExpansion aside.
+fn bare() -> Base {
+    Base { permission_mode: None, ..base() }
+}
+
 fn tool_base() -> Base {
     let mut b = base();
     b.effort = Some(Effort { level: "high".to_owned() });
@@ -36,9 +42,9 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             model: Some("claude-opus-5".into()),
             ..Default::default()
         }),
-        E::Setup => payload(&Setup { base: base(), trigger: "init".into() }),
+        E::Setup => payload(&Setup { base: bare(), trigger: "init".into() }),
         E::InstructionsLoaded => payload(&InstructionsLoaded {
-            base: base(),
+            base: bare(),
             file_path: "/work/project/CLAUDE.md".into(),
             memory_type: "Project".into(),
             load_reason: "session_start".into(),
@@ -57,6 +63,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             command_source: Some("project".into()),
             prompt: "Review src/".into(),
         }),
+        E::PreSkillShellCommand => payload(&PreSkillShellCommand { base: bare() }),
         E::MessageDisplay => payload(&MessageDisplay {
             base: Base { permission_mode: None, ..base() },
             turn_id: "turn-1".into(),
@@ -144,7 +151,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             session_crons: Some(vec![]),
         }),
         E::TaskCreated => payload(&TaskCreated {
-            base: base(),
+            base: bare(),
             task_id: "task-1".into(),
             task_subject: "Write tests".into(),
             task_description: Some("Cover the parser".into()),
@@ -152,7 +159,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             team_name: Some("core".into()),
         }),
         E::TaskCompleted => payload(&TaskCompleted {
-            base: base(),
+            base: bare(),
             task_id: "task-1".into(),
             task_subject: "Write tests".into(),
             task_description: None,
@@ -179,10 +186,9 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             }]),
         }),
         E::StopFailure => payload(&StopFailure {
-            base: Base { permission_mode: None, ..base() },
+            base: bare(),
             error: "rate_limit".into(),
-            error_details: Some("429 Too Many Requests".into()),
-            last_assistant_message: None,
+            last_assistant_message: Some("API Error: 429 Too Many Requests".into()),
         }),
         E::TeammateIdle => payload(&TeammateIdle {
             base: base(),
@@ -190,7 +196,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             team_name: Some("core".into()),
         }),
         E::ConfigChange => payload(&ConfigChange {
-            base: Base { permission_mode: None, ..base() },
+            base: bare(),
             source: "project_settings".into(),
             file_path: Some("/work/project/.claude/settings.json".into()),
         }),
@@ -200,18 +206,18 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             new_cwd: "/work/project/sub".into(),
         }),
         E::DirectoryAdded => payload(&DirectoryAdded {
-            base: base(),
+            base: bare(),
             directory: "/work/other".into(),
             source: "slash_command".into(),
         }),
         E::FileChanged => payload(&FileChanged {
-            base: base(),
+            base: bare(),
             file_path: "/work/project/.env".into(),
             event: "change".into(),
         }),
-        E::WorktreeCreate => payload(&WorktreeCreate { base: base(), name: "feature-x".into() }),
+        E::WorktreeCreate => payload(&WorktreeCreate { base: bare(), name: "feature-x".into() }),
         E::WorktreeRemove => {
-            payload(&WorktreeRemove { base: base(), worktree_path: "/work/trees/feature-x".into() })
+            payload(&WorktreeRemove { base: bare(), worktree_path: "/work/trees/feature-x".into() })
         }
         E::PreCompact => payload(&PreCompact {
             base: Base { permission_mode: None, ..base() },
@@ -224,7 +230,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             compact_summary: "We fixed the parser.".into(),
         }),
         E::PreModelSwitch => payload(&PreModelSwitch {
-            base: base(),
+            base: bare(),
             from_model: "claude-sonnet-5".into(),
             to_model: "claude-opus-5[1m]".into(),
             requested_model: Some("opus".into()),
@@ -236,7 +242,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             pricing: "catalog".into(),
         }),
         E::PostModelSwitch => payload(&PostModelSwitch {
-            base: base(),
+            base: bare(),
             from_model: "claude-sonnet-5".into(),
             to_model: "claude-opus-5".into(),
             requested_model: None,
@@ -248,7 +254,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             pricing: "default".into(),
         }),
         E::Elicitation => payload(&Elicitation {
-            base: base(),
+            base: bare(),
             mcp_server_name: "github".into(),
             message: "Which repository?".into(),
             mode: Some("form".into()),
@@ -259,7 +265,7 @@ pub fn payload_of(event: EventName) -> Map<String, Value> {
             )),
         }),
         E::ElicitationResult => payload(&ElicitationResult {
-            base: base(),
+            base: bare(),
             mcp_server_name: "github".into(),
             action: "accept".into(),
             mode: Some("form".into()),

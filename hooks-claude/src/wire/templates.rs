@@ -188,6 +188,35 @@ pub fn compaction_blocked(blocking: &str) -> String {
     format!("Compaction blocked by PreCompact hook: {blocking}")
 }
 
+/// A TaskCreated or TaskCompleted block, as the result of the task tool's call:
+/// `{Event} hook feedback:\n{blocking}` (`[{cmd}]: {stderr}` for exit 2, else the reason).
+pub fn task_feedback(event: &str, blocking: &str) -> String {
+    format!("{event} hook feedback:\n{blocking}")
+}
+
+/// A WorktreeCreate hook that failed, as the result of the call that wanted the worktree:
+/// `WorktreeCreate hook failed: {cmd}: {stderr}`.
+pub fn worktree_failed(cmd: &str, stderr: &str) -> String {
+    format!("WorktreeCreate hook failed: {cmd}: {stderr}")
+}
+
+/// A WorktreeCreate path with `.` or `..` segments (the recording elides what follows the
+/// parenthesis; here it holds the path as printed).
+pub fn worktree_dot_segments(path: &str) -> String {
+    format!(
+        "Cannot use the WorktreeCreate hook's worktree: the hook emitted a path with dot segments \
+         ({path})"
+    )
+}
+
+/// A WorktreeCreate path that is not a directory (`path` made absolute).
+pub fn worktree_not_a_directory(path: &str) -> String {
+    format!(
+        "WorktreeCreate hook returned a path that is not a directory: {path}. The hook must \
+         create the directory before echoing its path."
+    )
+}
+
 /// The notice of an exit-2 hook on an event that shows stderr to the user (recorded for
 /// SessionEnd, where it goes to Claude Code's stderr).
 pub fn hook_failed_notice(event: &str, cmd: &str, stderr: &str) -> String {

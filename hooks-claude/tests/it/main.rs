@@ -26,6 +26,8 @@ mod limits;
 mod precedence;
 /// Every public path a harness could name before the regrouping by stage.
 mod public_paths;
+/// The events first recorded from Claude Code 2.1.332: what each does with an answer.
+mod recorded_events;
 /// Fail-closed on every failure path, the event off argv, credentials scrubbed.
 mod reliability;
 /// The loopback HTTP server.

@@ -103,7 +103,7 @@ fn outputs(event: EventName) -> Vec<(i32, String, String)> {
             ok("plain context".to_owned()),
             exit2("could not reach the tracker"),
         ],
-        E::Setup | E::InstructionsLoaded | E::SessionEnd => vec![ok(json!({"systemMessage": "discarded", "continue": false}).to_string()), exit2("noted")],
+        E::Setup | E::InstructionsLoaded | E::SessionEnd | E::PreSkillShellCommand => vec![ok(json!({"systemMessage": "discarded", "continue": false}).to_string()), exit2("noted")],
         E::MessageDisplay => vec![ok(specific(event, json!({"displayContent": "Done (redacted)."})))],
         E::Notification | E::StopFailure => vec![ok(json!({"systemMessage": "discarded", "terminalSequence": "\u{1b}]9;done\u{7}"}).to_string())],
         E::SubagentStart | E::PostModelSwitch => vec![ctx("use the fast path"), ok("plain".to_owned()), exit2("notice")],

@@ -1,4 +1,4 @@
-//! The 33 event inputs.
+//! The 34 event inputs.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -118,6 +118,11 @@ input! {
         /// The expanded prompt.
         prompt: String,
     }
+
+    /// `PreSkillShellCommand`: a skill's shell command is about to run. Its own fields were
+    /// not recorded: the typed input has the common ones, and a harness that knows more fires
+    /// it raw ([`crate::Engine::run_json`], [`crate::Session::fire_json`]).
+    PreSkillShellCommand => ObserveDecision {}
 
     /// `MessageDisplay`: assistant text is about to be shown.
     MessageDisplay => MessageDisplayDecision {
@@ -305,12 +310,12 @@ input! {
 
     /// `StopFailure`: the turn ended with an API error.
     StopFailure => ObserveDecision {
-        /// `rate_limit`, `overloaded`, ... (the matcher subject).
+        /// The matcher subject, as Claude Code 2.1.332 names the API error: `rate_limit`
+        /// (429), `authentication_failed` (401), `model_not_found` (404), `server_error` (500
+        /// and 529 overloaded), `unknown` (400 and others). Claude Code sends no details
+        /// beside it.
         error: String,
-        /// Details.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        error_details: Option<String>,
-        /// The API error text.
+        /// The API error text shown (`API Error: 429 ...`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         last_assistant_message: Option<String>,
     }

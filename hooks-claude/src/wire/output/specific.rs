@@ -240,6 +240,12 @@ impl Specific {
         let ctx = |f: &Fields<'_>| f.get::<String>("additionalContext");
         use EventName::*;
         let Some(event) = event else { return Ok(Specific::Other(map.clone())) };
+        if !event.accepts_specific_output() {
+            return Err(err(format!(
+                "`hookSpecificOutput` is not accepted on `{name}`: Claude Code takes it only on \
+                 the events that define one"
+            )));
+        }
         Ok(match event {
             PreToolUse => Specific::PreToolUse(PreToolUseOutput {
                 permission_decision: f.get("permissionDecision")?,
