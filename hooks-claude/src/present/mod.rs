@@ -21,12 +21,12 @@
 //! Where Claude Code was not recorded, the rendering follows the nearest recorded form and
 //! says so here: the exit-2 notices of SessionStart, SubagentStart, PostModelSwitch,
 //! CwdChanged, FileChanged and PostCompact take SessionEnd's (`{Event} hook [{cmd}] failed:
-//! {stderr}`); contexts of other events (PostModelSwitch, ...) are a system message of
+//! {stderr}`); contexts of other events (PostToolBatch, ...) are a system message of
 //! `{Event} hook additional context: {ctx}` paragraphs; SubagentStop's context block names
 //! SubagentStop; SessionStart's `systemMessage` is `SessionStart:{source} says: {msg}`, with
 //! the hook name of its `hook success` texts; a late `asyncRewake` wake-up is a bare system
 //! message like a late context. Blocking texts of the events that show none in the recordings
-//! (TeammateIdle, PostToolBatch, PreModelSwitch, ConfigChange, Elicitation, WorktreeRemove) are
+//! (TeammateIdle, PostToolBatch, ConfigChange, Elicitation, WorktreeRemove) are
 //! not rendered: their decisions carry the reason.
 //!
 //! Long texts are saved where Claude Code saves them: `<claude home>/projects/<cwd

@@ -330,6 +330,36 @@ impl<'a> Renderer<'a> {
         self.user.push(t::compaction_blocked(&blocking));
     }
 
+    /// PreModelSwitch: a block is shown to the user with the blocking hook's
+    /// `systemMessage`s on lines of their own (and not as `says` lines).
+    fn pre_model_switch(&mut self, report: &Report, views: &[View<'_>]) {
+        if report.merged.decision != Some(Decision::Deny) {
+            return;
+        }
+        let Some(v) = shown_reason_record(report)
+            .and_then(|r| views.iter().find(|v| v.record.position == r.position))
+        else {
+            return;
+        };
+        let messages = &v.record.verdict.messages;
+        let said: Vec<String> = messages.iter().map(|m| t::says(&self.hook_name, m)).collect();
+        self.user.retain(|line| !said.contains(line));
+        self.user.push(t::model_switch_blocked(&v.blocking(""), messages));
+    }
+
+    /// PostModelSwitch: every context, plain stdout or `additionalContext`, in one paragraph
+    /// `PostModelSwitch hook additional context: {a}\n{b}`, a system message.
+    fn post_model_switch(&mut self, views: &[View<'_>]) {
+        let contexts: Vec<String> =
+            views.iter().flat_map(|v| v.contexts()).map(|c| self.saver.context(c)).collect();
+        if contexts.is_empty() {
+            return;
+        }
+        let joined = contexts.join(t::POST_MODEL_SWITCH_CONTEXT_JOIN);
+        let text = t::additional_context(&self.context_label, &joined);
+        self.push(Placement::System, text, false);
+    }
+
     /// TaskCreated / TaskCompleted: a block is the task tool's result, `{Event} hook
     /// feedback:\n...`; an error for TaskCreated (the task is rolled back), not for
     /// TaskCompleted (the task stays in progress).
@@ -420,6 +450,8 @@ pub(super) fn render(
         Some(E::PreCompact) => r.pre_compact(report, &views),
         Some(E::TaskCreated | E::TaskCompleted) => r.task(report, &views),
         Some(E::WorktreeCreate) => r.worktree_create(report, &views),
+        Some(E::PreModelSwitch) => r.pre_model_switch(report, &views),
+        Some(E::PostModelSwitch) => r.post_model_switch(&views),
         _ => {
             let paragraphs = r.context_paragraphs(&views);
             r.system(&paragraphs);

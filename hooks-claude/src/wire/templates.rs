@@ -188,6 +188,22 @@ pub fn compaction_blocked(blocking: &str) -> String {
     format!("Compaction blocked by PreCompact hook: {blocking}")
 }
 
+/// A PreModelSwitch block, shown to the user (the SDK's error, the screen's line):
+/// `Model switch blocked by a PreModelSwitch hook: {blocking}`, then `\n{msg}` per
+/// `systemMessage` of the hook that blocked.
+pub fn model_switch_blocked(blocking: &str, messages: &[String]) -> String {
+    let mut out = format!("Model switch blocked by a PreModelSwitch hook: {blocking}");
+    for msg in messages {
+        out.push('\n');
+        out.push_str(msg);
+    }
+    out
+}
+
+/// How PostModelSwitch joins every context (plain stdout and `additionalContext`) into its
+/// one paragraph.
+pub const POST_MODEL_SWITCH_CONTEXT_JOIN: &str = "\n";
+
 /// A TaskCreated or TaskCompleted block, as the result of the task tool's call:
 /// `{Event} hook feedback:\n{blocking}` (`[{cmd}]: {stderr}` for exit 2, else the reason).
 pub fn task_feedback(event: &str, blocking: &str) -> String {

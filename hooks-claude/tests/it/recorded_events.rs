@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use hook_protocol::HookStatus;
 use hooks_claude::input::{
-    Base, ConfigChange, InstructionsLoaded, PreSkillShellCommand, Setup, TaskCompleted,
-    TaskCreated, UserPromptExpansion, WorktreeCreate,
+    Base, ConfigChange, InstructionsLoaded, PostModelSwitch, PreModelSwitch, PreSkillShellCommand,
+    Setup, TaskCompleted, TaskCreated, UserPromptExpansion, WorktreeCreate,
 };
 use hooks_claude::{Engine, Placement, Shown};
 use serde_json::{Value, json};
@@ -270,4 +270,57 @@ async fn user_prompt_expansion_blocks_and_context_as_recorded() {
     );
     let stdin: Value = serde_json::to_value(input(&dir)).unwrap();
     assert_eq!(stdin["command_name"], "oracle-cmd");
+}
+
+#[tokio::test]
+async fn a_model_switch_block_and_its_context_as_recorded() {
+    let deny = "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreModelSwitch\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"PMS-DENY-REASON\"}, \"systemMessage\": \"PMS-DENY-SYSMSG\"}'";
+    let (e, dir) = one_hook("rec-pms-deny", "PreModelSwitch", deny);
+    let input = PreModelSwitch {
+        base: base(&dir),
+        from_model: "claude-sonnet-4-5".into(),
+        to_model: "claude-haiku-4-5".into(),
+        source: "sdk".into(),
+        ..PreModelSwitch::default()
+    };
+    let shown = e.pre_model_switch(&input).await.shown();
+    assert_eq!(
+        shown.user,
+        ["Model switch blocked by a PreModelSwitch hook: PMS-DENY-REASON\nPMS-DENY-SYSMSG"]
+    );
+    assert!(shown.model.is_empty());
+    let (e, dir) =
+        one_hook("rec-pms-exit2", "PreModelSwitch", "printf 'PMS-EXIT2-STDERR' >&2; exit 2");
+    let input = PreModelSwitch { base: base(&dir), ..input };
+    let shown = e.pre_model_switch(&input).await.shown();
+    let cmd = dir.join("hook.sh").display().to_string();
+    assert_eq!(
+        shown.user,
+        [format!("Model switch blocked by a PreModelSwitch hook: [{cmd}]: PMS-EXIT2-STDERR")]
+    );
+
+    // PostModelSwitch: plain stdout and additionalContext in one paragraph, one system message.
+    let dir = temp_dir("rec-post-ms");
+    let mut handlers = Vec::new();
+    for (name, body) in
+        [("json.sh", specific("PostModelSwitch")), ("plain.sh", "echo 'PMS-PLAIN'".to_owned())]
+    {
+        let script = dir.join(name);
+        std::fs::write(&script, format!("#!/bin/sh\ncat > /dev/null\n{body}\n")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        handlers.push(json!({"type": "command", "command": script.display().to_string()}));
+    }
+    let e = engine(load(&dir, &settings(json!({"PostModelSwitch": [{"hooks": handlers}]}))), &dir);
+    let input = PostModelSwitch {
+        base: base(&dir),
+        from_model: "claude-sonnet-4-5".into(),
+        to_model: "claude-haiku-4-5".into(),
+        source: "sdk".into(),
+        ..PostModelSwitch::default()
+    };
+    let shown = e.post_model_switch(&input).await.shown();
+    assert_eq!(
+        model(&shown),
+        [(Placement::System, "PostModelSwitch hook additional context: ctx\nPMS-PLAIN", false)]
+    );
 }
