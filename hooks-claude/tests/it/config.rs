@@ -576,3 +576,24 @@ fn check_expands_home_as_the_shell_does_and_returns_every_problem_once() {
     twice.diagnostics.extend(config.diagnostics.iter().cloned());
     assert_eq!(hooks_claude::check(&twice, &homeless).len(), 1);
 }
+
+#[test]
+fn allowed_env_vars_that_are_not_a_list_of_strings_are_errors_naming_the_field() {
+    let text = r#"{"hooks": {"PreToolUse": [{"hooks": [
+    {"type": "http", "url": "http://127.0.0.1:9/a", "allowedEnvVars": "TOKEN"},
+    {"type": "http", "url": "http://127.0.0.1:9/b", "allowedEnvVars": ["TOKEN", 7]},
+    {"type": "http", "url": "http://127.0.0.1:9/c", "allowedEnvVars": ["TOKEN"]}
+]}]}}"#;
+    let problems =
+        Loader::new().settings_text("settings.json", text, Scope::Project).finish().unwrap_err();
+    let errors: Vec<String> = problems.errors().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [
+            "settings.json:2:71: error: `allowedEnvVars` must be an array of strings",
+            "settings.json:3:81: error: every element of `allowedEnvVars` must be a string",
+        ]
+    );
+    let config = problems.into_config();
+    assert_eq!(config.entries.len(), 1, "the well-formed hook still loads");
+}
