@@ -137,6 +137,17 @@ impl Report {
         D::from_report(self)
     }
 
+    /// Who decided: the record of the hook whose verdict gave the decision (the one whose
+    /// words explain it, [`Merged::decider`]), down to the inner hook of one that ran others
+    /// as one ([`HookRecord::decided`]). Its label, [`Source`](crate::Source) (dialect, file
+    /// or plugin) and verdict say who and what. `None` when no hook decided.
+    pub fn decided_by(&self) -> Option<&HookRecord> {
+        let decision = self.merged.decision?;
+        let decider = self.merged.decider()?;
+        let record = self.records.iter().find(|r| r.position == decider.position)?;
+        Some(record.decided(decision))
+    }
+
     /// Whether the dispatch was cancelled before every hook finished: the decision is then the
     /// seam's interrupted one ([`Merged::interrupted`]), never a go-ahead.
     pub fn cancelled(&self) -> bool {
@@ -383,7 +394,7 @@ impl Dispatcher {
 
 /// Turns an outcome into a record, applying the failure policy.
 fn record(position: usize, info: &HookInfo, outcome: HookOutcome, started: Instant) -> HookRecord {
-    let HookOutcome { status, mut verdict, failure, warnings, process, metadata } = outcome;
+    let HookOutcome { status, mut verdict, failure, warnings, process, metadata, inner } = outcome;
     let closes = info.failure_policy.mode_for(status) == Some(FailMode::Closed);
     if closes && verdict.decision != Some(Decision::Deny) {
         let why = failure.clone().unwrap_or_else(|| format!("hook {status}"));
@@ -405,6 +416,7 @@ fn record(position: usize, info: &HookInfo, outcome: HookOutcome, started: Insta
         warnings,
         verdict,
         metadata,
+        inner,
     }
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-use crate::{Event, Exit, Matcher, Metadata, RawOutcome, Seam, Source, Verdict};
+use crate::{Decision, Event, Exit, Matcher, Metadata, RawOutcome, Seam, Source, Verdict};
 use crate::{Mechanism, ResourceLimit};
 
 /// What one kind of failure counts as.
@@ -209,6 +209,9 @@ pub struct HookOutcome {
     /// Free-form data the hook returned for the record, not acted on: JSON, or its dialect's
     /// typed record.
     pub metadata: Option<Metadata>,
+    /// The records of the hooks this one ran as one (a dialect's list kept as its own
+    /// pipeline), in their order: each hook a record of its own ([`HookRecord::inner`]).
+    pub inner: Vec<HookRecord>,
 }
 
 impl HookOutcome {
@@ -241,7 +244,15 @@ impl HookOutcome {
 
     /// A run with a status and a verdict.
     pub fn with_status(status: HookStatus, verdict: Verdict) -> Self {
-        Self { status, verdict, failure: None, warnings: Vec::new(), process: None, metadata: None }
+        Self {
+            status,
+            verdict,
+            failure: None,
+            warnings: Vec::new(),
+            process: None,
+            metadata: None,
+            inner: Vec::new(),
+        }
     }
 }
 
@@ -373,4 +384,21 @@ pub struct HookRecord {
     pub verdict: Verdict,
     /// Free-form data it returned, kept for audit (serialized as its JSON).
     pub metadata: Option<Metadata>,
+    /// The records of the hooks it ran as one, in their order (empty for a single hook).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inner: Vec<HookRecord>,
+}
+
+impl HookRecord {
+    /// The hook whose verdict gave `decision` here: this record, or, for a hook that ran
+    /// others as one, the inner hook that decided (by the fold's rule: the last deny or defer,
+    /// the first ask or allow), down to a single hook.
+    pub fn decided(&self, decision: Decision) -> &HookRecord {
+        let gave = |r: &&HookRecord| r.verdict.decision == Some(decision);
+        let inner = match decision {
+            Decision::Deny | Decision::Defer => self.inner.iter().rev().find(gave),
+            Decision::Ask | Decision::Allow => self.inner.iter().find(gave),
+        };
+        inner.map_or(self, |r| r.decided(decision))
+    }
 }

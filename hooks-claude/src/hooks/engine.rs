@@ -104,6 +104,11 @@ pub struct Record {
     pub warnings: Vec<String>,
     /// The end of its stderr.
     pub stderr_tail: String,
+    /// What it said, as it entered the fold: its decision, reason, context, rewrite.
+    pub verdict: hook_protocol::Verdict,
+    /// The hooks it ran as one (a TNSAI list on the engine), each a record of its own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inner: Vec<Record>,
 }
 
 impl Record {
@@ -134,6 +139,8 @@ impl Record {
             message: meta.and_then(|m| m.message.clone()).or_else(|| r.failure.clone()),
             warnings: r.warnings.clone(),
             stderr_tail: r.process.as_ref().map(|p| p.stderr_tail.clone()).unwrap_or_default(),
+            verdict: r.verdict.clone(),
+            inner: r.inner.iter().map(Record::from_record).collect(),
         }
     }
 }

@@ -59,6 +59,13 @@ impl<D> Step<D> {
         self.report.records.iter().map(Record::from_record).collect()
     }
 
+    /// Who decided: the hook whose verdict gave the step its decision, down to the hook of a
+    /// TNSAI list that did ([`Report::decided_by`]); its label, source (dialect, file or
+    /// plugin) and verdict. `None` when no hook decided.
+    pub fn decided_by(&self) -> Option<Record> {
+        self.report.decided_by().map(Record::from_record)
+    }
+
     /// Whether the harness cancelled the step before every hook finished: the decision holds
     /// only what the finished hooks said, and the step counts as interrupted.
     pub fn cancelled(&self) -> bool {

@@ -161,3 +161,35 @@ async fn a_session_never_told_its_transcript_is_a_typed_error() {
     let sent: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
     assert_eq!(sent["transcript_path"], "/t/transcript.jsonl");
 }
+
+#[tokio::test]
+async fn a_step_says_which_hook_decided_and_every_record_carries_its_verdict() {
+    let p = Project::new("loop-decided");
+    let deny = |word: &str| {
+        format!(
+            "cat > /dev/null\necho '{{\"hookSpecificOutput\": {{\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"{word}\"}}}}'"
+        )
+    };
+    let first = p.script("first.sh", &deny("first says no"));
+    let quiet = p.script("quiet.sh", "cat > /dev/null");
+    let last = p.script("last.sh", &deny("last says no"));
+    let mut s = p.session(
+        json!({"PreToolUse": [{"hooks": [command(&first), command(&quiet), command(&last)]}]}),
+    );
+    s.session_start(&start("decided-1"), None).await.unwrap();
+    let step = s.pre_tool_use(&bash("rm -rf /", "toolu_1"), None).await.unwrap();
+    // Between two denies the last in configuration order gives the reason: it decided.
+    let who = step.decided_by().unwrap();
+    assert_eq!(who.command, last);
+    assert_eq!(who.source.dialect, "claude");
+    assert_eq!(who.verdict.reason.as_deref(), Some("last says no"));
+    let verdicts: Vec<Option<hook_protocol::Decision>> =
+        step.records().iter().map(|r| r.verdict.decision).collect();
+    use hook_protocol::Decision::Deny;
+    assert_eq!(verdicts, [Some(Deny), None, Some(Deny)]);
+    // No hook decided: nobody.
+    let mut quiet_session = p.session(json!({"PreToolUse": [{"hooks": [command(&quiet)]}]}));
+    quiet_session.session_start(&start("decided-2"), None).await.unwrap();
+    let step = quiet_session.pre_tool_use(&bash("ls", "toolu_2"), None).await.unwrap();
+    assert!(step.decided_by().is_none());
+}

@@ -8,7 +8,6 @@ use hook_protocol::{
     Decision, Dispatcher, Event, Hook, HookInfo, HookOutcome, HookStatus, Matcher, On, Source,
     Verdict,
 };
-use serde_json::json;
 
 use crate::DIALECT;
 use crate::envelope::Stamp;
@@ -79,7 +78,8 @@ impl Hook for ListHook {
             .iter()
             .flat_map(|r| r.warnings.iter().map(move |w| format!("{}: {w}", r.id)))
             .collect();
-        outcome.metadata = Some(json!({ "records": report.records }).into());
+        // Each of the list's hooks is a record of its own.
+        outcome.inner = report.records;
         outcome
     }
 }

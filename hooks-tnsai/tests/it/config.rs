@@ -229,10 +229,15 @@ async fn as_one_hook_the_list_keeps_its_pipeline_on_a_parallel_dispatcher() {
         ToolPermission::Deny { reason: Some("saw the rewrite".into()) }
     );
     assert_eq!(decision.control.severity, Some(hook_protocol::Severity::Critical));
-    let metadata = report.records[0].metadata.as_ref().unwrap().value();
-    let inner = metadata["records"].as_array().unwrap();
-    let ids: Vec<&str> = inner.iter().map(|r| r["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["rewrite", "check"], "each inner hook's record is kept");
+    let inner = &report.records[0].inner;
+    let ids: Vec<&str> = inner.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["rewrite", "check"], "each inner hook is a record of its own");
+    assert_eq!(inner[1].verdict.severity, Some(hook_protocol::Severity::Critical));
+    assert_eq!(inner[1].process.as_ref().and_then(|p| p.exit.code()), Some(0));
+    // Who decided: the inner hook, not the list.
+    let decider = report.decided_by().unwrap();
+    assert_eq!(decider.id, "check");
+    assert_eq!(decider.source.dialect, "tnsai");
     // Not registered where none of its hooks match: no record at all.
     let stop = hook_protocol::Event::new(
         hook_protocol::Common::new("s", "/"),
