@@ -94,7 +94,9 @@
 //!   `hook_exec::contain`: `Containment::off()` (no cgroups: the tree walk), `.supervisor(false)`
 //!   (no supervisor process), `Containment::under(dir)` (cgroups under a directory it owns),
 //!   `.limits(...)` (pids, memory and CPU weight per hook); `hook_exec::containment()` says what
-//!   is in force and why. The choice is per process, not per engine.
+//!   is in force and why. The parent cgroup and the supervisor are the process's; each engine
+//!   may turn cgroups off for its own hooks ([`EngineBuilder::cgroups`]) and give them resource
+//!   limits of their own ([`EngineBuilder::resource_limits`], [`ResourceLimits`]).
 //!
 //! # Decisions and what the model sees
 //!
@@ -229,6 +231,7 @@ pub use config::settings::{
     OnFailure, Origin, Plugin, PromptSpec, Scope, SourceFile, discover, discover_in,
 };
 pub use dialect::dialect;
+pub use hook_exec::ResourceLimits;
 pub use hooks::active::WorkspaceTrust;
 pub use hooks::check::{CommandLookup, check};
 pub use hooks::engine::{Candidate, Engine, EngineBuilder, Fired, RawRun, Record};

@@ -326,6 +326,7 @@ pub struct EngineBuilder {
     claude_home: Option<PathBuf>,
     session_end_budget: Option<Duration>,
     trust: WorkspaceTrust,
+    containment: crate::run::runner::EngineContainment,
 }
 
 impl std::fmt::Debug for EngineBuilder {
@@ -409,6 +410,23 @@ impl EngineBuilder {
         self
     }
 
+    /// Resource limits for each of this engine's hooks (`pids.max`, `memory.max`,
+    /// `cpu.weight`), over the process's ([`hook_exec::contain`]); they apply where its
+    /// hooks run in cgroups. Engines of one process may each set their own.
+    pub fn resource_limits(mut self, limits: hook_exec::ResourceLimits) -> Self {
+        self.containment.resources = limits;
+        self
+    }
+
+    /// Whether this engine's hooks run in a cgroup of their own where the process has cgroup
+    /// containment (the default), or, `false`, with the tree walk and no resource limits.
+    /// The parent cgroup and the supervisor process are the process's
+    /// ([`hook_exec::contain`]); this turns cgroups off for one engine only.
+    pub fn cgroups(mut self, on: bool) -> Self {
+        self.containment.no_cgroups = !on;
+        self
+    }
+
     /// The shared budget of `SessionEnd` hooks and the timeout of those that set none, as
     /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code
     /// ([SessionEnd budget](crate::compatibility#sessionend-budget)). Without it the budget is 1.5
@@ -446,6 +464,7 @@ impl EngineBuilder {
             http_policy,
             delegates: self.delegates,
             settings_base_env: std::sync::OnceLock::new(),
+            containment: self.containment,
         });
         let activation = Arc::new(Activation::new(self.trust));
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);

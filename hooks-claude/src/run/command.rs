@@ -49,6 +49,7 @@ pub(crate) async fn run(
     let host = &hook.shared.host;
     let cwd = hook.start_dir(payload);
     let mut inv = Invocation::new(spec, cwd.clone(), timeout);
+    hook.shared.containment.apply(&mut inv);
     inv.env = hook_env(&hook.env, payload, env_file);
     inv.stdin = Arc::clone(payload.bytes());
     let project = host.project_dir.clone();

@@ -7,6 +7,8 @@ mod background;
 mod command_line;
 /// Loading configuration: containment, diagnostics with positions, `disableAllHooks`.
 mod config;
+/// Containment set per engine.
+mod containment;
 /// A model request built from a session's steps, in Claude Code's layout.
 mod conversation;
 /// `prompt`, `agent` and `mcp_tool` hooks through test doubles of the harness's traits.
