@@ -12,7 +12,8 @@
 //!   model got as its tool result.
 //!
 //! A call with no result yet is left out, with a warning on the `PostToolBatch` step. Each
-//! agent (the main one, each sub-agent by `agent_id`) has its batch.
+//! agent (the main one, each sub-agent by `agent_id`) has its batch; a new prompt
+//! starts every batch again, and a batch keeps its last 256 calls.
 
 use serde_json::{Map, Value};
 
@@ -27,28 +28,39 @@ struct Call {
     resolved: bool,
 }
 
+/// The most calls a batch keeps (the oldest go first): far above a real batch, so that a
+/// harness that never fires `PostToolBatch` does not make a session grow.
+const MOST_CALLS: usize = 256;
+
 /// The calls since the last `PostToolBatch`, per agent.
 #[derive(Debug, Default)]
 pub(super) struct Batch {
-    calls: Vec<Call>,
+    calls: std::collections::VecDeque<Call>,
 }
 
 impl Batch {
     /// What a step that just fired says about a call: it was made, it got its result, or it was
-    /// refused (a tool result in what the model is shown).
+    /// refused (a tool result in what the model is shown). `asked`: a `PreToolUse` that waits
+    /// for the person's answer, whose input is kept for a refusal; a call that goes on gets it
+    /// from its `PostToolUse`.
     pub(super) fn apply(
         &mut self,
         event: Option<EventName>,
         input: &Map<String, Value>,
         shown: &Shown,
+        asked: bool,
     ) {
         let text = |key: &str| input.get(key).cloned().unwrap_or(Value::Null);
         let id = input.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
         let refusal = shown.tool_result().map(|r| Value::String(r.text.clone()));
         match event {
             Some(EventName::PreToolUse) => {
-                let at = self.at(id, input);
-                at.call.tool_input = text("tool_input");
+                // A call is made once: it goes at the end without a search (a repeated id
+                // keeps its last entry when the batch is listed).
+                let at = self.push(id, input);
+                if refusal.is_some() || asked {
+                    at.call.tool_input = text("tool_input");
+                }
                 if let Some(refusal) = refusal {
                     at.call.tool_response = refusal;
                     at.resolved = true;
@@ -88,7 +100,7 @@ impl Batch {
     /// A call refused at the harness's prompt, with the text the model got for it.
     pub(super) fn refused(&mut self, tool_use_id: &str, shown: &Shown) {
         let Some(result) = shown.tool_result() else { return };
-        if let Some(at) = self.calls.iter_mut().find(|c| c.call.tool_use_id == tool_use_id) {
+        if let Some(at) = self.calls.iter_mut().rev().find(|c| c.call.tool_use_id == tool_use_id) {
             at.call.tool_response = Value::String(result.text.clone());
             at.resolved = true;
         }
@@ -100,12 +112,16 @@ impl Batch {
         let agent = agent(input);
         let (mine, others): (Vec<Call>, Vec<Call>) =
             std::mem::take(&mut self.calls).into_iter().partition(|c| c.agent == agent);
-        self.calls = others;
+        self.calls = others.into();
         let given =
             input.get("tool_calls").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
         if given {
             return;
         }
+        let mut seen = std::collections::HashSet::new();
+        let mut mine: Vec<Call> =
+            mine.into_iter().rev().filter(|c| seen.insert(c.call.tool_use_id.clone())).collect();
+        mine.reverse();
         let mut calls = Vec::new();
         for call in mine {
             if call.resolved {
@@ -126,27 +142,30 @@ impl Batch {
         self.calls.clear();
     }
 
-    /// The call `id` of the input's agent, added at the end when it is new.
+    /// The call `id` of the input's agent (the latest with that id), added at the end when it
+    /// is new.
     fn at(&mut self, id: &str, input: &Map<String, Value>) -> &mut Call {
         let agent = agent(input);
-        let found = self.calls.iter().position(|c| c.call.tool_use_id == id && c.agent == agent);
-        let index = found.unwrap_or_else(|| {
-            self.calls.push(Call {
-                call: BatchCall {
-                    tool_name: input
-                        .get("tool_name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                    tool_use_id: id.to_owned(),
-                    ..BatchCall::default()
-                },
-                agent,
-                resolved: false,
-            });
-            self.calls.len() - 1
-        });
-        &mut self.calls[index]
+        match self.calls.iter().rposition(|c| c.call.tool_use_id == id && c.agent == agent) {
+            Some(index) => &mut self.calls[index],
+            None => self.push(id, input),
+        }
+    }
+
+    /// A new call at the end, the oldest dropped past [`MOST_CALLS`].
+    fn push(&mut self, id: &str, input: &Map<String, Value>) -> &mut Call {
+        if self.calls.len() >= MOST_CALLS {
+            self.calls.pop_front();
+        }
+        let tool_name = input.get("tool_name").and_then(Value::as_str).unwrap_or_default();
+        let call = BatchCall {
+            tool_name: tool_name.to_owned(),
+            tool_use_id: id.to_owned(),
+            ..BatchCall::default()
+        };
+        self.calls.push_back(Call { agent: agent(input), call, resolved: false });
+        let last = self.calls.len() - 1;
+        &mut self.calls[last]
     }
 }
 

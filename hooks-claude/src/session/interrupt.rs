@@ -38,11 +38,16 @@ impl Interrupter {
 
     /// The token of a step that starts now: a child of the harness's own token when it gave
     /// one (cancelling either interrupts the step), and the one [`Interrupter::interrupt`]
-    /// cancels until the next step starts.
+    /// cancels until the next step starts. Without a token of the harness's, the last one is
+    /// kept while nothing cancelled it (a step costs no new token).
     pub(super) fn step(&self, given: Option<&CancellationToken>) -> CancellationToken {
-        let token = given.map_or_else(CancellationToken::new, CancellationToken::child_token);
-        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = token.clone();
-        token
+        let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
+        match given {
+            Some(given) => *current = given.child_token(),
+            None if current.is_cancelled() => *current = CancellationToken::new(),
+            None => {}
+        }
+        current.clone()
     }
 }
 

@@ -337,6 +337,7 @@ impl Session {
         let event = fired.input.get("hook_event_name").and_then(Value::as_str);
         let event = event.and_then(EventName::parse);
         let id = fired.input.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
+        let mut asked = false;
         match (event, fired.report.merged.decision) {
             (Some(EventName::PreToolUse), Some(hook_protocol::Decision::Ask))
                 if !self.non_interactive && !fired.report.cancelled() =>
@@ -344,6 +345,7 @@ impl Session {
                 // The harness asks the person: no refusal yet, and the context waits.
                 shown.model.retain(|m| m.placement != Placement::ToolResult);
                 self.prompts.opened(id);
+                asked = true;
             }
             (Some(EventName::PreToolUse), decision)
                 if decision != Some(hook_protocol::Decision::Deny) && !fired.report.cancelled() =>
@@ -356,7 +358,7 @@ impl Session {
             _ => {}
         }
         self.held.apply(event, &fired.input, &mut shown);
-        self.batch.apply(event, &fired.input, &shown);
+        self.batch.apply(event, &fired.input, &shown, asked);
         Step {
             decision,
             report: fired.report,
@@ -412,7 +414,11 @@ impl Session {
         let mut warnings = Vec::new();
         match event {
             Some(EventName::PostToolBatch) => self.batch.fill(&mut input, &mut warnings),
-            Some(EventName::UserPromptSubmit) => self.batch.clear(),
+            // A new turn: the calls of the last one are done with.
+            Some(EventName::UserPromptSubmit) => {
+                self.batch.clear();
+                self.prompts.clear();
+            }
             _ => {}
         }
         let late = self.drain_late();

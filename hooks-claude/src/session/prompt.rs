@@ -48,6 +48,12 @@ impl Prompts {
         self.open.remove(tool_use_id);
     }
 
+    /// Forgets every call: a new turn, whose calls are new.
+    pub(super) fn clear(&mut self) {
+        self.open.clear();
+        self.answered.clear();
+    }
+
     /// Takes an answer for a call: an error for a call the session never saw, or one answered
     /// already.
     pub(super) fn answer(&mut self, tool_use_id: &str) -> Result<(), SessionError> {
