@@ -80,7 +80,7 @@ pub(crate) struct Sources {
     pub(crate) dialect: String,
 
     /// A Claude Code settings.json or bare hooks.json (repeatable; concatenated in order).
-    #[arg(long = "settings", value_name = "FILE")]
+    #[arg(long = "settings", value_name = "FILE", value_parser = absolute_path)]
     pub(crate) settings: Vec<PathBuf>,
 
     /// A Claude Code plugin directory; reads DIR/hooks/hooks.json and the hooks its manifest,
@@ -90,12 +90,12 @@ pub(crate) struct Sources {
 
     /// A skill's SKILL.md whose frontmatter hooks run, as after the skill was invoked
     /// (repeatable; in addition to the settings files).
-    #[arg(long = "skill", value_name = "FILE")]
+    #[arg(long = "skill", value_name = "FILE", value_parser = absolute_path)]
     pub(crate) skills: Vec<PathBuf>,
 
     /// A sub-agent definition whose frontmatter hooks run on that sub-agent's events (those
     /// whose input has its name as agent_type; repeatable).
-    #[arg(long = "agent", value_name = "FILE")]
+    #[arg(long = "agent", value_name = "FILE", value_parser = absolute_path)]
     pub(crate) agents: Vec<PathBuf>,
 
     /// The project directory ($CLAUDE_PROJECT_DIR) [default: the current directory]. Without
@@ -117,7 +117,7 @@ pub(crate) struct Sources {
     pub(crate) claude_home: Option<PathBuf>,
 
     /// The TNSAI hook list (with --dialect tnsai); for any dialect, the same as --settings.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = absolute_path)]
     pub(crate) config: Vec<PathBuf>,
 
     /// Do not pass credentials to hooks: variables whose names end in _API_KEY, _TOKEN,
@@ -297,15 +297,25 @@ pub(crate) struct ReplayArgs {
     pub(crate) contain: ContainArgs,
 }
 
-/// A directory option made absolute against the current directory before anything sees it:
-/// hooks run elsewhere, and a relative path would name another place there. (The files the
-/// command only reads, `--settings`, `--config`, `--skill`, `--agent`, are read at once from
-/// the current directory and named in messages as they were typed.)
+/// A path option made absolute against the current directory before anything sees it: hooks
+/// run elsewhere, and a relative path would name another place there (a skill's directory,
+/// a plugin's root, the Claude home). A path with `..` has its directory resolved as the
+/// system resolves it (links followed), so that `../x` is named `/work/x`, not
+/// `/work/here/../x`; its last component stays as given, and may not exist yet.
 fn absolute_path(value: &str) -> Result<PathBuf, String> {
     if value.is_empty() {
         return Err("an empty path names nothing".to_owned());
     }
-    std::path::absolute(value).map_err(|e| format!("cannot make `{value}` absolute: {e}"))
+    let absolute =
+        std::path::absolute(value).map_err(|e| format!("cannot make `{value}` absolute: {e}"))?;
+    if !absolute.components().any(|c| c == std::path::Component::ParentDir) {
+        return Ok(absolute);
+    }
+    let resolved = match (absolute.parent(), absolute.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir).map(|dir| dir.join(name)),
+        _ => std::fs::canonicalize(&absolute),
+    };
+    Ok(resolved.unwrap_or(absolute))
 }
 
 #[cfg(test)]

@@ -123,7 +123,10 @@ fn every_command_refuses_a_bad_file_by_what_it_is() {
     assert_eq!(out.status, 1);
     assert_eq!(
         out.stderr,
-        "hooks: settings file `fifo` is a named pipe (FIFO), not a regular file\n"
+        format!(
+            "hooks: settings file `{}` is a named pipe (FIFO), not a regular file\n",
+            bad.path().join("fifo").display()
+        )
     );
 }
 
@@ -145,7 +148,7 @@ fn files_over_their_cap_are_refused_unread() {
         ),
         (
             &["run", "--event", "Stop", "--settings", "big"],
-            "hooks: big: error: is larger than 16 MiB (the cap for a configuration file); it was not read; no hook was run\n",
+            "hooks: {dir}/big: error: is larger than 16 MiB (the cap for a configuration file); it was not read; no hook was run\n",
         ),
     ];
     for (args, said) in cases {
@@ -153,6 +156,8 @@ fn files_over_their_cap_are_refused_unread() {
         assert_eq!(out.status, 1, "{}", out.stderr);
         let text = if args[0] == "check" { &out.stdout } else { &out.stderr };
         let text = text.replace("hooks: 1 error in the configuration; no hook was run\n", "");
+        // A `--settings` file is named by its absolute path.
+        let said = said.replace("{dir}", &bad.path().display().to_string());
         assert_eq!(text, said, "`hooks {}`", args.join(" "));
         assert!(out.took < Duration::from_secs(5), "unread: {:?}", out.took);
     }
@@ -169,4 +174,94 @@ fn an_endless_standard_input_stops_at_its_cap() {
         out.stderr,
         "hooks: `<stdin>` is larger than 64 MiB (the cap for an event's input); it was not read\n"
     );
+}
+
+#[test]
+fn a_relative_path_option_is_named_by_its_absolute_path() {
+    let bad = Bad::new();
+    let dir = bad.path().display().to_string();
+    let cases: [(&[&str], String); 6] = [
+        (&["--settings", "x.json"], format!("settings file `{dir}/x.json` does not exist")),
+        (&["--config", "x.json"], format!("settings file `{dir}/x.json` does not exist")),
+        (&["--skill", "x.md"], format!("skill file `{dir}/x.md` does not exist")),
+        (&["--agent", "x.md"], format!("sub-agent file `{dir}/x.md` does not exist")),
+        (
+            &["--plugin", "x"],
+            format!("plugin `{dir}/x` has neither hooks/hooks.json nor .claude-plugin/plugin.json"),
+        ),
+        // `..` is resolved, not kept.
+        (&["--settings", "dir/../y.json"], format!("settings file `{dir}/y.json` does not exist")),
+    ];
+    for (option, said) in cases {
+        let mut args = vec!["run", "--event", "Stop"];
+        args.extend(option);
+        let out = run(&args, bad.path(), Stdio::null());
+        assert_eq!(out.status, 1, "{}", out.stderr);
+        assert_eq!(out.stderr, format!("hooks: {said}\n"), "`hooks {}`", args.join(" "));
+    }
+}
+
+/// The id of the user running the tests.
+fn uid() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+#[expect(clippy::print_stderr, reason = "a test that cannot make its case here says so")]
+fn an_unreadable_file_says_permission_denied() {
+    use std::os::unix::fs::PermissionsExt;
+    let bad = Bad::new();
+    let locked = bad.path().join("locked.json");
+    std::fs::write(&locked, r#"{"hooks": {}}"#).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // The superuser reads any file: the command runs as an ordinary user (nobody) instead.
+    let mut prefix: Vec<&str> = Vec::new();
+    if uid() == Some(0) {
+        if !std::path::Path::new("/usr/bin/setpriv").exists() {
+            eprintln!("skipping: running as root without setpriv, no file is unreadable here");
+            return;
+        }
+        prefix = vec!["--reuid=65534", "--regid=65534", "--clear-groups"];
+    }
+    let cases: [(&[&str], String); 3] = [
+        (
+            &["check", "locked.json"],
+            "locked.json: error: cannot be read: permission denied\n".into(),
+        ),
+        (
+            &["run", "--event", "Stop", "--settings", "locked.json"],
+            format!(
+                "hooks: {}: error: cannot be read: permission denied; no hook was run\n",
+                locked.display()
+            ),
+        ),
+        (
+            &["run", "--event", "Stop", "--settings", "settings.json", "--input", "locked.json"],
+            "hooks: `locked.json` cannot be read: permission denied\n".into(),
+        ),
+    ];
+    for (args, said) in cases {
+        #[expect(clippy::disallowed_methods, reason = "the tests drive the hooks binary itself")]
+        let mut cmd = if prefix.is_empty() {
+            Command::new(env!("CARGO_BIN_EXE_hooks"))
+        } else {
+            let mut c = Command::new("/usr/bin/setpriv");
+            c.args(&prefix).arg(env!("CARGO_BIN_EXE_hooks"));
+            c
+        };
+        let out = cmd
+            .args(args)
+            .current_dir(bad.path())
+            .env("HOME", bad.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "`hooks {}`", args.join(" "));
+        let text = if args[0] == "check" { out.stdout } else { out.stderr };
+        let text = String::from_utf8(text).unwrap();
+        let text = text.replace("hooks: 1 error in the configuration; no hook was run\n", "");
+        assert_eq!(text, said, "`hooks {}`", args.join(" "));
+    }
 }

@@ -78,11 +78,13 @@ fn a_file_given_to_the_wrong_dialect_says_what_it_looks_like() {
     let args =
         ["run", "--dialect", "copilot", "--settings", ".codex/hooks.json", "--event", "agentStop"];
     let out = hooks(&args, &codex, None);
+    let file = codex.join(".codex/hooks.json");
     assert!(
-        out.stderr.starts_with(
-            "hooks: warning: `.codex/hooks.json` looks like a Codex hook file (--dialect codex), \
-             not a GitHub Copilot one\n"
-        ),
+        out.stderr.starts_with(&format!(
+            "hooks: warning: `{}` looks like a Codex hook file (--dialect codex), not a GitHub \
+             Copilot one\n",
+            file.display()
+        )),
         "{}",
         out.stderr
     );

@@ -34,7 +34,7 @@ fn bad_inputs() {
     );
     one_line_error(
         &run(&["run", "--event", "Stop", "--settings", "nope.json"], None),
-        "hooks: settings file `nope.json` does not exist",
+        &format!("hooks: settings file `{}` does not exist", project.join("nope.json").display()),
     );
     one_line_error(
         &run(
@@ -47,7 +47,10 @@ fn bad_inputs() {
             ],
             None,
         ),
-        "hooks: ../../hooks-cli/tests/fixtures/syntax-error.json:4:20: error: invalid JSON: Unexpected close brace; no hook was run",
+        &format!(
+            "hooks: {}:4:20: error: invalid JSON: Unexpected close brace; no hook was run",
+            repo().join("hooks-cli/tests/fixtures/syntax-error.json").display()
+        ),
     );
     one_line_error(
         &run(&["run", "--dialect", "tnsai", "--event", "PreToolUse"], None),

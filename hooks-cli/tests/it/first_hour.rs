@@ -70,8 +70,11 @@ fn a_directory_is_called_a_directory() {
     let out = hooks(&["run", "--event", "Stop", "--settings", "examples"], &root, None);
     assert_eq!(
         error(&out),
-        "hooks: settings file `examples` is a directory; pass a settings.json (or a project with \
-         --project-dir)"
+        format!(
+            "hooks: settings file `{}` is a directory; pass a settings.json (or a project with \
+             --project-dir)",
+            root.join("examples").display()
+        )
     );
     let out = hooks(&["check", "examples"], &root, None);
     assert_eq!(out.status, 1);
@@ -93,7 +96,10 @@ fn load_errors_that_stop_the_command_say_so() {
     let out = hooks(&["run", "--event", "Stop", "--settings", "one.json"], dir.path(), None);
     assert_eq!(
         error(&out),
-        "hooks: one.json:1:39: error: invalid matcher pattern `(ab`: unclosed group; no hook was run"
+        format!(
+            "hooks: {}:1:39: error: invalid matcher pattern `(ab`: unclosed group; no hook was run",
+            one.display()
+        )
     );
     let two = dir.path().join("two.json");
     std::fs::write(
@@ -106,7 +112,7 @@ fn load_errors_that_stop_the_command_say_so() {
     assert!(!text.contains("skipped"), "nothing is skipped: nothing runs\n{text}");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
-    assert!(lines[0].starts_with("hooks: two.json:1:"), "{text}");
+    assert!(lines[0].starts_with(&format!("hooks: {}:1:", two.display())), "{text}");
     assert_eq!(lines[2], "hooks: 2 errors in the configuration; no hook was run");
     // `hooks check` keeps saying what a harness would skip.
     let out = hooks(&["check", "two.json"], dir.path(), None);
@@ -185,12 +191,22 @@ fn os_errors_read_the_same_everywhere() {
         &root,
         None,
     );
+    let abs = root.join("no-such-list.yaml");
     assert_eq!(
         error(&out),
-        "hooks: no-such-list.yaml: cannot read the hook list: `no-such-list.yaml` does not exist"
+        format!(
+            "hooks: {}: cannot read the hook list: `{}` does not exist",
+            abs.display(),
+            abs.display()
+        )
     );
     let out = hooks(&["run", "--event", "Stop", "--settings", "no-such.json"], &root, None);
-    assert!(error(&out).ends_with("`no-such.json` does not exist"), "{}", out.stderr);
+    let abs = root.join("no-such.json");
+    assert!(
+        error(&out).ends_with(&format!("`{}` does not exist", abs.display())),
+        "{}",
+        out.stderr
+    );
     let out = hooks(&["replay", "no-such.jsonl"], &root, None);
     assert_eq!(error(&out), "hooks: `no-such.jsonl` does not exist");
 }

@@ -229,7 +229,8 @@ fn skills_and_sub_agents_given_on_the_command_line_bring_their_frontmatter_hooks
 
     let (status, _, stderr) = run(&["--skill", "nope.md", "--event", "Stop"], "{}");
     assert_eq!(status, 1);
-    assert!(stderr.contains("skill file `nope.md` does not exist"), "{stderr}");
+    let said = format!("skill file `{}` does not exist", dir.path().join("nope.md").display());
+    assert!(stderr.contains(&said), "{stderr}");
 }
 
 /// A SessionStart hook written as Anthropic's plugin guide shows (`set -u`, then `>>` to the
