@@ -209,7 +209,6 @@ fn uid() -> Option<u32> {
 }
 
 #[test]
-#[expect(clippy::print_stderr, reason = "a test that cannot make its case here says so")]
 fn an_unreadable_file_says_permission_denied() {
     use std::os::unix::fs::PermissionsExt;
     let bad = Bad::new();
