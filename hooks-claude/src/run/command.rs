@@ -48,7 +48,9 @@ pub(crate) async fn run(
     };
     let host = &hook.shared.host;
     let cwd = hook.start_dir(payload);
-    let mut inv = Invocation::new(spec, cwd.clone(), timeout);
+    // Only a WorktreeCreate hook's path is read against the directory it ran in.
+    let worktree_cwd = (hook.entry.event == crate::EventName::WorktreeCreate).then(|| cwd.clone());
+    let mut inv = Invocation::new(spec, cwd, timeout);
     hook.shared.containment.apply(&mut inv);
     inv.env = hook_env(&hook.env, payload, env_file);
     inv.stdin = Arc::clone(payload.bytes());
@@ -92,7 +94,9 @@ pub(crate) async fn run(
         Ok(raw) => (decode(&ctx, raw), Some(ProcessFacts::from_outcome(raw))),
         Err(e) => (decode_spawn_error(&ctx, e), None),
     };
-    settle_worktree(&mut decoded, &cwd);
+    if let Some(cwd) = &worktree_cwd {
+        settle_worktree(&mut decoded, cwd);
+    }
     hook.finish(decoded, process)
 }
 
