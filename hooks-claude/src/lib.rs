@@ -233,8 +233,10 @@ pub use config::settings::{
 pub use dialect::dialect;
 pub use hook_exec::ResourceLimits;
 pub use hooks::active::WorkspaceTrust;
+pub use hooks::builder::EngineBuilder;
 pub use hooks::check::{CommandLookup, check};
-pub use hooks::engine::{Candidate, Engine, EngineBuilder, Fired, RawRun, Record};
+pub use hooks::engine::Engine;
+pub use hooks::fired::{Candidate, Fired, RawRun, Record};
 pub use hooks::hook::{HandlerHook, NotRun};
 pub use present::stop_guard::StopGuard;
 pub use present::{ModelText, Placement, Presenter, Shown};

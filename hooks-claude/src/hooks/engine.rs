@@ -1,196 +1,25 @@
 //! The harness API: one typed call per event, returning the event's decision.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hook_protocol::{
-    Dispatcher, Event, Hook, HookRecord, HookStatus, MatcherError, Mode, Observer, Report, Source,
-};
-use serde::Serialize;
+use hook_protocol::{Dispatcher, Event, Hook, Mode, Observer, Report};
 use serde_json::{Map, Value};
 
-use crate::delegate::{AgentRunner, McpToolCaller, ModelEvaluator};
 use crate::hooks::active::{Activation, WorkspaceTrust};
-use crate::hooks::hook::{DedupKey, HandlerHook, NotRun, SessionEndDeadline, Twin};
+use crate::hooks::fired::{Candidate, Fired, RawRun, Record};
+use crate::hooks::hook::{HandlerHook, SessionEndDeadline};
+use crate::hooks::registry::{claude_hooks, dispatcher};
 use crate::hooks::timeout::SessionEndBudget;
 use crate::input::{Stop, SubagentStop, TypedInput};
-use crate::present::{Presenter, Shown};
-use crate::run::background::{AsyncResult, Background, BackgroundLimits};
+use crate::present::Presenter;
+use crate::run::background::AsyncResult;
 use crate::run::env::HostEnv;
-use crate::run::http::HttpPolicy;
-use crate::run::runner::{Delegates, Shared};
+use crate::run::runner::Shared;
 use crate::wire::conversion::{InputObject, event_from_payload};
-use crate::wire::decode::RunRecord;
 use crate::wire::neutral::event_from_input;
 use crate::{Config, EventName, StopDecision, StopGuard};
-use hook_protocol::{FromReport, ReasonRule};
-
-/// A decision and the dispatch report it was read from.
-#[derive(Clone)]
-#[non_exhaustive]
-pub struct Fired<D> {
-    /// The event's typed decision.
-    pub decision: D,
-    /// The fold and one record per hook that matched.
-    pub report: Report,
-    /// The stdin object the hooks received.
-    input: InputObject,
-    presenter: Arc<Presenter>,
-}
-
-impl<D: std::fmt::Debug> std::fmt::Debug for Fired<D> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Fired")
-            .field("event", &self.input.name())
-            .field("decision", &self.decision)
-            .field("report", &self.report)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<D> Fired<D> {
-    /// Per-hook records in Claude Code's terms, in configuration order.
-    pub fn records(&self) -> Vec<Record> {
-        self.report.records.iter().map(Record::from_record).collect()
-    }
-
-    /// The stdin object the hooks received. An event fired from a typed input reads it back
-    /// from the stdin bytes on the first call (the engine itself never needs it).
-    pub fn input(&self) -> &Map<String, Value> {
-        self.input.object()
-    }
-}
-
-impl<D: 'static> Fired<D> {
-    /// What Claude Code shows after this event: the texts it adds to the conversation, each
-    /// where it puts it, and the texts it shows the user, word for word
-    /// ([`crate::present`]). A long text is saved under the engine's Claude home on each
-    /// call; the rendering reflects the decision as it is at the call (the Stop loop guard's
-    /// override included).
-    pub fn shown(&self) -> Shown {
-        let guard = (&self.decision as &dyn std::any::Any)
-            .downcast_ref::<StopDecision>()
-            .and_then(StopDecision::guard_override);
-        self.presenter.shown_with(&self.report, &self.input, guard)
-    }
-}
-
-/// One hook's run, in Claude Code's terms.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct Record {
-    /// Position in configuration order.
-    pub position: usize,
-    /// The hook's identifier.
-    pub id: String,
-    /// The command as written.
-    pub command: String,
-    /// Where it comes from.
-    pub source: Source,
-    /// `success`, `blocking_error`, `non_blocking_error`, `timed_out`, `spawn_failed`,
-    /// `skipped`, `cancelled`.
-    pub status: HookStatus,
-    /// The exit code, when it exited with one.
-    pub exit_code: Option<i32>,
-    /// The HTTP status, for an `http` hook that got an answer.
-    pub http_status: Option<u16>,
-    /// How long it ran.
-    pub duration: Duration,
-    /// The blocking reason or error notice.
-    pub message: Option<String>,
-    /// Warnings about its answer.
-    pub warnings: Vec<String>,
-    /// The end of its stderr.
-    pub stderr_tail: String,
-    /// What it said, as it entered the fold: its decision, reason, context, rewrite.
-    pub verdict: hook_protocol::Verdict,
-    /// The hooks it ran as one (a TNSAI list on the engine), each a record of its own.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub inner: Vec<Record>,
-}
-
-impl Record {
-    /// The Claude view of a core record (hooks of other kinds get the status the core gave).
-    pub fn from_record(r: &HookRecord) -> Self {
-        let meta = RunRecord::of_metadata(r.metadata.as_ref());
-        let status = meta.as_ref().map_or(
-            match r.status {
-                hook_protocol::HookStatus::Success => HookStatus::Success,
-                hook_protocol::HookStatus::Blocked => HookStatus::Blocked,
-                hook_protocol::HookStatus::TimedOut => HookStatus::TimedOut,
-                hook_protocol::HookStatus::SpawnFailed => HookStatus::SpawnFailed,
-                hook_protocol::HookStatus::Skipped => HookStatus::Skipped,
-                hook_protocol::HookStatus::Cancelled => HookStatus::Cancelled,
-                _ => HookStatus::Failed,
-            },
-            |m| m.status,
-        );
-        Self {
-            position: r.position,
-            id: r.id.clone(),
-            command: r.label.clone(),
-            source: r.source.clone(),
-            status,
-            exit_code: meta.as_ref().and_then(|m| m.exit_code),
-            http_status: meta.as_ref().and_then(|m| m.http_status),
-            duration: r.duration,
-            message: meta.and_then(|m| m.message.clone()).or_else(|| r.failure.clone()),
-            warnings: r.warnings.clone(),
-            stderr_tail: r.process.as_ref().map(|p| p.stderr_tail.clone()).unwrap_or_default(),
-            verdict: r.verdict.clone(),
-            inner: r.inner.iter().map(Record::from_record).collect(),
-        }
-    }
-}
-
-/// What a raw run ([`Engine::run_json`]) returns.
-#[derive(Debug, Clone, Serialize)]
-#[non_exhaustive]
-pub struct RawRun {
-    /// The event's name.
-    pub event: String,
-    /// The exact object sent on stdin.
-    pub input: Map<String, Value>,
-    /// The fold, in neutral terms.
-    pub report: Report,
-    /// Per-hook records.
-    pub records: Vec<Record>,
-    #[serde(skip)]
-    presenter: Arc<Presenter>,
-}
-
-impl RawRun {
-    /// The reason of the merged decision, in the hook's own words: the one Claude Code
-    /// shows (for a deny or block, the last hook's in configuration order, exit 2 before a
-    /// JSON answer; for an ask, the first). Every hook's reason is in
-    /// [`hook_protocol::Merged::reasons`].
-    pub fn reason(&self) -> Option<String> {
-        crate::wire::decision::shown_reason(&self.report)
-    }
-
-    /// What Claude Code shows after this event ([`Fired::shown`]).
-    pub fn shown(&self) -> Shown {
-        self.presenter.shown(&self.report, &self.input)
-    }
-}
-
-/// A hook that would be considered for an event, after matching.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct Candidate {
-    /// The hook's identifier.
-    pub id: String,
-    /// The command as written.
-    pub command: String,
-    /// The file it comes from.
-    pub file: PathBuf,
-    /// Its plugin, if any.
-    pub plugin: Option<String>,
-    /// `None` when it runs; else why not (a duplicate, an `if` that does not match, ...).
-    pub not_run: Option<NotRun>,
-}
+use hook_protocol::FromReport;
 
 /// Runs a configuration's Claude Code hooks (and any other hooks given) on typed events.
 ///
@@ -234,337 +63,24 @@ pub struct Candidate {
 /// Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Engine {
-    dispatcher: Dispatcher,
-    claude: Vec<Arc<HandlerHook>>,
-    shared: Arc<Shared>,
-    activation: Arc<Activation>,
-    config: Arc<Config>,
-    session_end: SessionEndBudget,
-    presenter: Arc<Presenter>,
+    pub(crate) dispatcher: Dispatcher,
+    pub(crate) claude: Vec<Arc<HandlerHook>>,
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) activation: Arc<Activation>,
+    pub(crate) config: Arc<Config>,
+    pub(crate) session_end: SessionEndBudget,
+    pub(crate) presenter: Arc<Presenter>,
     /// What the dispatcher is built from besides the Claude hooks, to rebuild it when a
     /// skill's hooks are added ([`Engine::add_skill`]).
-    extra: Vec<Arc<dyn Hook>>,
-    mode: Option<Mode>,
-    observer: Option<Arc<dyn Observer>>,
+    pub(crate) extra: Vec<Arc<dyn Hook>>,
+    pub(crate) mode: Option<Mode>,
+    pub(crate) observer: Option<Arc<dyn Observer>>,
 }
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engine").field("hooks", &self.claude.len()).finish()
     }
-}
-
-/// Builds an [`Engine`].
-///
-/// # Examples
-///
-/// A configuration from text, the harness's variables, and a native hook on the same dispatch
-/// as the Claude Code hooks, folded most-restrictively with them:
-///
-/// ```
-/// use std::sync::Arc;
-///
-/// use async_trait::async_trait;
-/// use hook_protocol::{
-///     Continuation, Event, Hook, HookInfo, HookOutcome, On, Seam, Source, Verdict,
-/// };
-/// use hooks_claude::input::{Base, Stop};
-/// use hooks_claude::{Engine, HostEnv, Loader, Scope, StopGuard};
-///
-/// #[derive(Debug)]
-/// struct TestsFirst(HookInfo);
-///
-/// #[async_trait]
-/// impl Hook for TestsFirst {
-///     fn info(&self) -> &HookInfo {
-///         &self.0
-///     }
-///     async fn run(&self, _event: &Event) -> HookOutcome {
-///         HookOutcome::success(Verdict::deny("run the tests before you stop"))
-///     }
-/// }
-///
-/// let settings = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#;
-/// let config = Loader::new().settings_text("settings.json", settings, Scope::Project).finish()?;
-/// let mut info = HookInfo::new("tests-first", Source::new("native", None));
-/// info.on = On::seam(Seam::TurnEnd);
-/// let mut host = HostEnv::new(std::env::temp_dir());
-/// host.extra.push(("CI".into(), "true".into()));
-/// let engine = Engine::builder(config)
-///     .host(host)
-///     .hooks([Arc::new(TestsFirst(info)) as Arc<dyn Hook>])
-///     .build()?;
-///
-/// let input = Stop {
-///     base: Base::new("session-1", "/tmp/transcript.jsonl", "/tmp"),
-///     stop_hook_active: false,
-///     last_assistant_message: None,
-///     background_tasks: None,
-///     session_crons: None,
-/// };
-/// let mut guard = StopGuard::default();
-/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-/// let fired = runtime.block_on(engine.stop(&input, &mut guard));
-/// assert_eq!(fired.report.records.len(), 2, "the Claude hook and the native one");
-/// assert_eq!(
-///     fired.decision.continuation,
-///     Continuation::Continue { reason: Some("run the tests before you stop".into()) },
-///     "the native hook keeps the agent working"
-/// );
-/// Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Default)]
-pub struct EngineBuilder {
-    config: Config,
-    host: Option<HostEnv>,
-    extra: Vec<Arc<dyn Hook>>,
-    mode: Option<Mode>,
-    observer: Option<Arc<dyn Observer>>,
-    http_policy: Option<HttpPolicy>,
-    delegates: Delegates,
-    background: BackgroundLimits,
-    claude_home: Option<PathBuf>,
-    session_end_budget: Option<Duration>,
-    trust: WorkspaceTrust,
-    containment: crate::run::runner::EngineContainment,
-}
-
-impl std::fmt::Debug for EngineBuilder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EngineBuilder").field("entries", &self.config.entries.len()).finish()
-    }
-}
-
-impl EngineBuilder {
-    /// The harness's variables (`CLAUDE_PROJECT_DIR`, ...); the default project directory is
-    /// the current directory.
-    pub fn host(mut self, host: HostEnv) -> Self {
-        self.host = Some(host);
-        self
-    }
-
-    /// Adds hooks of other kinds (native, another dialect) to the same dispatch, after the
-    /// Claude hooks of equal priority.
-    pub fn hooks(mut self, hooks: impl IntoIterator<Item = Arc<dyn Hook>>) -> Self {
-        self.extra.extend(hooks);
-        self
-    }
-
-    /// How matching hooks run (default: in parallel).
-    pub fn mode(mut self, mode: Mode) -> Self {
-        self.mode = Some(mode);
-        self
-    }
-
-    /// Receives `hook/started`, `hook/invoked` and `hook/result` events.
-    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
-        self.observer = Some(observer);
-        self
-    }
-
-    /// The limits on `http` hooks (`allowedHttpHookUrls`, `httpHookAllowedEnvVars`); the
-    /// default is what the loaded settings set ([`HttpPolicy::from_config`]).
-    pub fn http_policy(mut self, policy: HttpPolicy) -> Self {
-        self.http_policy = Some(policy);
-        self
-    }
-
-    /// The model `prompt` hooks ask; without one they are skipped with a warning.
-    pub fn model_evaluator(mut self, model: Arc<dyn ModelEvaluator>) -> Self {
-        self.delegates.model = Some(model);
-        self
-    }
-
-    /// The agent `agent` hooks run; without one they are skipped with a warning.
-    pub fn agent_runner(mut self, agent: Arc<dyn AgentRunner>) -> Self {
-        self.delegates.agent = Some(agent);
-        self
-    }
-
-    /// The MCP client `mcp_tool` hooks call; without one they are skipped with a warning.
-    pub fn mcp_tool_caller(mut self, mcp: Arc<dyn McpToolCaller>) -> Self {
-        self.delegates.mcp = Some(mcp);
-        self
-    }
-
-    /// Bounds on background (`async`) hooks (default [`BackgroundLimits::DEFAULT`]).
-    pub fn background_limits(mut self, limits: BackgroundLimits) -> Self {
-        self.background = limits;
-        self
-    }
-
-    /// The Claude home (Claude Code's `~/.claude`) under which [`Fired::shown`] saves hook
-    /// texts too long for the conversation, in
-    /// `projects/<cwd slug>/<session id>/tool-results/` (default: `.claude` in
-    /// [`HostEnv::home`], else in `$HOME`).
-    pub fn claude_home(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.claude_home = Some(dir.into());
-        self
-    }
-
-    /// Whether the user trusted the project folder
-    /// ([Workspace trust](crate::compatibility#workspace-trust)); [`WorkspaceTrust::Implicit`], as
-    /// in `-p` and SDK sessions, when not set.
-    pub fn workspace_trust(mut self, trust: WorkspaceTrust) -> Self {
-        self.trust = trust;
-        self
-    }
-
-    /// Resource limits for each of this engine's hooks (`pids.max`, `memory.max`,
-    /// `cpu.weight`), over the process's ([`hook_exec::contain`]); they apply where its
-    /// hooks run in cgroups. Engines of one process may each set their own.
-    pub fn resource_limits(mut self, limits: hook_exec::ResourceLimits) -> Self {
-        self.containment.resources = limits;
-        self
-    }
-
-    /// Whether this engine's hooks run in a cgroup of their own where the process has cgroup
-    /// containment (the default), or, `false`, with the tree walk and no resource limits.
-    /// The parent cgroup and the supervisor process are the process's
-    /// ([`hook_exec::contain`]); this turns cgroups off for one engine only.
-    pub fn cgroups(mut self, on: bool) -> Self {
-        self.containment.no_cgroups = !on;
-        self
-    }
-
-    /// The shared budget of `SessionEnd` hooks and the timeout of those that set none, as
-    /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code
-    /// ([SessionEnd budget](crate::compatibility#sessionend-budget)). Without it the budget is 1.5
-    /// s, raised to the highest `timeout` of a `SessionEnd` hook from a settings file, at most 60
-    /// s.
-    pub fn session_end_budget(mut self, budget: Duration) -> Self {
-        self.session_end_budget = Some(budget);
-        self
-    }
-
-    /// Builds the engine.
-    ///
-    /// # Errors
-    ///
-    /// [`MatcherError`] when the matchers of one seam cannot be compiled together.
-    pub fn build(self) -> Result<Engine, MatcherError> {
-        let mut host = match self.host {
-            Some(h) => h,
-            None => HostEnv::new(std::env::current_dir().unwrap_or_default()),
-        };
-        // Hooks run elsewhere than the harness: every path they are given is absolute.
-        host.project_dir = absolute(host.project_dir);
-        host.home = host.home.map(absolute);
-        let http_policy = self.http_policy.unwrap_or_else(|| HttpPolicy::from_config(&self.config));
-        let presenter = Arc::new(match self.claude_home {
-            Some(dir) => Presenter::new(absolute(dir)),
-            None => Presenter::for_home(host.home.as_deref()),
-        });
-        let shared = Arc::new(Shared {
-            host,
-            settings_env: self.config.env.clone(),
-            background: Background::new(self.background),
-            #[cfg(feature = "http")]
-            http: crate::run::http::Client::default(),
-            http_policy,
-            delegates: self.delegates,
-            settings_base_env: std::sync::OnceLock::new(),
-            containment: self.containment,
-        });
-        let activation = Arc::new(Activation::new(self.trust));
-        let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);
-        let claude = claude_hooks(&self.config.entries, 0, &shared, &activation, session_end);
-        let dispatcher = dispatcher(&claude, &self.extra, self.mode, self.observer.as_ref())?;
-        Ok(Engine {
-            dispatcher,
-            claude,
-            shared,
-            activation,
-            config: Arc::new(self.config),
-            session_end,
-            presenter,
-            extra: self.extra,
-            mode: self.mode,
-            observer: self.observer,
-        })
-    }
-}
-
-/// `path` made absolute against the current directory (unchanged when it cannot be).
-fn absolute(path: PathBuf) -> PathBuf {
-    std::path::absolute(&path).unwrap_or(path)
-}
-
-/// The dispatcher of an engine's hooks.
-fn dispatcher(
-    claude: &[Arc<HandlerHook>],
-    extra: &[Arc<dyn Hook>],
-    mode: Option<Mode>,
-    observer: Option<&Arc<dyn Observer>>,
-) -> Result<Dispatcher, MatcherError> {
-    // Claude Code shows one reason, whatever form each hook's answer took.
-    let mut builder = Dispatcher::builder()
-        .hooks(claude.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
-        .hooks(extra.iter().cloned())
-        .reason_rule(ReasonRule::One);
-    if let Some(mode) = mode {
-        builder = builder.mode(mode);
-    }
-    if let Some(observer) = observer {
-        builder = builder.observer(Arc::clone(observer));
-    }
-    builder.build()
-}
-
-/// Turns the active entries of a configuration into hooks, with their duplicate twins.
-/// `first` is the index of the first entry in the engine's configuration (its hooks' ids
-/// count from it).
-fn claude_hooks(
-    entries: &[crate::Entry],
-    first: usize,
-    shared: &Arc<Shared>,
-    activation: &Arc<Activation>,
-    session_end: SessionEndBudget,
-) -> Vec<Arc<HandlerHook>> {
-    let mut hooks: Vec<HandlerHook> = Vec::with_capacity(entries.len());
-    let mut seen: HashMap<(EventName, DedupKey), Vec<Twin>> = HashMap::new();
-    // The entries of one file come together: its origin is written once.
-    let mut origin: Option<(&Arc<crate::SourceFile>, String)> = None;
-    let mut digits = itoa::Buffer::new();
-    for (i, entry) in entries.iter().enumerate() {
-        if entry.disabled {
-            continue;
-        }
-        let event = entry.event.as_str();
-        let index = digits.format(first + i);
-        let mut id = String::with_capacity("claude::".len() + event.len() + index.len());
-        id.push_str("claude:");
-        id.push_str(event);
-        id.push(':');
-        id.push_str(index);
-        let from = match &origin {
-            Some((source, text)) if Arc::ptr_eq(source, &entry.source) => text.clone(),
-            _ => {
-                let text = HandlerHook::origin(entry);
-                origin = Some((&entry.source, text.clone()));
-                text
-            }
-        };
-        let mut hook = HandlerHook::new(
-            id,
-            from,
-            entry.clone(),
-            Arc::clone(shared),
-            Arc::clone(activation),
-            session_end,
-        );
-        if let Some(key) = hook.dedup_key() {
-            let twins = seen.entry((entry.event, key)).or_default();
-            hook.twins = twins.clone();
-            twins.push(Twin {
-                id: hook.info().id.clone(),
-                matcher: entry.matcher.clone(),
-                rule: entry.handler.rule().cloned(),
-            });
-        }
-        hooks.push(hook);
-    }
-    hooks.into_iter().map(Arc::new).collect()
 }
 
 /// A typed call per event of the table, except the two that take a loop guard
@@ -584,11 +100,6 @@ macro_rules! typed_calls {
 }
 
 impl Engine {
-    /// A builder for a loaded configuration.
-    pub fn builder(config: Config) -> EngineBuilder {
-        EngineBuilder { config, ..EngineBuilder::default() }
-    }
-
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config

@@ -5,7 +5,10 @@
 //! session.
 
 pub(crate) mod active;
+pub(crate) mod builder;
 pub(crate) mod check;
 pub(crate) mod engine;
+pub(crate) mod fired;
 pub(crate) mod hook;
+pub(crate) mod registry;
 pub(crate) mod timeout;
