@@ -59,7 +59,9 @@ fn sdks(dir: &Path) -> Vec<Sdk> {
         Sdk {
             name: "cc-hooks-ts 2.1.251 (npm)",
             program: node("cc_hooks_ts_driver.mjs"),
-            events: EventName::ALL.to_vec(),
+            // Every event it knows: Claude Code's documented ones (the undocumented
+            // `PreSkillShellCommand` is not in its schema).
+            events: EventName::ALL.iter().copied().filter(|e| *e != PreSkillShellCommand).collect(),
         },
     ]
 }
