@@ -22,7 +22,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::{Decision, Diagnostic, HookRecord, HookStatus, Report, Scrub, Severity, Shown};
+use crate::{
+    Aliases, Decision, Diagnostic, HookRecord, HookStatus, Report, Scrub, Severity, Shown,
+};
 
 /// What a file given to a dialect is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,6 +71,9 @@ pub struct LoadRequest {
     pub always_shell: bool,
     /// Run an input that lacks a field its event requires (a partial recording).
     pub lenient: bool,
+    /// Other names the tools of the events go by, for the hooks' matchers: set when the
+    /// files are another agent's that it runs as this dialect's ([`Dialect::runs_as`]).
+    pub tool_aliases: Aliases,
 }
 
 impl LoadRequest {
@@ -82,6 +87,7 @@ impl LoadRequest {
             scrub: None,
             always_shell: false,
             lenient: false,
+            tool_aliases: Aliases::default(),
         }
     }
 
@@ -428,6 +434,15 @@ pub trait Dialect: Send + Sync {
     /// above `.claude/` for `p/.claude/settings.json`), when its place says.
     fn project_of(&self, path: &Path) -> Option<PathBuf> {
         let _ = path;
+        None
+    }
+
+    /// When `path`, holding `text`, is in this dialect's place but its agent runs it as
+    /// another dialect's file (Copilot runs a `.github/hooks` file in Claude Code's shape as a
+    /// Claude Code file): that dialect's [`Dialect::name`], and the tool names of this agent as
+    /// aliases of the other's, for the hooks' matchers ([`LoadRequest::tool_aliases`]).
+    fn runs_as(&self, path: &Path, text: &str) -> Option<(&'static str, Aliases)> {
+        let _ = (path, text);
         None
     }
 

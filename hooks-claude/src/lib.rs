@@ -14,8 +14,11 @@
 //! ([`Step`]), and between the steps what Claude Code does: the Stop loop guard, skills whose
 //! hooks start with their Skill call, `once`, background results on the next step,
 //! `CLAUDE_ENV_FILE`s and their exports, the current directory, `PostToolBatch`'s calls, Ctrl-C
-//! through one [`Interrupter`] for the session (or a [`CancellationToken`] per step). The workspace's `examples/harness-loop` crate is the guide: a scripted
-//! model and fake tools driving a session through a whole turn.
+//! through one [`Interrupter`] for the session (or a [`CancellationToken`] per step). A
+//! [`conversation::Conversation`] turns the steps, the model's replies and the tools' results
+//! into each model request, laid out as Claude Code lays them out. The workspace's
+//! `examples/harness-loop` crate is the guide: a scripted model and fake tools driving a
+//! session through a whole turn.
 //!
 //! What the crate does for each event, field and rule, where it deliberately differs from
 //! Claude Code and why, and the Claude Code release it follows (2.1.332) is written down in

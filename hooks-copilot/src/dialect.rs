@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed,
+    Aliases, Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed,
     LoadRequest, Loaded, Session,
 };
 use serde_json::{Map, Value};
@@ -79,6 +79,12 @@ impl Dialect for Copilot {
             return if pascal && !camel && !versioned { Claim::Possible } else { Claim::Place };
         }
         if versioned && camel { Claim::Shape } else { Claim::No }
+    }
+
+    fn runs_as(&self, path: &Path, text: &str) -> Option<(&'static str, Aliases)> {
+        // Copilot runs a file in Claude Code's shape as a Claude Code file, matching its tools
+        // by either agent's names.
+        (self.claims(path, text) == Claim::Possible).then(|| ("claude", crate::both_aliases()))
     }
 
     fn project_of(&self, path: &Path) -> Option<PathBuf> {

@@ -47,6 +47,15 @@ pub fn aliases() -> Aliases {
         .fold(Aliases::new(), |a, (tool, names)| a.alias(*tool, names.iter().copied()))
 }
 
+/// Copilot's tool names and Claude Code's as aliases of each other (`bash` ↔ `Bash`, `view` ↔
+/// `Read`, `create` ↔ `Write`, `edit` and `apply_patch` ↔ `Edit`, `task` ↔ `Agent`): for a
+/// Copilot user's hooks in Claude Code's shape, which may name either.
+pub fn both_aliases() -> Aliases {
+    TOOL_ALIASES.iter().fold(aliases(), |a, (claude, copilot)| {
+        copilot.iter().fold(a, |a, name| a.alias(*name, [*claude]))
+    })
+}
+
 impl Engine {
     /// The hooks of `config`, for a project (the hooks' working directory and
     /// `COPILOT_PROJECT_DIR`), run one after another as Copilot runs them; none when a file

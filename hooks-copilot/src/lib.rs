@@ -22,7 +22,9 @@
 //! is in [`present`].
 //!
 //! A file in Claude Code's shape (PascalCase events, matcher groups) is a Claude Code file,
-//! which Copilot runs as such: `hooks-claude` reads it. What the crate does for each event,
+//! which Copilot runs as such: `hooks-claude` reads it, with [`both_aliases`] as its tool
+//! aliases (`EngineBuilder::tool_aliases`), so that `Bash` matches Copilot's `bash` and the
+//! other way round; `Dialect::runs_as` says so to a program that drives dialects. What the crate does for each event,
 //! field and rule, and where it deliberately differs from Copilot, is in the [`compatibility`]
 //! module (`docs/copilot.md`).
 //!
@@ -60,7 +62,7 @@ mod session;
 pub use config::{Command, Config, DEFAULT_TIMEOUT, Entry, Loader, Place, Source, discover};
 pub use decode::RunRecord;
 pub use dialect::{copilot_home, dialect};
-pub use engine::{Engine, Run, aliases};
+pub use engine::{Engine, Run, aliases, both_aliases};
 pub use event::{EventName, TOOL_ALIASES};
 pub use hook::{CommandHook, DIALECT};
 pub use payload::InputObject;

@@ -158,7 +158,10 @@ fn load(request: &LoadRequest) -> Result<Hooks, DialectError> {
     // As in Claude Code, the prefix comes from the environment of the process running hooks.
     host.shell_prefix = std::env::var("CLAUDE_CODE_SHELL_PREFIX").ok();
     // Naming hooks is trusting the folder they come from: project sub-agents' hooks run too.
-    let mut builder = Engine::builder(config).host(host).workspace_trust(WorkspaceTrust::Trusted);
+    let mut builder = Engine::builder(config)
+        .host(host)
+        .workspace_trust(WorkspaceTrust::Trusted)
+        .tool_aliases(request.tool_aliases.clone());
     if let Some(dir) = &request.agent_home {
         builder = builder.claude_home(dir);
     }

@@ -92,6 +92,7 @@ pub struct EngineBuilder {
     session_end_budget: Option<Duration>,
     trust: WorkspaceTrust,
     containment: crate::run::runner::EngineContainment,
+    tool_aliases: hook_protocol::Aliases,
 }
 
 impl std::fmt::Debug for EngineBuilder {
@@ -199,6 +200,15 @@ impl EngineBuilder {
         self
     }
 
+    /// Other names the harness's tools go by, for the hooks' matchers: a hook whose matcher
+    /// names an alias of a call's tool runs as if it named the tool (a Copilot user's Claude
+    /// Code file matches `Bash` where the harness calls the tool `bash`). The hooks still get
+    /// the tool by its own name.
+    pub fn tool_aliases(mut self, aliases: hook_protocol::Aliases) -> Self {
+        self.tool_aliases = aliases;
+        self
+    }
+
     /// The shared budget of `SessionEnd` hooks and the timeout of those that set none, as
     /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it in Claude Code
     /// ([SessionEnd budget](crate::compatibility#sessionend-budget)). Without it the budget is 1.5
@@ -241,7 +251,13 @@ impl EngineBuilder {
         let activation = Arc::new(Activation::new(self.trust));
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);
         let claude = claude_hooks(&self.config.entries, 0, &shared, &activation, session_end);
-        let dispatcher = dispatcher(&claude, &self.extra, self.mode, self.observer.as_ref())?;
+        let dispatcher = dispatcher(
+            &claude,
+            &self.extra,
+            self.mode,
+            self.observer.as_ref(),
+            &self.tool_aliases,
+        )?;
         Ok(Engine {
             dispatcher,
             claude,
@@ -253,6 +269,7 @@ impl EngineBuilder {
             extra: self.extra,
             mode: self.mode,
             observer: self.observer,
+            tool_aliases: self.tool_aliases,
         })
     }
 }

@@ -75,6 +75,8 @@ pub struct Engine {
     pub(crate) extra: Vec<Arc<dyn Hook>>,
     pub(crate) mode: Option<Mode>,
     pub(crate) observer: Option<Arc<dyn Observer>>,
+    /// Other names of the harness's tools, for matchers.
+    pub(crate) tool_aliases: hook_protocol::Aliases,
 }
 
 impl std::fmt::Debug for Engine {
@@ -266,7 +268,13 @@ impl Engine {
             claude_hooks(&loaded.entries, first, &self.shared, &self.activation, self.session_end);
         let mut claude = self.claude.clone();
         claude.extend(hooks);
-        match dispatcher(&claude, &self.extra, self.mode, self.observer.as_ref()) {
+        match dispatcher(
+            &claude,
+            &self.extra,
+            self.mode,
+            self.observer.as_ref(),
+            &self.tool_aliases,
+        ) {
             Ok(rebuilt) => {
                 self.dispatcher = rebuilt;
                 self.claude = claude;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use hook_protocol::{Dispatcher, Hook, MatcherError, Mode, Observer, ReasonRule};
+use hook_protocol::{Aliases, Dispatcher, Hook, MatcherError, Mode, Observer, ReasonRule};
 
 use crate::EventName;
 use crate::hooks::active::Activation;
@@ -18,12 +18,16 @@ pub(crate) fn dispatcher(
     extra: &[Arc<dyn Hook>],
     mode: Option<Mode>,
     observer: Option<&Arc<dyn Observer>>,
+    aliases: &Aliases,
 ) -> Result<Dispatcher, MatcherError> {
     // Claude Code shows one reason, whatever form each hook's answer took.
     let mut builder = Dispatcher::builder()
         .hooks(claude.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
         .hooks(extra.iter().cloned())
         .reason_rule(ReasonRule::One);
+    if !aliases.is_empty() {
+        builder = builder.aliases(aliases.clone());
+    }
     if let Some(mode) = mode {
         builder = builder.mode(mode);
     }

@@ -141,3 +141,44 @@ fn replay_keeps_copilots_loop_guard() {
             .unwrap();
     assert_eq!(last["stop_hook_active"], false, "after the override the count started again");
 }
+
+#[test]
+fn a_copilot_file_in_claude_codes_shape_runs_as_claude_code_hooks_with_both_tool_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let hooks_dir = dir.path().join(".github/hooks");
+    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let deny = r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "matched"}}"#;
+    let file = serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash|Read", "hooks": [{"type": "command", "command": format!("cat > /dev/null; echo '{deny}'")}]}
+    ]}});
+    std::fs::write(hooks_dir.join("claude-shaped.json"), file.to_string()).unwrap();
+    let run = |tool: &str| {
+        let input = format!(r#"{{"tool_name": "{tool}", "tool_input": {{}}, "tool_use_id": "t"}}"#);
+        let args = [
+            "run",
+            "--dialect",
+            "copilot",
+            "--settings",
+            ".github/hooks/claude-shaped.json",
+            "--event",
+            "PreToolUse",
+            "--input",
+            "-",
+            "--format",
+            "json",
+        ];
+        hooks(&args, dir.path(), Some(&input))
+    };
+    // Copilot's names and Claude Code's both meet a matcher written with Claude Code's.
+    for tool in ["bash", "Bash", "view", "Read"] {
+        let out = run(tool);
+        assert_eq!(out.status, 2, "{tool}: {}{}", out.stdout, out.stderr);
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(doc["decision"], "deny", "{tool}");
+        assert!(out.stderr.is_empty(), "no warning: {}", out.stderr);
+    }
+    let out = run("create");
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["decision"], "none", "a tool the matcher does not name");
+}
