@@ -138,6 +138,9 @@ fn build_direct(triple: &str) -> Result {
             .env("RUSTFLAGS", flags)
             .args(["build", "--manifest-path"])
             .arg(fuzz_dir().join("Cargo.toml"))
+            // Where the runs look for the binaries, whatever `CARGO_TARGET_DIR` says.
+            .arg("--target-dir")
+            .arg(fuzz_dir().join("target"))
             .args(["--target", triple, "--profile", DIRECT_PROFILE, "--locked", "--bins"]),
     )
 }
