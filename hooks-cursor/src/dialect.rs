@@ -48,7 +48,7 @@ impl Dialect for Cursor {
     }
 
     fn reads(&self, kind: FileKind) -> bool {
-        kind == FileKind::Config
+        matches!(kind, FileKind::Config | FileKind::Plugin)
     }
 
     fn claims(&self, path: &Path, text: &str) -> Claim {
@@ -93,6 +93,14 @@ impl Dialect for Cursor {
                     return Err(DialectError::load(format!("Cursor hook file {e}")));
                 }
                 loader.file(path, place_of(path));
+            }
+            // Plugins come after the other places, as in Cursor.
+            for dir in request.files_of(FileKind::Plugin) {
+                let path = dir.join("hooks/hooks.json");
+                if let Err(e) = hook_protocol::text_file::regular_file(&path) {
+                    return Err(DialectError::load(format!("Cursor plugin hook file {e}")));
+                }
+                loader.file(path, Place::Plugin);
             }
         } else {
             let found = discover(home.as_deref(), &request.project_dir);

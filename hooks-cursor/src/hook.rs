@@ -3,7 +3,7 @@
 //! its command run as `/bin/sh -c COMMAND` in the project's root (a user hook: in `~/.cursor`)
 //! with Cursor's variables ([Process execution](crate::compatibility#process-execution)).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -98,10 +98,17 @@ impl CommandHook {
         env
     }
 
-    /// Where the hook runs: the project's root, or `~/.cursor` for a user hook.
+    /// Where the hook runs: the project's root, `~/.cursor` for a user hook, the plugin's
+    /// folder (above its `hooks/hooks.json`) for a plugin's.
     fn cwd(&self) -> PathBuf {
         match (self.entry.source.place, &self.cursor_home) {
             (Place::User, Some(home)) if home.is_dir() => home.clone(),
+            (Place::Plugin, _) => {
+                let file = &self.entry.source.path;
+                let root = file.parent().filter(|d| d.ends_with("hooks")).and_then(Path::parent);
+                root.or_else(|| file.parent())
+                    .map_or_else(|| self.project_dir.clone(), Path::to_path_buf)
+            }
             _ => self.project_dir.clone(),
         }
     }

@@ -73,3 +73,36 @@ fn editor_events_load_and_are_listed_as_not_run() {
         out.stderr
     );
 }
+
+#[test]
+fn a_plugin_named_with_dash_dash_plugin_runs_its_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("guard-plugin");
+    std::fs::create_dir_all(plugin.join("hooks")).unwrap();
+    let file = serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+        {"command": "cat > /dev/null; echo '{\"permission\": \"deny\", \"user_message\": \"the plugin says no\"}'"}
+    ]}});
+    std::fs::write(plugin.join("hooks/hooks.json"), file.to_string()).unwrap();
+    let args = [
+        "run",
+        "--dialect",
+        "cursor",
+        "--plugin",
+        "guard-plugin",
+        "--event",
+        "beforeShellExecution",
+        "--input",
+        "-",
+        "--format",
+        "json",
+    ];
+    let out = hooks(&args, dir.path(), Some(r#"{"command": "make"}"#));
+    assert_eq!(out.status, 2, "{}{}", out.stdout, out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["decision"], "deny");
+    // A folder without hooks/hooks.json says so.
+    let args = ["run", "--dialect", "cursor", "--plugin", ".", "--event", "stop"];
+    let out = hooks(&args, dir.path(), None);
+    assert_eq!(out.status, 1);
+    assert!(out.stderr.contains("hooks/hooks.json` does not exist"), "{}", out.stderr);
+}

@@ -29,6 +29,9 @@ pub enum Place {
     Project,
     /// The user's (`~/.cursor/hooks.json`): its hooks run in `~/.cursor`.
     User,
+    /// A plugin's (`<plugin>/hooks/hooks.json`), after the user's: its hooks run in the
+    /// plugin's folder.
+    Plugin,
 }
 
 impl Place {
@@ -38,6 +41,7 @@ impl Place {
             Place::Enterprise => "enterprise",
             Place::Project => "project",
             Place::User => "user",
+            Place::Plugin => "plugin",
         }
     }
 }

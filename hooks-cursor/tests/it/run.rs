@@ -177,3 +177,43 @@ async fn session_start_env_reaches_later_hooks() {
         .await;
     assert_eq!(p.read("team.txt"), "blue");
 }
+
+#[tokio::test]
+async fn a_plugins_hooks_come_after_the_projects_and_run_in_the_plugins_folder() {
+    let p = Project::new();
+    let log = p.root.join("order.log");
+    let project_hook =
+        p.script("project.sh", &format!("cat > /dev/null\necho project >> '{}'", log.display()));
+    p.hooks(&json!({"preToolUse": [{"command": project_hook}]}));
+    // A plugin whose command is relative to its own folder.
+    let plugin = p.root.join("plugins/audit");
+    std::fs::create_dir_all(plugin.join("hooks")).unwrap();
+    let script = plugin.join("bin/log.sh");
+    std::fs::create_dir_all(script.parent().unwrap()).unwrap();
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\ncat > /dev/null\necho \"plugin $(pwd)\" >> '{}'\n", log.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let text = json!({"version": 1, "hooks": {"preToolUse": [{"command": "./bin/log.sh"}]}});
+    std::fs::write(plugin.join("hooks/hooks.json"), text.to_string()).unwrap();
+
+    let mut loader = hooks_cursor::Loader::new();
+    loader.file(p.root.join(".cursor/hooks.json"), hooks_cursor::Place::Project);
+    loader.file(plugin.join("hooks/hooks.json"), hooks_cursor::Place::Plugin);
+    let config = loader.finish();
+    assert!(config.diagnostics.iter().all(|d| !d.is_error()), "{:?}", config.diagnostics);
+    let engine = hooks_cursor::Engine::new(config, &p.root, None, None).unwrap();
+    let report = p.dispatch(&engine, pre("Read", json!({"file_path": "a.rs"}))).await;
+    assert_eq!(report.records.len(), 2, "{:?}", report.records);
+    // In configuration order: the project's, then the plugin's (they run side by side).
+    let origins: Vec<Option<String>> =
+        report.records.iter().map(|r| r.source.origin.clone()).collect();
+    let plugin_file = plugin.join("hooks/hooks.json").display().to_string();
+    assert_eq!(origins[1].as_deref(), Some(plugin_file.as_str()), "{origins:?}");
+    let seen = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<&str> = seen.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(lines, [format!("plugin {}", plugin.display()).as_str(), "project"]);
+}
