@@ -84,9 +84,7 @@ fn stat(pid: u32) -> Option<(u8, u32, u32)> {
 }
 
 /// Whether `pid` is a live process (a zombie is dead: it only waits for its parent).
-pub(crate) fn alive(pid: u32) -> bool {
-    stat(pid).is_some_and(|(state, _, _)| state != b'Z' && state != b'X')
-}
+pub(crate) use test_support::alive;
 
 /// Waits up to 2 s for every pid to be dead and returns those still alive.
 pub(crate) fn still_alive_after_a_moment(pids: &[u32]) -> Vec<u32> {

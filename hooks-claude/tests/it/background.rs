@@ -33,10 +33,9 @@ async fn drain(engine: &Engine, n: usize) -> Vec<AsyncResult> {
     results
 }
 
+/// Whether the process `pid` runs (a zombie does not: it is being reaped).
 fn alive(pid: &str) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-    // A zombie is gone for our purpose: it runs nothing and is being reaped.
-    stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    pid.parse().is_ok_and(test_support::alive)
 }
 
 #[tokio::test]

@@ -257,15 +257,17 @@ fn stop_hooks() -> String {
     settings(serde_json::json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}))
 }
 
-/// Writes `files` (relative path, text) under a fresh plugin directory named `fmt`.
-fn plugin_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let root = temp_dir(name).join("fmt");
+/// Writes `files` (relative path, text) under a fresh plugin directory named `fmt`, in a
+/// temporary folder the first value keeps.
+fn plugin_dir(name: &str, files: &[(&str, &str)]) -> (Scratch, std::path::PathBuf) {
+    let dir = temp_dir(name);
+    let root = dir.join("fmt");
     for (path, text) in files {
         let path = root.join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    root
+    (dir, root)
 }
 
 /// A hooks file (as `hooks/hooks.json` is) with one Stop hook running `command`.
@@ -285,7 +287,7 @@ fn commands(config: &hooks_claude::Config) -> Vec<(&str, String)> {
 
 #[test]
 fn a_plugin_manifest_adds_hook_files_after_the_standard_one() {
-    let root = plugin_dir(
+    let (_dir, root) = plugin_dir(
         "manifest-files",
         &[
             ("hooks/hooks.json", &hooks_file("standard")),
@@ -310,7 +312,7 @@ fn a_plugin_manifest_adds_hook_files_after_the_standard_one() {
     assert!(config.active().all(|e| e.source.plugin().unwrap().name == "formatter"));
 
     // One path as a string, and no standard file: the manifest's hooks are the plugin's.
-    let root = plugin_dir(
+    let (_dir, root) = plugin_dir(
         "manifest-one-file",
         &[
             (".claude-plugin/plugin.json", r#"{"hooks": "./config/hooks.json"}"#),
@@ -330,7 +332,7 @@ fn a_plugin_manifest_can_hold_hooks_inline() {
   "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/inline.sh"}]}],
             "Nope": []}
 }"#;
-    let root = plugin_dir("manifest-inline", &[(".claude-plugin/plugin.json", manifest)]);
+    let (_dir, root) = plugin_dir("manifest-inline", &[(".claude-plugin/plugin.json", manifest)]);
     let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert_eq!(
         commands(&config),
@@ -353,7 +355,7 @@ fn bad_manifest_hook_paths_are_reported_at_their_value_and_skipped() {
   7,
   "./extra/good.json"
 ]}"#;
-    let root = plugin_dir(
+    let (_dir, root) = plugin_dir(
         "manifest-bad",
         &[
             ("hooks/hooks.json", &hooks_file("standard")),
@@ -388,7 +390,7 @@ fn bad_manifest_hook_paths_are_reported_at_their_value_and_skipped() {
 
 #[test]
 fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
-    let root = plugin_dir(
+    let (_dir, root) = plugin_dir(
         "manifest-broken",
         &[
             ("hooks/hooks.json", &hooks_file("standard")),
@@ -402,7 +404,8 @@ fn a_broken_manifest_is_reported_and_the_standard_hooks_still_load() {
     assert!(d.message.starts_with("invalid JSON"), "{}", d.message);
     assert_eq!((d.line, d.column), (1, 10));
     // Without a manifest's hooks, a missing standard file is still an error.
-    let root = plugin_dir("manifest-none", &[(".claude-plugin/plugin.json", r#"{"name": "x"}"#)]);
+    let (_dir, root) =
+        plugin_dir("manifest-none", &[(".claude-plugin/plugin.json", r#"{"name": "x"}"#)]);
     let config = Loader::new().plugin_dir(&root).finish().unwrap_err().into_config();
     let missing = &config.diagnostics[0].message;
     assert_eq!(missing, "does not exist; no hook from it registers");
@@ -476,7 +479,7 @@ fn function_hook_modules_are_warnings_and_the_command_hooks_still_load() {
   ],
   "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "standard"}]}]}
 }"#;
-    let root = plugin_dir("modules", &[("hooks/hooks.json", hooks)]);
+    let (_dir, root) = plugin_dir("modules", &[("hooks/hooks.json", hooks)]);
     let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert_eq!(commands(&config), [("standard", "hooks/hooks.json".to_owned())]);
     let shown: Vec<String> = config
@@ -498,7 +501,7 @@ fn function_hook_modules_are_warnings_and_the_command_hooks_still_load() {
     );
 
     let wrong = r#"{"modules": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}"#;
-    let root = plugin_dir("modules-wrong", &[("hooks/hooks.json", wrong)]);
+    let (_dir, root) = plugin_dir("modules-wrong", &[("hooks/hooks.json", wrong)]);
     let config = Loader::new().plugin_dir(&root).finish().unwrap();
     assert_eq!(commands(&config).len(), 1);
     assert_eq!(config.diagnostics.len(), 1);

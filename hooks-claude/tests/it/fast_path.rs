@@ -27,7 +27,7 @@ struct Seen {
 }
 
 struct Case {
-    dir: PathBuf,
+    dir: Scratch,
     /// The event's `cwd` (default: the project directory).
     cwd: Option<PathBuf>,
     env: Vec<(String, String)>,

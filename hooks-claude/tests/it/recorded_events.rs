@@ -3,7 +3,7 @@
 //! and UserPromptExpansion do with an answer and show, and the 34th event name.
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hook_protocol::HookStatus;
 use hooks_claude::input::{
@@ -13,10 +13,10 @@ use hooks_claude::input::{
 use hooks_claude::{Engine, Placement, Shown};
 use serde_json::{Value, json};
 
-use crate::support::{engine, load, settings, temp_dir};
+use crate::support::{Scratch, engine, load, settings, temp_dir};
 
 /// A project whose `.claude/settings.json` runs `body` as the one hook of `event`.
-fn one_hook(name: &str, event: &str, body: &str) -> (Engine, PathBuf) {
+fn one_hook(name: &str, event: &str, body: &str) -> (Engine, Scratch) {
     let dir = temp_dir(name);
     let script = dir.join("hook.sh");
     std::fs::write(&script, format!("#!/bin/sh\ncat > /dev/null\n{body}\n")).unwrap();

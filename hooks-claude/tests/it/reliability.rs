@@ -117,7 +117,7 @@ async fn scrubbed_credentials_do_not_reach_the_hook() {
         .find(|(k, v)| k != "PATH" && !k.starts_with("CLAUDE") && v.len() > 2)
         .expect("the test process has an environment");
     let seen = |engine: Engine| {
-        let dir = dir.clone();
+        let dir = dir.to_path_buf();
         let out = out.clone();
         async move {
             engine.pre_tool_use(&pre_tool(&dir, "ls")).await;

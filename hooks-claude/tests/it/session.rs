@@ -2,7 +2,6 @@
 //! `once`, async results on the next step, env files, the current directory, Ctrl-C, steps
 //! out of order.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -18,7 +17,7 @@ use crate::support::*;
 
 /// A project with `.claude/settings.json` holding `hooks`, and a Claude home of its own.
 pub(crate) struct Project {
-    pub(crate) dir: PathBuf,
+    pub(crate) dir: Scratch,
 }
 
 impl Project {
@@ -35,10 +34,7 @@ impl Project {
 
     /// Writes an executable `sh` script under the project and returns its path.
     pub(crate) fn script(&self, name: &str, body: &str) -> String {
-        let path = self.dir.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.display().to_string()
+        test_support::script(self.dir.join(name), body).display().to_string()
     }
 
     pub(crate) fn session(&self, hooks: Value) -> Session {
@@ -78,8 +74,7 @@ pub(crate) fn bash(command: &str, id: &str) -> PreToolUse {
 }
 
 fn alive(pid: &str) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-    stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    pid.parse().is_ok_and(test_support::alive)
 }
 
 /// Whether process `pid` is gone within 5 s (a SIGKILL takes a moment to land).

@@ -1,21 +1,14 @@
 //! Temporary directories and fixture paths.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 
 use hooks_claude::{Config, Engine, HostEnv, Loader, Scope};
 use serde_json::Value;
+pub(crate) use test_support::Scratch;
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-/// A fresh directory under the system's temporary directory.
-pub(crate) fn temp_dir(name: &str) -> PathBuf {
-    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    let dir =
-        std::env::temp_dir().join(format!("hooks-claude-it-{}-{n}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory under the system's temporary directory, removed when the test ends.
+pub(crate) fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("hooks-claude-it-{name}"))
 }
 
 /// The path of a fixture hook script.

@@ -92,13 +92,7 @@ fn pids(path: &Path, n: usize) -> Vec<u32> {
     }
 }
 
-/// Whether a process is alive (a zombie is not).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|s| s.rfind(')').map(|i| s[i + 2..].starts_with(['Z', 'X'])))
-        .is_some_and(|dead| !dead)
-}
+use test_support::alive;
 
 /// The pids still alive after up to `within`.
 fn survivors(pids: &[u32], within: Duration) -> Vec<u32> {

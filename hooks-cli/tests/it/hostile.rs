@@ -135,13 +135,7 @@ fn pids(path: &str) -> Vec<u32> {
         .collect()
 }
 
-/// Whether a process is alive (a zombie is not).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|s| s.rfind(')').map(|i| s[i + 2..].starts_with(['Z', 'X'])))
-        .is_some_and(|dead| !dead)
-}
+use test_support::alive;
 
 /// Waits up to 5 s for every pid to die; returns those still alive.
 fn survivors(pids: &[u32]) -> Vec<u32> {

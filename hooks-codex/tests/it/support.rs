@@ -1,6 +1,5 @@
 //! A project in a temporary folder, its hooks as real `sh` scripts.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use hooks_codex::{Config, Engine, EventName, Layer, Loader, Run};
@@ -24,10 +23,7 @@ impl Project {
 
     /// Writes an executable `sh` script and returns the command that runs it.
     pub(crate) fn script(&self, name: &str, body: &str) -> String {
-        let path = self.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.display().to_string()
+        test_support::script(self.path().join(name), body).display().to_string()
     }
 
     /// Writes `.codex/hooks.json` with these hooks.

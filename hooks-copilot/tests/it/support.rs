@@ -1,6 +1,5 @@
 //! A project with hook files and scripts, in a temporary directory.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use hooks_copilot::{Engine, EventName, Loader, Place, Run};
@@ -30,10 +29,7 @@ impl Project {
 
     /// Writes an executable `sh` script and returns its path.
     pub(crate) fn script(&self, name: &str, body: &str) -> String {
-        let path = self.root.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.display().to_string()
+        test_support::script(self.root.join(name), body).display().to_string()
     }
 
     pub(crate) fn read(&self, name: &str) -> String {

@@ -1,6 +1,5 @@
 //! A project with a `.cursor/hooks.json` and scripts, in a temporary directory.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
 use hook_protocol::{Common, Event, Payload, Report, ToolCall, ToolResult};
@@ -29,10 +28,7 @@ impl Project {
 
     /// Writes an executable `sh` script and returns its path.
     pub(crate) fn script(&self, name: &str, body: &str) -> String {
-        let path = self.root.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.display().to_string()
+        test_support::script(self.root.join(name), body).display().to_string()
     }
 
     pub(crate) fn read(&self, name: &str) -> String {

@@ -1,7 +1,6 @@
 //! Temporary hook directories with real `sh` scripts.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,10 +31,7 @@ impl Sandbox {
 
     /// Writes `hooks/NAME` as a `sh` script with `body`, mode 0755.
     pub(crate) fn script(&self, name: &str, body: &str) -> PathBuf {
-        let path = self.root().join(name);
-        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-        path
+        test_support::script(self.root().join(name), body)
     }
 
     /// A hook running `hooks/NAME` (written with `body`) on `PreToolUse`.

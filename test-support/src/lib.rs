@@ -1,0 +1,118 @@
+//! What the workspace's tests share, written once: a temporary folder that is removed when the
+//! test ends ([`Scratch`]), an executable `sh` script ([`script`]), and whether a process is
+//! alive ([`alive`]). A dev-dependency only; nothing here is published.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// A fresh temporary folder, removed with everything in it when the value is dropped. Its path
+/// is canonical (no symbolic link in it), so that it compares equal to what a process running
+/// in it sees.
+#[derive(Debug)]
+pub struct Scratch {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl Scratch {
+    /// A folder whose name starts with `name`, under the system's temporary folder.
+    ///
+    /// # Panics
+    ///
+    /// When the folder cannot be made: a test cannot go on without it.
+    #[expect(clippy::expect_used, reason = "test support: a test stops where it cannot go on")]
+    pub fn new(name: &str) -> Self {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{name}-"))
+            .tempdir()
+            .expect("a temporary folder can be made");
+        let path = std::fs::canonicalize(dir.path()).expect("a new folder has a canonical path");
+        Self { _dir: dir, path }
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Its path (as `PathBuf::as_path` names it).
+    pub fn as_path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Writes `body` as an executable `sh` script at `path` (`#!/bin/sh`, then the body) and
+/// returns the path.
+///
+/// # Panics
+///
+/// When the file cannot be written.
+#[expect(clippy::expect_used, reason = "test support: a test stops where it cannot go on")]
+pub fn script(path: impl Into<PathBuf>, body: &str) -> PathBuf {
+    let path = path.into();
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("the script can be written");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .expect("the script can be made executable");
+    path
+}
+
+/// Whether process `pid` is alive: it exists and is neither a zombie nor dead (a zombie runs
+/// nothing and only waits to be reaped).
+pub fn alive(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // The state is the first field after the command name, which ends with the last `)`.
+    stat.rsplit(')')
+        .next()
+        .and_then(|rest| rest.trim_start().chars().next())
+        .is_some_and(|state| !matches!(state, 'Z' | 'X'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scratch_folder_goes_with_its_value() {
+        let kept;
+        {
+            let dir = Scratch::new("support");
+            let file = script(dir.join("hi.sh"), "echo hi");
+            assert!(file.is_file());
+            kept = dir.to_path_buf();
+            assert!(kept.is_dir());
+        }
+        assert!(!kept.exists(), "removed at the end");
+    }
+
+    #[test]
+    fn this_process_is_alive_and_a_reaped_child_is_not() {
+        assert!(alive(std::process::id()));
+        #[expect(clippy::disallowed_methods, reason = "a test of the helper itself")]
+        let mut child = std::process::Command::new("true").spawn().unwrap_or_else(|e| {
+            unreachable!("`true` runs: {e}");
+        });
+        let pid = child.id();
+        let _ = child.wait();
+        assert!(!alive(pid));
+    }
+}
