@@ -512,28 +512,7 @@ mod tests {
             &"system: PostToolUse:Bash hook additional context: Remember to update the changelog.".to_owned()
         ));
         // 3. Every call has its result right after the message that made it.
-        for (i, message) in request.iter().enumerate() {
-            let calls: Vec<&str> = message
-                .content
-                .iter()
-                .filter_map(|b| match b {
-                    Block::ToolUse { id, .. } => Some(id.as_str()),
-                    _ => None,
-                })
-                .collect();
-            if calls.is_empty() {
-                continue;
-            }
-            let results: Vec<&str> = request[i + 1]
-                .content
-                .iter()
-                .filter_map(|b| match b {
-                    Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
-                    _ => None,
-                })
-                .collect();
-            assert_eq!(results, calls, "the message after {i}");
-        }
+        assert_eq!(hooks_claude::conversation::check_request(&request), Ok(()));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

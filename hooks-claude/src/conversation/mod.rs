@@ -66,6 +66,66 @@ pub enum ConversationError {
         /// The call.
         tool_use_id: String,
     },
+    /// In a request: the message after an assistant message's calls does not open with their
+    /// results, in order, or a result answers no call of the message before it.
+    #[error(
+        "message {message}: the results of the calls before it must open it, in order \
+         (expected {expected:?}, found {found:?})"
+    )]
+    Misplaced {
+        /// The message at fault, from 0.
+        message: usize,
+        /// The calls of the assistant message before it.
+        expected: Vec<String>,
+        /// The results it holds.
+        found: Vec<String>,
+    },
+}
+
+/// Checks a request against the Messages API's rule for tool calls: the message right after
+/// an assistant message with `tool_use` blocks is a user message that opens with their
+/// `tool_result`s, in the calls' order, and no `tool_result` stands anywhere else. Every
+/// [`Conversation::request`] keeps it; a harness that builds or edits requests itself can
+/// check its own.
+///
+/// # Errors
+///
+/// [`ConversationError::Misplaced`] naming the first message at fault.
+pub fn check_request(messages: &[Message]) -> Result<(), ConversationError> {
+    let ids = |message: &Message, uses: bool| -> Vec<String> {
+        message
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                Block::ToolUse { id, .. } if uses => Some(id.clone()),
+                Block::ToolResult { tool_use_id, .. } if !uses => Some(tool_use_id.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut expected: Vec<String> = Vec::new();
+    for (at, message) in messages.iter().enumerate() {
+        let found = ids(message, false);
+        let opening: Vec<String> = message
+            .content
+            .iter()
+            .take(expected.len())
+            .filter_map(|b| match b {
+                Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.clone()),
+                _ => None,
+            })
+            .collect();
+        let answered = if expected.is_empty() {
+            found.is_empty()
+        } else {
+            message.role == Role::User && opening == expected && found.len() == expected.len()
+        };
+        if !answered {
+            return Err(ConversationError::Misplaced { message: at, expected, found });
+        }
+        expected = if message.role == Role::Assistant { ids(message, true) } else { Vec::new() };
+    }
+    Ok(())
 }
 
 /// The calls of the last assistant message, until their results are in the request.

@@ -6,7 +6,9 @@
 use std::time::Duration;
 
 use hook_protocol::ToolPermission;
-use hooks_claude::conversation::{Block, Conversation, ConversationError, Message, Role};
+use hooks_claude::conversation::{
+    Block, Conversation, ConversationError, Message, Role, check_request,
+};
 use hooks_claude::input::{PostToolBatch, PostToolUse, Stop, UserPromptSubmit};
 use hooks_claude::present::templates;
 use hooks_claude::{PromptAnswer, Session};
@@ -14,52 +16,11 @@ use serde_json::{Value, json};
 
 use crate::session::{Project, bash, command, start};
 
-/// The Messages API's rule for tool calls: the message after an assistant message with
-/// `tool_use` blocks is a user message that opens with their `tool_result`s, in order; no
-/// `tool_result` anywhere else.
+/// The Messages API's rule for tool calls, as `check_request` checks it.
 fn assert_adjacency(messages: &[Message]) {
-    let mut answered = 0;
-    for (i, message) in messages.iter().enumerate() {
-        let results: Vec<&str> = message
-            .content
-            .iter()
-            .filter_map(|b| match b {
-                Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
-                _ => None,
-            })
-            .collect();
-        answered += results.len();
-        let uses: Vec<&str> = message
-            .content
-            .iter()
-            .filter_map(|b| match b {
-                Block::ToolUse { id, .. } => Some(id.as_str()),
-                _ => None,
-            })
-            .collect();
-        if uses.is_empty() {
-            continue;
-        }
-        assert_eq!(message.role, Role::Assistant);
-        let next = messages.get(i + 1).expect("the results follow");
-        assert_eq!(next.role, Role::User, "message {}: results right after the calls", i + 1);
-        let opening: Vec<&str> = next
-            .content
-            .iter()
-            .take(uses.len())
-            .filter_map(|b| match b {
-                Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(opening, uses, "message {}", i + 1);
+    if let Err(e) = check_request(messages) {
+        unreachable!("{e}");
     }
-    let calls: usize = messages
-        .iter()
-        .flat_map(|m| &m.content)
-        .filter(|b| matches!(b, Block::ToolUse { .. }))
-        .count();
-    assert_eq!(answered, calls, "every result answers a call, once");
 }
 
 fn texts(message: &Message) -> Vec<String> {
@@ -253,4 +214,30 @@ fn results_for_calls_never_made_or_twice_are_typed_errors() {
     );
     let request = chat.request().unwrap();
     assert_eq!(request.len(), 2, "no environment message when there is nothing in it");
+}
+
+#[test]
+fn check_request_finds_a_result_out_of_place() {
+    let call = |id: &str| Block::tool_use(id, "Bash", json!({}));
+    let result = |id: &str| Block::tool_result(id, json!("ok"), false);
+    let user = |blocks: Vec<Block>| Message::new(Role::User, blocks);
+    let calls = Message::new(Role::Assistant, vec![call("a"), call("b")]);
+    // In order, first in the next message: fine.
+    let good = [calls.clone(), user(vec![result("a"), result("b"), Block::text("more")])];
+    assert_eq!(check_request(&good), Ok(()));
+    // Out of order, a system message between, a stray result: each named.
+    let swapped = [calls.clone(), user(vec![result("b"), result("a")])];
+    assert!(matches!(
+        check_request(&swapped),
+        Err(ConversationError::Misplaced { message: 1, .. })
+    ));
+    let between = [calls.clone(), Message::system("x"), user(vec![result("a"), result("b")])];
+    assert!(matches!(
+        check_request(&between),
+        Err(ConversationError::Misplaced { message: 1, .. })
+    ));
+    let stray = [user(vec![result("z")])];
+    assert!(matches!(check_request(&stray), Err(ConversationError::Misplaced { message: 0, .. })));
+    let unanswered = [calls];
+    assert_eq!(check_request(&unanswered), Ok(()), "calls still waiting are the next request's");
 }
