@@ -285,8 +285,9 @@ impl Conversation {
         Ok(messages)
     }
 
-    /// The call a step is about: its `tool_use_id`, else (a `PermissionRequest`) the first
-    /// call of the batch with the step's tool and no result yet.
+    /// The call a step is about: its `tool_use_id`, else (a `PermissionRequest`) the latest
+    /// call of the batch with the step's tool and no result yet, as the session's batch
+    /// takes it.
     fn call_of(&self, input: &Map<String, Value>) -> Option<String> {
         if let Some(id) = input.get("tool_use_id").and_then(Value::as_str).filter(|i| !i.is_empty())
         {
@@ -297,6 +298,7 @@ impl Conversation {
         batch
             .calls
             .iter()
+            .rev()
             .find(|(id, name)| name == tool && !batch.results.contains_key(id))
             .map(|(id, _)| id.clone())
     }

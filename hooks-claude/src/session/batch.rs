@@ -50,7 +50,7 @@ impl Batch {
         shown: &Shown,
         asked: bool,
     ) {
-        let text = |key: &str| input.get(key).cloned().unwrap_or(Value::Null);
+        let field = |key: &str| input.get(key).cloned().unwrap_or(Value::Null);
         let id = input.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
         let refusal = shown.tool_result().map(|r| Value::String(r.text.clone()));
         match event {
@@ -59,7 +59,7 @@ impl Batch {
                 // keeps its last entry when the batch is listed).
                 let at = self.push(id, input);
                 if refusal.is_some() || asked {
-                    at.call.tool_input = text("tool_input");
+                    at.call.tool_input = field("tool_input");
                 }
                 if let Some(refusal) = refusal {
                     at.call.tool_response = refusal;
@@ -68,14 +68,14 @@ impl Batch {
             }
             Some(EventName::PostToolUse) => {
                 let at = self.at(id, input);
-                at.call.tool_input = text("tool_input");
-                at.call.tool_response = text("tool_response");
+                at.call.tool_input = field("tool_input");
+                at.call.tool_response = field("tool_response");
                 at.resolved = true;
             }
             Some(EventName::PostToolUseFailure) => {
                 let at = self.at(id, input);
-                at.call.tool_input = text("tool_input");
-                at.call.tool_response = text("error");
+                at.call.tool_input = field("tool_input");
+                at.call.tool_response = field("error");
                 at.resolved = true;
             }
             Some(EventName::PermissionRequest) => {

@@ -376,12 +376,12 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     d
 }
 
-/// A WorktreeCreate command hook that succeeded: its path is the last non-empty line of its
-/// stdout, taken relative to `cwd` (the directory it ran in). Claude Code refuses a path with
+/// A WorktreeCreate command hook that succeeded (its caller passes only those): its path is
+/// the last non-empty line of its stdout, taken relative to `cwd` (the directory it ran in). Claude Code refuses a path with
 /// `.` or `..` segments and one that is not a directory; the hook's verdict is then a deny
 /// with Claude Code's text. A usable path is kept absolute in [`RunRecord::worktree_path`].
 pub(crate) fn settle_worktree(d: &mut Decoded, cwd: &std::path::Path) {
-    if d.verdict.decision.is_some() || d.meta.event != EventName::WorktreeCreate.as_str() {
+    if d.verdict.decision.is_some() {
         return;
     }
     let Some(line) = d.meta.plain_stdout.as_deref().and_then(last_line) else { return };
