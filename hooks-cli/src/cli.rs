@@ -69,8 +69,10 @@ pub(crate) enum Format {
 /// Where the hooks come from.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct Sources {
-    /// The hook dialect: claude (Claude Code settings files and plugins), tnsai (a TNSAI hook
-    /// list) or codex (Codex's hooks.json, and the hooks tables of its config.toml).
+    /// The hook dialect: the agent whose hook files to read and whose behaviour to follow
+    /// (claude: Claude Code; tnsai: a TNSAI hook list; codex: Codex's hooks.json and the hooks
+    /// tables of its config.toml; copilot: GitHub Copilot's hooks files; cursor: Cursor's
+    /// hooks.json).
     #[arg(
         long,
         value_name = "NAME",
@@ -79,7 +81,9 @@ pub(crate) struct Sources {
     )]
     pub(crate) dialect: String,
 
-    /// A Claude Code settings.json or bare hooks.json (repeatable; concatenated in order).
+    /// A hook file of the dialect, instead of the files its agent would discover: a Claude Code
+    /// settings.json or bare hooks.json, a Codex hooks.json or config.toml, a Copilot or
+    /// Cursor hooks file (repeatable; concatenated in order).
     #[arg(long = "settings", value_name = "FILE", value_parser = absolute_path)]
     pub(crate) settings: Vec<PathBuf>,
 

@@ -159,6 +159,7 @@ fn steps(t: &mut Timings) -> Result {
         )
     })?;
     t.time("conformance", || crate::conformance::run(&[]))?;
+    t.time("published hooks", || crate::published_hooks::run(&[]))?;
     t.time("fuzz", crate::fuzz::ci)?;
     t.time("docs", || {
         step(

@@ -2,6 +2,7 @@
 //!
 //! - `ci`: everything CI checks (format, lints, tests, docs); `.ci/run` calls it.
 //! - `conformance`: `hooks-claude` against third-party Claude Code hook SDKs.
+//! - `published-hooks`: hooks published for Codex, Copilot and Cursor, run unmodified.
 //! - `bench [exec|native|engine|peers]`: the benchmarks, printing ratios measured side by side in
 //!   one run (`peers` only when named).
 //! - `fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
@@ -14,6 +15,7 @@ mod ci;
 mod conformance;
 mod fuzz;
 mod package;
+mod published_hooks;
 mod soak;
 #[cfg(test)]
 mod tidy;
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
         Some("ci") => ci::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("conformance") => conformance::run(&args[1..]),
+        Some("published-hooks") => published_hooks::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("soak") => soak::run(&args[1..]),
         Some("package") => match args.get(1) {
@@ -53,10 +56,12 @@ fn print_help() {
         "cargo xtask <task>
 
 tasks:
-  ci                 format check, clippy -D warnings, every test, conformance, a brief run of
+  ci                 format check, clippy -D warnings, every test, conformance, published hooks, a brief run of
                      every fuzz target, docs with warnings denied, the packages
   package            the published crates packaged, then checked from their packages alone
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
+  published-hooks    hooks published for Codex, Copilot and Cursor (crates.io), installed by
+                     their authors' installer and run unmodified by `hooks test`
   bench [NAME...]    benchmarks (exec, native, engine, session); all when none is named;
                      `peers`, only when named, compares other agents' hook runners (installs
                      them with npm)

@@ -14,6 +14,15 @@ pub(crate) fn root() -> PathBuf {
     manifest.parent().map(PathBuf::from).unwrap_or(manifest)
 }
 
+/// Where cargo builds this workspace: `CARGO_TARGET_DIR` (relative to the root), else
+/// `target/` under the root.
+pub(crate) fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root().join(dir),
+        _ => root().join("target"),
+    }
+}
+
 /// Whether [`cargo`] builds lean: set by [`build_lean`].
 static LEAN: AtomicBool = AtomicBool::new(false);
 
