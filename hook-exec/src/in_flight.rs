@@ -15,6 +15,8 @@ use super::tree;
 /// One running hook.
 #[derive(Debug)]
 struct Entry {
+    /// The [`RunGroup`](crate::RunGroup) it runs in; 0 for none.
+    group: u64,
     leader: i32,
     marker: Arc<[u8]>,
     cgroup: Option<Arc<RunCgroup>>,
@@ -60,9 +62,20 @@ fn running() -> MutexGuard<'static, BTreeMap<u64, Entry>> {
     RUNNING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Lists run `id`.
-pub(super) fn add(id: u64, leader: i32, marker: Arc<[u8]>, cgroup: Option<Arc<RunCgroup>>) {
-    running().insert(id, Entry { leader, marker, cgroup });
+/// Lists run `id`, of `group` (0: none).
+pub(super) fn add(
+    id: u64,
+    group: u64,
+    leader: i32,
+    marker: Arc<[u8]>,
+    cgroup: Option<Arc<RunCgroup>>,
+) {
+    running().insert(id, Entry { group, leader, marker, cgroup });
+}
+
+/// How many runs are listed: of `group`, or all.
+pub(super) fn count(group: Option<u64>) -> usize {
+    running().values().filter(|e| group.is_none_or(|g| e.group == g)).count()
 }
 
 /// Unlists run `id` and calls `reap` under the same lock.
@@ -107,19 +120,25 @@ pub(super) fn tree_groups() -> Vec<i32> {
 /// # }
 /// ```
 pub fn kill_running(grace: Duration) -> usize {
+    kill(None, grace)
+}
+
+/// Ends the listed runs of `group`, or all: see [`kill_running`].
+pub(super) fn kill(group: Option<u64>, grace: Duration) -> usize {
     let guard = running();
-    let count = guard.len();
+    let of_group = |e: &&Entry| group.is_none_or(|g| e.group == g);
+    let count = guard.values().filter(of_group).count();
     if count == 0 {
         return 0;
     }
-    for entry in guard.values() {
+    for entry in guard.values().filter(of_group) {
         entry.signal(libc::SIGTERM);
     }
     let until = Instant::now() + grace;
-    while Instant::now() < until && guard.values().any(Entry::alive) {
+    while Instant::now() < until && guard.values().filter(of_group).any(Entry::alive) {
         std::thread::sleep(Duration::from_millis(10));
     }
-    for entry in guard.values() {
+    for entry in guard.values().filter(of_group) {
         entry.kill();
     }
     count

@@ -303,6 +303,9 @@ pub struct Invocation {
     ///
     /// [`containment`]: super::containment
     pub cgroup: bool,
+    /// The id of the [`RunGroup`](crate::RunGroup) it runs in, set by
+    /// [`RunGroup::apply`](crate::RunGroup::apply); 0 (the default) for none.
+    pub group: u64,
 }
 
 impl Invocation {
@@ -319,6 +322,7 @@ impl Invocation {
             first_line: None,
             resources: ResourceLimits::NONE,
             cgroup: true,
+            group: 0,
         }
     }
 }

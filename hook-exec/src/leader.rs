@@ -59,12 +59,13 @@ pub(super) struct Leader {
 }
 
 impl Leader {
-    /// Watches a freshly spawned child of ours, run `id`, contained by `cgroup` if it has one,
-    /// and lists it as running.
+    /// Watches a freshly spawned child of ours, run `id` of `group` (0: none), contained by
+    /// `cgroup` if it has one, and lists it as running.
     pub(super) fn new(
         pid: i32,
         pidfd: Option<OwnedFd>,
         id: u64,
+        group: u64,
         marker: Vec<u8>,
         cgroup: Option<RunCgroup>,
     ) -> Self {
@@ -84,7 +85,7 @@ impl Leader {
         if cgroup.is_none() {
             containment::state().tell_group(true, pid);
         }
-        in_flight::add(id, pid, Arc::clone(&marker), cgroup.clone());
+        in_flight::add(id, group, pid, Arc::clone(&marker), cgroup.clone());
         Self {
             pid,
             id,

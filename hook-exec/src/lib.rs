@@ -147,6 +147,7 @@ mod pipes;
 mod resource_limits;
 #[cfg(unix)]
 mod run;
+mod run_group;
 #[cfg(unix)]
 mod spare_pipes;
 #[cfg(unix)]
@@ -164,6 +165,7 @@ pub use containment::{contain, containment};
 #[cfg(unix)]
 pub use in_flight::kill_running;
 pub use resource_limits::ResourceLimits;
+pub use run_group::RunGroup;
 
 pub use invocation::{
     CommandSpec, Env, ExecError, Invocation, Leftovers, LineTap, RunLimits, TimeoutError,

@@ -99,7 +99,8 @@
 //!   `.limits(...)` (pids, memory and CPU weight per hook); `hook_exec::containment()` says what
 //!   is in force and why. The parent cgroup and the supervisor are the process's; each engine
 //!   may turn cgroups off for its own hooks ([`EngineBuilder::cgroups`]) and give them resource
-//!   limits of their own ([`EngineBuilder::resource_limits`], [`ResourceLimits`]).
+//!   limits of their own ([`EngineBuilder::resource_limits`], [`ResourceLimits`]), and
+//!   [`Engine::kill_running`] ends one engine's running hooks without touching another's.
 //!
 //! # Decisions and what the model sees
 //!

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use hook_exec::RunGroup;
+
 use hook_protocol::{
     Aliases, Common, Custom, Dispatcher, Event, Hook, MatcherError, Payload, PreCompact,
     PromptSubmit, Report, Scrub, SessionEnd, SessionStart, Shown, SubagentEnd, SubagentStart,
@@ -22,6 +24,7 @@ pub struct Engine {
     dispatcher: Dispatcher,
     hooks: Vec<Arc<CommandHook>>,
     project_dir: PathBuf,
+    group: RunGroup,
 }
 
 /// One event run from its Codex input: what the hooks received, the fold, what Codex shows.
@@ -57,18 +60,47 @@ impl Engine {
         project_dir: impl Into<PathBuf>,
         scrub: Option<Scrub>,
     ) -> Result<Self, MatcherError> {
+        Self::new_in(config, project_dir, scrub, RunGroup::new())
+    }
+
+    /// As [`Engine::new`], its hooks run in `group`: with the group's containment choices
+    /// (cgroups or not, resource limits), over the process's, and ended together by
+    /// [`Engine::kill_running`]. Engines of one process may each have their own.
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
+    pub fn new_in(
+        config: Config,
+        project_dir: impl Into<PathBuf>,
+        scrub: Option<Scrub>,
+        group: RunGroup,
+    ) -> Result<Self, MatcherError> {
         let hooks: Vec<Arc<CommandHook>> = config
             .entries
             .iter()
             .enumerate()
             .filter(|(_, e)| e.trust.runs())
-            .map(|(i, e)| Arc::new(CommandHook::new(e.clone(), i, scrub.clone())))
+            .map(|(i, e)| Arc::new(CommandHook::new(e.clone(), i, scrub.clone()).in_group(group)))
             .collect();
         let dispatcher = Dispatcher::builder()
             .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
             .aliases(aliases())
             .build()?;
-        Ok(Self { config, dispatcher, hooks, project_dir: project_dir.into() })
+        Ok(Self { config, dispatcher, hooks, project_dir: project_dir.into(), group })
+    }
+
+    /// How many of this engine's hooks are running now.
+    pub fn running(&self) -> usize {
+        self.group.running()
+    }
+
+    /// Ends this engine's running hooks, and no other engine's: SIGTERM to each one's process
+    /// tree (or cgroup), up to `grace` for them to go, then SIGKILL; the events they ran for end
+    /// as their hooks were killed. Returns how many were running. It blocks for at most
+    /// `grace`: call it from a blocking task or a thread.
+    pub fn kill_running(&self, grace: std::time::Duration) -> usize {
+        self.group.kill_running(grace)
     }
 
     /// The configuration.

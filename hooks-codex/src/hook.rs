@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use async_trait::async_trait;
-use hook_exec::{CommandSpec, Env, Invocation};
+use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
 use hook_protocol::{
     Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, On, Scrub, Source,
 };
@@ -26,6 +26,8 @@ pub struct CommandHook {
     index: usize,
     shell: String,
     scrub: Option<Scrub>,
+    /// The engine's group: its containment choices, and the means to end its hooks.
+    group: RunGroup,
 }
 
 /// The shell Codex runs commands with: `$SHELL`, else `/bin/sh`.
@@ -47,7 +49,16 @@ impl CommandHook {
             None => On::Custom(entry.event.as_str().to_owned()),
         };
         info.matcher = entry.matcher.clone();
-        Self { info, entry, index, shell: login_shell(), scrub }
+        Self { info, entry, index, shell: login_shell(), scrub, group: RunGroup::new() }
+    }
+
+    /// The hook, run in `group` (its containment choices; [`Engine::kill_running`] ends the
+    /// group's hooks).
+    ///
+    /// [`Engine::kill_running`]: crate::Engine::kill_running
+    pub(crate) fn in_group(mut self, group: RunGroup) -> Self {
+        self.group = group;
+        self
     }
 
     /// The configuration entry.
@@ -69,6 +80,7 @@ impl Hook for CommandHook {
             CommandSpec::exec(self.shell.clone(), ["-lc".to_owned(), self.entry.command.clone()]);
         let cwd: PathBuf = event.common.cwd.clone();
         let mut inv = Invocation::new(command, cwd, self.entry.timeout);
+        self.group.apply(&mut inv);
         let mut env = Env::inherit();
         if let Some(scrub) = &self.scrub {
             env.scrub_credentials(scrub.clone());

@@ -58,5 +58,9 @@ pub use dialect::{codex_home, dialect};
 pub use engine::{Engine, Run, aliases};
 pub use event::{EventName, TOOL_ALIASES};
 pub use hook::{CommandHook, DIALECT};
+/// Resource limits for a [`RunGroup`]'s hooks.
+pub use hook_exec::ResourceLimits;
+/// The hooks of one engine, with their containment choices ([`Engine::new_in`]).
+pub use hook_exec::RunGroup;
 pub use payload::{InputObject, Turn};
 pub use trust::{Reviews, Trust};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use hook_exec::{CommandSpec, Env, Invocation};
+use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
 use hook_protocol::{
     Event, FailMode, FailurePolicy, Hook, HookInfo, HookOutcome, On, Scrub, Source,
 };
@@ -32,6 +32,8 @@ pub struct CommandHook {
     /// The file's name as Copilot's texts give it: relative to the project when inside it.
     shown_source: String,
     scrub: Option<Scrub>,
+    /// The engine's group: its containment choices, and the means to end its hooks.
+    group: RunGroup,
 }
 
 impl CommandHook {
@@ -60,7 +62,23 @@ impl CommandHook {
             .unwrap_or(&entry.source.path)
             .display()
             .to_string();
-        Self { info, entry, project_dir: project_dir.to_path_buf(), shown_source, scrub }
+        Self {
+            info,
+            entry,
+            project_dir: project_dir.to_path_buf(),
+            shown_source,
+            scrub,
+            group: RunGroup::new(),
+        }
+    }
+
+    /// The hook, run in `group` (its containment choices; [`Engine::kill_running`] ends the
+    /// group's hooks).
+    ///
+    /// [`Engine::kill_running`]: crate::Engine::kill_running
+    pub(crate) fn in_group(mut self, group: RunGroup) -> Self {
+        self.group = group;
+        self
     }
 
     /// The configuration entry.
@@ -108,6 +126,7 @@ impl Hook for CommandHook {
             None => self.project_dir.clone(),
         };
         let mut inv = Invocation::new(command, cwd, self.entry.timeout);
+        self.group.apply(&mut inv);
         inv.env = self.env();
         inv.stdin = Arc::from(stdin);
         let record = RunRecord {

@@ -65,5 +65,9 @@ pub use dialect::{copilot_home, dialect};
 pub use engine::{Engine, Run, aliases, both_aliases};
 pub use event::{EventName, TOOL_ALIASES};
 pub use hook::{CommandHook, DIALECT};
+/// Resource limits for a [`RunGroup`]'s hooks.
+pub use hook_exec::ResourceLimits;
+/// The hooks of one engine, with their containment choices ([`Engine::new_in`]).
+pub use hook_exec::RunGroup;
 pub use payload::InputObject;
 pub use session::{StopGuard, guard_notice};

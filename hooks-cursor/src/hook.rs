@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use hook_exec::{CommandSpec, Env, Invocation};
+use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
 use hook_protocol::{
     Event, FailurePolicy, Hook, HookInfo, HookOutcome, On, Payload, Scrub, Source,
 };
@@ -33,6 +33,8 @@ pub struct CommandHook {
     cursor_home: Option<PathBuf>,
     session_env: SessionEnv,
     scrub: Option<Scrub>,
+    /// The engine's group: its containment choices, and the means to end its hooks.
+    group: RunGroup,
 }
 
 impl CommandHook {
@@ -61,7 +63,16 @@ impl CommandHook {
             None => On::Custom(entry.event.as_str().to_owned()),
         };
         info.continuation_limit = entry.loop_limit;
-        Self { info, entry, project_dir, cursor_home, session_env, scrub }
+        Self { info, entry, project_dir, cursor_home, session_env, scrub, group: RunGroup::new() }
+    }
+
+    /// The hook, run in `group` (its containment choices; [`Engine::kill_running`] ends the
+    /// group's hooks).
+    ///
+    /// [`Engine::kill_running`]: crate::Engine::kill_running
+    pub(crate) fn in_group(mut self, group: RunGroup) -> Self {
+        self.group = group;
+        self
     }
 
     /// The configuration entry.
@@ -133,6 +144,7 @@ impl Hook for CommandHook {
         let stdin = serde_json::to_vec(&*input).unwrap_or_default();
         let command = CommandSpec::exec("/bin/sh", ["-c".to_owned(), self.entry.command.clone()]);
         let mut inv = Invocation::new(command, self.cwd(), self.entry.timeout);
+        self.group.apply(&mut inv);
         inv.env = self.env(&input);
         inv.stdin = Arc::from(stdin);
         let completed = match &event.payload {

@@ -64,4 +64,8 @@ pub use dialect::{cursor_home, dialect};
 pub use engine::{Engine, Run};
 pub use event::{EventName, cursor_tool};
 pub use hook::{CommandHook, DIALECT};
+/// Resource limits for a [`RunGroup`]'s hooks.
+pub use hook_exec::ResourceLimits;
+/// The hooks of one engine, with their containment choices ([`Engine::new_in`]).
+pub use hook_exec::RunGroup;
 pub use payload::{CURSOR_VERSION, InputObject, Turn};

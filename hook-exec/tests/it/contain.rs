@@ -563,3 +563,51 @@ fn a_configured_parent_that_cannot_be_written_is_an_error_and_hooks_still_run() 
     assert_eq!(out.containment, Mechanism::TreeWalk);
     std::fs::remove_dir(&parent).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_group_ends_its_own_hooks_and_no_other() {
+    // No need to run alone: each group touches only the hooks it runs.
+    let dir = TempDir::new();
+    let mine = hook_exec::RunGroup::new();
+    let other = hook_exec::RunGroup::new().cgroups(false);
+    let mut runs = Vec::new();
+    for (i, (group, cgroup)) in
+        containments().into_iter().map(|c| (mine.cgroups(c), c)).chain([(other, false)]).enumerate()
+    {
+        let pids = dir.file(&format!("pids{i}"));
+        let mut inv = shell(&format!("trap '' TERM; echo $$ > {pids}; sleep 60 & wait"));
+        group.apply(&mut inv);
+        assert_eq!(inv.cgroup, cgroup);
+        runs.push((group == other, tokio::spawn(async move { run(&inv).await }), pids));
+    }
+    for (_, _, pids) in &runs {
+        wait_for_pids(pids, 1).await;
+    }
+    let mine_count = runs.iter().filter(|r| !r.0).count();
+    assert_eq!(mine.running(), mine_count);
+    assert_eq!(other.running(), 1);
+    let killed = tokio::task::spawn_blocking(move || mine.kill_running(Duration::from_millis(200)))
+        .await
+        .unwrap();
+    assert_eq!(killed, mine_count);
+    let mut other_task = None;
+    for (is_other, task, _) in runs {
+        if is_other {
+            other_task = Some(task);
+            continue;
+        }
+        let out = task.await.unwrap().unwrap();
+        // They ignore SIGTERM: SIGKILL after the grace.
+        assert_eq!(out.exit, Exit::Signal { signal: libc::SIGKILL }, "{out:?}");
+    }
+    assert_eq!(mine.running(), 0);
+    assert_eq!(other.running(), 1, "the other group's hook still runs");
+    let other_task = other_task.unwrap();
+    assert!(!other_task.is_finished());
+    assert_eq!(
+        tokio::task::spawn_blocking(move || other.kill_running(Duration::ZERO)).await.unwrap(),
+        1
+    );
+    let out = other_task.await.unwrap().unwrap();
+    assert_eq!(out.exit, Exit::Signal { signal: libc::SIGKILL }, "{out:?}");
+}

@@ -91,7 +91,7 @@ pub struct EngineBuilder {
     claude_home: Option<PathBuf>,
     session_end_budget: Option<Duration>,
     trust: WorkspaceTrust,
-    containment: crate::run::runner::EngineContainment,
+    group: hook_exec::RunGroup,
     tool_aliases: hook_protocol::Aliases,
 }
 
@@ -187,7 +187,7 @@ impl EngineBuilder {
     /// `cpu.weight`), over the process's ([`hook_exec::contain`]); they apply where its
     /// hooks run in cgroups. Engines of one process may each set their own.
     pub fn resource_limits(mut self, limits: hook_exec::ResourceLimits) -> Self {
-        self.containment.resources = limits;
+        self.group = self.group.resource_limits(limits);
         self
     }
 
@@ -196,7 +196,7 @@ impl EngineBuilder {
     /// The parent cgroup and the supervisor process are the process's
     /// ([`hook_exec::contain`]); this turns cgroups off for one engine only.
     pub fn cgroups(mut self, on: bool) -> Self {
-        self.containment.no_cgroups = !on;
+        self.group = self.group.cgroups(on);
         self
     }
 
@@ -246,7 +246,10 @@ impl EngineBuilder {
             http_policy,
             delegates: self.delegates,
             settings_base_env: std::sync::OnceLock::new(),
-            containment: self.containment,
+            // A group of the engine's own, even when one builder builds several engines.
+            group: hook_exec::RunGroup::new()
+                .resource_limits(self.group.limits())
+                .cgroups(self.group.uses_cgroups()),
         });
         let activation = Arc::new(Activation::new(self.trust));
         let session_end = SessionEndBudget::of(&self.config, self.session_end_budget);

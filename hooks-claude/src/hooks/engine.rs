@@ -404,6 +404,21 @@ impl Engine {
         self.shared.background.take_wake_receiver()
     }
 
+    /// How many of this engine's command hooks are running now, in the foreground or the
+    /// background.
+    pub fn running(&self) -> usize {
+        self.shared.group.running()
+    }
+
+    /// Ends this engine's running command hooks, and no other engine's: SIGTERM to each one's
+    /// process tree (or cgroup), up to `grace` for them to go, then SIGKILL; the events they
+    /// ran for end as their hooks were killed. Returns how many were running. For a harness
+    /// that drops one engine while others go on ([`hook_exec::kill_running`] ends every hook of
+    /// the process). It blocks for at most `grace`: call it from a blocking task or a thread.
+    pub fn kill_running(&self, grace: Duration) -> usize {
+        self.shared.group.kill_running(grace)
+    }
+
     /// How many background hooks are running or queued.
     pub fn background_pending(&self) -> usize {
         self.shared.background.pending()

@@ -51,7 +51,7 @@ pub(crate) async fn run(
     // Only a WorktreeCreate hook's path is read against the directory it ran in.
     let worktree_cwd = (hook.entry.event == crate::EventName::WorktreeCreate).then(|| cwd.clone());
     let mut inv = Invocation::new(spec, cwd, timeout);
-    hook.shared.containment.apply(&mut inv);
+    hook.shared.group.apply(&mut inv);
     inv.env = hook_env(&hook.env, payload, env_file);
     inv.stdin = Arc::clone(payload.bytes());
     let project = host.project_dir.clone();

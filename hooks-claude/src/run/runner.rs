@@ -40,25 +40,8 @@ pub(crate) struct Shared {
     /// The [`base_env`](crate::run::env::base_env) of every hook that is not a plugin's, the
     /// same for all of them: built for the first and shared by the rest.
     pub(crate) settings_base_env: std::sync::OnceLock<Arc<Env>>,
-    /// This engine's containment of its hooks.
-    pub(crate) containment: EngineContainment,
-}
-
-/// What one engine sets of its hooks' containment (the rest is the process's).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct EngineContainment {
-    /// Resource limits per hook, over the process's.
-    pub(crate) resources: hook_exec::ResourceLimits,
-    /// Its hooks run with the tree walk, not in cgroups.
-    pub(crate) no_cgroups: bool,
-}
-
-impl EngineContainment {
-    /// Applies the engine's choices to one of its hooks' invocations.
-    pub(crate) fn apply(&self, inv: &mut hook_exec::Invocation) {
-        inv.resources = self.resources;
-        inv.cgroup = !self.no_cgroups;
-    }
+    /// This engine's hooks: their containment choices, and the means to end them.
+    pub(crate) group: hook_exec::RunGroup,
 }
 
 /// A handler's run: what runs and how, for every handler type.

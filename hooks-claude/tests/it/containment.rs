@@ -58,3 +58,53 @@ async fn each_engine_sets_its_hooks_cgroups_and_limits() {
     let seen = std::fs::read_to_string(&out).unwrap();
     assert_ne!(seen.trim(), "64", "no limit of its own: {seen}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_engine_ends_its_own_running_hooks_and_no_other_engines() {
+    let dir = temp_dir("engine-kill-running");
+    let started = |name: &str| dir.join(name);
+    // Each engine's Stop hook says it started, then waits, deaf to SIGTERM.
+    let text = |name: &str| {
+        let mark = started(name).display().to_string();
+        settings(json!({"Stop": [{"hooks": [{"type": "command",
+            "command": format!("trap '' TERM; cat > /dev/null; : > '{mark}'; sleep 60 & wait")}]}]}))
+    };
+    let engine = |name: &str| {
+        std::sync::Arc::new(
+            Engine::builder(load(&dir, &text(name))).host(HostEnv::new(&dir)).build().unwrap(),
+        )
+    };
+    let (first, second) = (engine("first"), engine("second"));
+    let input = Stop { base: Base::new("s", "/t", dir.display().to_string()), ..Stop::default() };
+    let fire = |engine: &std::sync::Arc<Engine>| {
+        let (engine, input) = (std::sync::Arc::clone(engine), input.clone());
+        tokio::spawn(async move { engine.stop(&input, &mut StopGuard::default()).await })
+    };
+    let (one, two) = (fire(&first), fire(&second));
+    while !(started("first").exists() && started("second").exists()) {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!((first.running(), second.running()), (1, 1));
+
+    let killer = std::sync::Arc::clone(&first);
+    let killed = tokio::task::spawn_blocking(move || {
+        killer.kill_running(std::time::Duration::from_millis(100))
+    })
+    .await
+    .unwrap();
+    assert_eq!(killed, 1);
+    let ended = one.await.unwrap();
+    let record = &ended.report.records[0];
+    assert!(record.status.is_failure(), "its hook was killed: {record:?}");
+    assert_eq!(first.running(), 0);
+    assert_eq!(second.running(), 1, "the other engine's hook still runs");
+    assert!(!two.is_finished());
+
+    let killer = std::sync::Arc::clone(&second);
+    let killed =
+        tokio::task::spawn_blocking(move || killer.kill_running(std::time::Duration::ZERO))
+            .await
+            .unwrap();
+    assert_eq!(killed, 1);
+    two.await.unwrap();
+}

@@ -97,3 +97,57 @@ async fn an_invalid_matcher_skips_its_group_and_says_so() {
     assert!(warning.contains("warning: invalid matcher `[unclosed`"), "{warning}");
     assert!(warning.contains(".codex/hooks.json:5:"), "{warning}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_engines_each_set_their_hooks_containment_and_end_only_their_own() {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use hook_protocol::Mechanism;
+    use hooks_codex::{Engine, RunGroup};
+
+    // Each project's hook marks that it started, then waits, deaf to SIGTERM.
+    let engine = |p: &Project, group: RunGroup| {
+        let mark = p.path().join("started");
+        let hook = p.script(
+            "wait.sh",
+            &format!("trap '' TERM; cat > /dev/null; : > '{}'; sleep 60 & wait", mark.display()),
+        );
+        let config = p.config(on("PreToolUse", Some("Bash"), &hook));
+        Arc::new(Engine::new_in(config, p.path(), None, group).unwrap())
+    };
+    let (a, b) = (Project::new(), Project::new());
+    let first = engine(&a, RunGroup::new().cgroups(false));
+    let second = engine(&b, RunGroup::new());
+    let fire = |engine: &Arc<Engine>| {
+        let engine = Arc::clone(engine);
+        tokio::spawn(async move { engine.run_json(EventName::PreToolUse, bash("make")).await })
+    };
+    let (one, two) = (fire(&first), fire(&second));
+    while !(a.path().join("started").exists() && b.path().join("started").exists()) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!((first.running(), second.running()), (1, 1));
+
+    let killer = Arc::clone(&first);
+    let killed =
+        tokio::task::spawn_blocking(move || killer.kill_running(Duration::from_millis(100)))
+            .await
+            .unwrap();
+    assert_eq!(killed, 1);
+    let ended = one.await.unwrap();
+    let record = &ended.report.records[0];
+    assert!(record.status.is_failure(), "its hook was killed: {record:?}");
+    let facts = record.process.clone().unwrap();
+    assert_eq!(facts.containment, Mechanism::TreeWalk, "this engine turned cgroups off");
+    assert_eq!(second.running(), 1, "the other engine's hook still runs");
+    assert!(!two.is_finished());
+
+    let killer = Arc::clone(&second);
+    let killed =
+        tokio::task::spawn_blocking(move || killer.kill_running(Duration::ZERO)).await.unwrap();
+    assert_eq!(killed, 1);
+    let ended = two.await.unwrap();
+    let facts = ended.report.records[0].process.clone().unwrap();
+    assert_eq!(facts.containment, hook_exec::containment().mechanism(), "the process's choice");
+}

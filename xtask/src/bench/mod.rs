@@ -8,21 +8,34 @@ mod peers;
 
 use crate::util::{Result, cargo, run as run_cmd};
 
-/// (name, package, bench target, what it measures)
-const BENCHES: &[(&str, &str, &str, &str)] = &[
-    ("exec", "hook-exec", "exec", "hook_exec::run versus a raw spawn"),
-    ("native", "hooks-native", "native", "native around chains versus the bare body"),
-    ("engine", "hooks-claude", "engine", "the Claude engine versus raw spawns, and its scale"),
-    ("session", "hooks-claude", "session", "a Session step versus Engine::fire and its shown"),
-    ("dialects", "hooks-cli", "dialects", "a Codex event versus a Claude Code event"),
+/// A benchmark: its name, what it measures, and its bench targets as (package, target).
+type Bench = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
+/// Every benchmark `cargo xtask bench` knows.
+const BENCHES: &[Bench] = &[
+    ("exec", "hook_exec::run versus a raw spawn", &[("hook-exec", "exec")]),
+    ("native", "native around chains versus the bare body", &[("hooks-native", "native")]),
+    (
+        "engine",
+        "the Claude engine versus raw spawns, and its scale; then an event of every other dialect \
+         versus a Claude Code event",
+        &[("hooks-claude", "engine"), ("hooks-cli", "dialects")],
+    ),
+    ("session", "a Session step versus Engine::fire and its shown", &[("hooks-claude", "session")]),
+    (
+        "dialects",
+        "a Codex, a Copilot and a Cursor event versus a Claude Code event (also in `engine`)",
+        &[("hooks-cli", "dialects")],
+    ),
 ];
 
 /// `cargo xtask bench` entry point.
 pub(crate) fn run(args: &[String]) -> Result {
     let peers = args.iter().any(|a| a == "peers");
     let named: Vec<&String> = args.iter().filter(|a| *a != "peers").collect();
-    let selected: Vec<&(&str, &str, &str, &str)> = if args.is_empty() {
-        BENCHES.iter().collect()
+    let selected: Vec<&Bench> = if args.is_empty() {
+        // Every bench once: `engine` already runs the dialects' cells.
+        BENCHES.iter().filter(|b| b.0 != "dialects").collect()
     } else {
         named
             .iter()
@@ -34,11 +47,13 @@ pub(crate) fn run(args: &[String]) -> Result {
             })
             .collect::<std::result::Result<_, _>>()?
     };
-    for (name, package, target, what) in selected {
-        run_cmd(
-            &format!("bench {name}: {what}"),
-            cargo().args(["bench", "--locked", "-p", package, "--bench", target]),
-        )?;
+    for (name, what, targets) in selected {
+        for (package, target) in *targets {
+            run_cmd(
+                &format!("bench {name} ({package} {target}): {what}"),
+                cargo().args(["bench", "--locked", "-p", package, "--bench", target]),
+            )?;
+        }
     }
     if peers {
         peers::run()?;
