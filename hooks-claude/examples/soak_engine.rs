@@ -20,11 +20,9 @@
     reason = "a command-line program printing its figures"
 )]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -33,59 +31,20 @@ use hook_protocol::ToolPermission;
 use hooks_claude::input::{Base, PreToolUse};
 use hooks_claude::{Engine, HostEnv, Loader, Scope};
 use serde_json::json;
+use test_support::Counting;
 
 /// How much resident memory may grow from the warmed-up level, in KiB.
 const RSS_SLACK_KIB: u64 = 8 * 1024;
 /// How many heap bytes may stay allocated after the events, in all (caches that fill once).
 const HEAP_SLACK: i64 = 256 * 1024;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-static ALLOCATED: AtomicU64 = AtomicU64::new(0);
-static FREED: AtomicU64 = AtomicU64::new(0);
-
-/// `System`, counting allocations and bytes.
-struct Counting;
-
-#[expect(unsafe_code, reason = "a global allocator is an unsafe impl; it forwards to `System`")]
-// SAFETY: every method forwards to `System` with the arguments it received.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        ALLOCATED.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which `System` shares.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        ALLOCATED.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        FREED.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        ALLOCATED.fetch_add(new_size as u64, Ordering::Relaxed);
-        FREED.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: as for `dealloc`; `new_size` comes from the caller's contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 /// The heap's counters now: (allocations, bytes allocated, bytes live).
 fn heap() -> (u64, u64, i64) {
-    let allocated = ALLOCATED.load(Ordering::Relaxed);
-    let live = allocated as i64 - FREED.load(Ordering::Relaxed) as i64;
-    (ALLOCATIONS.load(Ordering::Relaxed), allocated, live)
+    let counts = Counting::counts();
+    (counts.allocations, counts.allocated, counts.live())
 }
 
 /// The tool of event `i` and the decision it must get: out of every 10 events, 4 `Bash` (no
@@ -222,6 +181,7 @@ fn knob(
 }
 
 fn main() -> ExitCode {
+    Counting::start();
     match run() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

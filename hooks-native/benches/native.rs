@@ -8,45 +8,12 @@
 
 #![expect(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use hooks_native::{Hooks, Stages, Tool};
-
-/// Heap allocations (and reallocations) since the start, on every thread.
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-struct Counting;
-
-#[expect(unsafe_code, reason = "a global allocator is an unsafe impl; it forwards to `System`")]
-// SAFETY: every method forwards to `System` with the arguments it received.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which `System` shares.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as for `dealloc`; `new_size` comes from the caller's contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use test_support::Counting;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -109,6 +76,7 @@ fn median(values: &mut [f64]) -> f64 {
 }
 
 fn main() -> ExitCode {
+    Counting::start();
     let empty = Hooks::<Bench>::new();
     let mut chained = Hooks::<Bench>::new();
     for k in 0..PER_HALF {
@@ -144,11 +112,11 @@ fn main() -> ExitCode {
     let twenty = median(&mut twenty);
     let per_hook = median(&mut per_hook);
 
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = Counting::counts().allocations;
     for i in 0..CALLS {
         let _ = black_box(chained.around(Tool, black_box(i), body));
     }
-    let allocations = (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / CALLS as f64;
+    let allocations = (Counting::counts().allocations - before) as f64 / CALLS as f64;
 
     let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
     println!(

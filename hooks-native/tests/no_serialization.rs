@@ -4,61 +4,22 @@
 //! Its own test binary, because it installs a global allocator that counts the bytes each
 //! thread allocates.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use hook_protocol::{
     Common, Dispatcher, Event, Payload, PreToolDecision, ToolCall, ToolPermission,
 };
 use hooks_native::{Answer, SeamHook};
 use serde_json::{Value, json};
-
-thread_local! {
-    static ALLOCATED: Cell<usize> = const { Cell::new(0) };
-}
-
-struct Counting;
-
-fn count(bytes: usize) {
-    // `try_with`: the slot may be gone while the thread is being torn down.
-    let _ = ALLOCATED.try_with(|a| a.set(a.get() + bytes));
-}
-
-#[expect(unsafe_code, reason = "a global allocator is an unsafe impl; it forwards to `System`")]
-// SAFETY: every method forwards to `System` with the arguments it received.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which `System` shares.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size.saturating_sub(layout.size()));
-        // SAFETY: as for `dealloc`; `new_size` comes from the caller's contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use test_support::Counting;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 /// Bytes this thread allocated while running `f`.
 fn allocated<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let before = ALLOCATED.with(Cell::get);
+    Counting::start();
+    let before = Counting::thread_allocated();
     let out = f();
-    (ALLOCATED.with(Cell::get) - before, out)
+    ((Counting::thread_allocated() - before) as usize, out)
 }
 
 const INPUT_BYTES: usize = 8 << 20;

@@ -1,59 +1,10 @@
 //! Timing, CPU and allocation counters, and the statistics of a cell.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-/// Whether the allocator counts (only during the memory phase, so that the timed cells pay
-/// nothing for it but one relaxed load).
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-static ALLOCATED: AtomicU64 = AtomicU64::new(0);
-static FREED: AtomicU64 = AtomicU64::new(0);
-
-/// The global allocator: `System`, counting allocations and bytes while [`Alloc::start`]ed.
-pub(crate) struct Counting;
-
-#[expect(unsafe_code, reason = "a global allocator is an unsafe impl; it forwards to `System`")]
-// SAFETY: every method forwards to `System` with the arguments it received.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_alloc(layout.size());
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which `System` shares.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_alloc(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if COUNTING.load(Ordering::Relaxed) {
-            FREED.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        }
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-            ALLOCATED.fetch_add(new_size as u64, Ordering::Relaxed);
-            FREED.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        }
-        // SAFETY: as for `dealloc`; `new_size` comes from the caller's contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-fn count_alloc(size: usize) {
-    if COUNTING.load(Ordering::Relaxed) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        ALLOCATED.fetch_add(size as u64, Ordering::Relaxed);
-    }
-}
+/// The global allocator: `System`, counting allocations and bytes while [`Alloc::start`]ed (only
+/// during the memory phase, so that the timed cells pay nothing for it but one relaxed load).
+pub(crate) use test_support::Counting;
 
 /// Allocation counts over a stretch of code.
 #[derive(Debug, Clone, Copy)]
@@ -69,22 +20,13 @@ pub(crate) struct Alloc {
 impl Alloc {
     /// Starts counting from zero.
     pub(crate) fn start() {
-        ALLOCATIONS.store(0, Ordering::Relaxed);
-        ALLOCATED.store(0, Ordering::Relaxed);
-        FREED.store(0, Ordering::Relaxed);
-        COUNTING.store(true, Ordering::SeqCst);
+        Counting::start();
     }
 
     /// Stops counting and returns the counts.
     pub(crate) fn stop() -> Alloc {
-        COUNTING.store(false, Ordering::SeqCst);
-        let bytes = ALLOCATED.load(Ordering::Relaxed);
-        let freed = FREED.load(Ordering::Relaxed);
-        Alloc {
-            count: ALLOCATIONS.load(Ordering::Relaxed),
-            bytes,
-            live: bytes as i64 - freed as i64,
-        }
+        let counts = Counting::stop();
+        Alloc { count: counts.allocations, bytes: counts.allocated, live: counts.live() }
     }
 }
 
