@@ -1,13 +1,13 @@
 //! `hooks replay` on the shipped example session.
 
-use crate::support::{copy_of, hooks, hooks_with_env, json_lines, redact_times};
+use crate::support::{copy_of, hooks, hooks_with_env, json_lines, snapshots};
 
 #[test]
 fn the_example_session_as_a_table() {
     let project = copy_of("examples/claude-project");
     let out = hooks(&["replay", "session.jsonl"], project.path(), None);
     assert_eq!(out.status, 0, "{}", out.stderr);
-    insta::assert_snapshot!("example_session_table", redact_times(&out.stdout));
+    snapshots(&[]).bind(|| insta::assert_snapshot!("example_session_table", out.stdout));
 }
 
 #[test]
@@ -79,11 +79,11 @@ fn a_recorded_session_runs_as_one_session() {
     assert!(docs[2]["guard"].is_null());
     let pretty: Vec<String> =
         docs.iter().map(|d| serde_json::to_string_pretty(d).unwrap()).collect();
-    insta::assert_snapshot!("recorded_session_json", redact_times(&pretty.join("\n")));
+    snapshots(&[]).bind(|| insta::assert_snapshot!("recorded_session_json", pretty.join("\n")));
 
     let table = hooks_with_env(&["replay", "session.jsonl"], project.path(), None, &cap);
     assert_eq!(table.status, 0, "{}", table.stderr);
-    insta::assert_snapshot!("recorded_session_table", redact_times(&table.stdout));
+    snapshots(&[]).bind(|| insta::assert_snapshot!("recorded_session_table", table.stdout));
 }
 
 #[test]

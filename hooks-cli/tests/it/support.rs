@@ -97,13 +97,18 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Replaces every duration (`12 ms`, `"duration_ms":12`) so output can be snapshotted.
-pub(crate) fn redact_times(text: &str) -> String {
+/// Snapshot settings (insta filters) that replace every duration (`12 ms`,
+/// `"duration_ms":12`), so that output can be snapshotted; `paths` are replaced too, each by
+/// its name.
+pub(crate) fn snapshots(paths: &[(&str, &str)]) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
     // The padding before a right-aligned duration depends on its digits: it goes too.
-    let ms = regex::Regex::new(r" *\b\d+ ms\b").unwrap();
-    let json = regex::Regex::new(r#""duration_ms":(\s*)\d+"#).unwrap();
-    let text = ms.replace_all(text, " [t] ms");
-    json.replace_all(&text, r#""duration_ms":${1}"[t]""#).into_owned()
+    settings.add_filter(r" *\b\d+ ms\b", " [t] ms");
+    settings.add_filter(r#""duration_ms":(\s*)\d+"#, r#""duration_ms":${1}"[t]""#);
+    for (path, name) in paths {
+        settings.add_filter(&regex::escape(path), *name);
+    }
+    settings
 }
 
 /// The JSON documents of a `--format json` output, one per line.
