@@ -87,8 +87,10 @@ pub(crate) struct Sources {
     #[arg(long = "settings", value_name = "FILE", value_parser = absolute_path)]
     pub(crate) settings: Vec<PathBuf>,
 
-    /// A Claude Code plugin directory; reads DIR/hooks/hooks.json and the hooks its manifest,
-    /// DIR/.claude-plugin/plugin.json, adds (repeatable).
+    /// A plugin directory of the dialect (repeatable): for Claude Code, DIR/hooks/hooks.json and
+    /// the hooks its manifest, DIR/.claude-plugin/plugin.json, adds; for Codex, the hooks its
+    /// manifest, DIR/.codex-plugin/plugin.json, names, else DIR/hooks/hooks.json; for Cursor,
+    /// DIR/hooks/hooks.json.
     #[arg(long = "plugin", value_name = "DIR", value_parser = absolute_path)]
     pub(crate) plugins: Vec<PathBuf>,
 

@@ -64,7 +64,7 @@ impl Dialect for Codex {
     }
 
     fn reads(&self, kind: FileKind) -> bool {
-        kind == FileKind::Config
+        matches!(kind, FileKind::Config | FileKind::Plugin)
     }
 
     fn claims(&self, path: &Path, text: &str) -> Claim {
@@ -117,6 +117,16 @@ impl Dialect for Codex {
                 } else {
                     loader.hooks_json(path, Layer::User);
                 }
+            }
+            // Plugins come after the layers, as in Codex.
+            for dir in request.files_of(FileKind::Plugin) {
+                if !dir.is_dir() {
+                    return Err(DialectError::load(format!(
+                        "Codex plugin `{}` is not a folder",
+                        dir.display()
+                    )));
+                }
+                loader.plugin(dir, home.as_deref());
             }
         } else {
             let found = discover(home.as_deref(), &request.project_dir, &reviews);

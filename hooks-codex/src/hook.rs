@@ -85,6 +85,16 @@ impl Hook for CommandHook {
         if let Some(scrub) = &self.scrub {
             env.scrub_credentials(scrub.clone());
         }
+        // A plugin's hooks are told where it is and where its data goes, under Codex's names
+        // and Claude Code's.
+        if let Some(plugin) = &self.entry.source.plugin {
+            for name in ["PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"] {
+                env.set(name, &plugin.root);
+            }
+            for name in ["PLUGIN_DATA", "CLAUDE_PLUGIN_DATA"] {
+                env.set(name, &plugin.data);
+            }
+        }
         inv.env = env;
         inv.stdin = stdin.into();
         let record = RunRecord {

@@ -2,8 +2,8 @@
 //! (0.171.0) gives them.
 //!
 //! Codex reads hooks from `hooks.json` files and `[hooks]` tables of `config.toml` files, in
-//! layers (managed, the user's `~/.codex`, each trusted project's `.codex/`), and runs only the
-//! hooks the user reviewed, unless they are managed. [`Loader`] reads the files into a
+//! layers (managed, the user's `~/.codex`, each trusted project's `.codex/`, then plugins), and
+//! runs only the hooks the user reviewed, unless they are managed. [`Loader`] reads the files into a
 //! [`Config`] (every problem a [`hook_protocol::Diagnostic`] at its line and column, each entry
 //! with its [`Trust`]); [`Engine`] puts the hooks that may run on a dispatcher, as
 //! [`hook_protocol::Hook`]s a harness can mix with any other kind; [`dialect()`] is the same
@@ -52,7 +52,7 @@ mod payload;
 pub mod present;
 mod trust;
 
-pub use config::{Config, DEFAULT_TIMEOUT, Entry, Layer, Loader, Source, discover};
+pub use config::{Config, DEFAULT_TIMEOUT, Entry, Layer, Loader, Plugin, Source, discover};
 pub use decode::RunRecord;
 pub use dialect::{codex_home, dialect};
 pub use engine::{Engine, Run, aliases};

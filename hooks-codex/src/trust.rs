@@ -119,9 +119,10 @@ impl Reviews {
     }
 }
 
-/// A hook's key: `<file>:<event label>:<group index>:<handler index>`.
-pub(crate) fn key(file: &Path, event: EventName, group: usize, handler: usize) -> String {
-    format!("{}:{}:{group}:{handler}", file.display(), event.label())
+/// A hook's key: `<file>:<event label>:<group index>:<handler index>`, where a plugin's hooks
+/// have `<plugin id>:<where in the plugin>` for the file.
+pub(crate) fn key(source: &str, event: EventName, group: usize, handler: usize) -> String {
+    format!("{source}:{}:{group}:{handler}", event.label())
 }
 
 /// The handler fields that make a hook's identity, as Codex normalizes them.
@@ -204,7 +205,7 @@ mod tests {
 
     #[test]
     fn reviews_decide_who_runs() {
-        let key = key(Path::new("/p/.codex/hooks.json"), EventName::PreToolUse, 0, 1);
+        let key = key("/p/.codex/hooks.json", EventName::PreToolUse, 0, 1);
         assert_eq!(key, "/p/.codex/hooks.json:pre_tool_use:0:1");
         let good = hash(&identity("echo hello"));
         let config: toml::Table = format!(

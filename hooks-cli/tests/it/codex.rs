@@ -121,3 +121,43 @@ fn an_unknown_event_is_named_with_the_one_it_looks_like() {
         "hooks: unknown Codex event `stop` (event names are case-sensitive: did you mean `Stop`?)"
     );
 }
+
+#[test]
+fn a_plugin_named_with_dash_dash_plugin_runs_its_hooks_told_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("guard");
+    std::fs::create_dir_all(plugin.join("hooks")).unwrap();
+    std::fs::create_dir_all(plugin.join(".codex-plugin")).unwrap();
+    std::fs::write(plugin.join(".codex-plugin/plugin.json"), r#"{"name": "guard"}"#).unwrap();
+    let file = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "cat > /dev/null; echo \"no, says $PLUGIN_ROOT\" >&2; exit 2"}
+    ]}]}});
+    std::fs::write(plugin.join("hooks/hooks.json"), file.to_string()).unwrap();
+    let args = [
+        "run",
+        "--dialect",
+        "codex",
+        "--plugin",
+        "guard",
+        "--event",
+        "PreToolUse",
+        "--input",
+        "-",
+        "--format",
+        "json",
+    ];
+    let input = r#"{"tool_name": "Bash", "tool_input": {"command": "make"}}"#;
+    let codex_home = dir.path().join("codex-home");
+    let out =
+        hooks_with_env(&args, dir.path(), Some(input), &[("CODEX_HOME", codex_home.as_path())]);
+    assert_eq!(out.status, 2, "{}{}", out.stdout, out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["decision"], "deny");
+    let root = std::fs::canonicalize(&plugin).unwrap();
+    assert_eq!(doc["reason"], format!("no, says {}", root.display()));
+    // A path that is not a folder says so.
+    let args = ["run", "--dialect", "codex", "--plugin", "nowhere", "--event", "Stop"];
+    let out = hooks(&args, dir.path(), None);
+    assert_eq!(out.status, 1);
+    assert!(out.stderr.contains("is not a folder"), "{}", out.stderr);
+}

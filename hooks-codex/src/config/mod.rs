@@ -8,7 +8,10 @@
 //! what cannot be read is a diagnostic, and the rest loads.
 
 mod node;
+mod plugin;
 mod read;
+
+pub use plugin::Plugin;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -32,6 +35,8 @@ pub enum Layer {
     User,
     /// A project's `.codex/` folder: read only when the user trusts the project.
     Project,
+    /// A plugin's hooks ([`Loader::plugin`]): after the other layers, reviewed as the user's.
+    Plugin,
 }
 
 impl Layer {
@@ -41,6 +46,7 @@ impl Layer {
             Layer::Managed => "managed",
             Layer::User => "user",
             Layer::Project => "project",
+            Layer::Plugin => "plugin",
         }
     }
 }
@@ -53,6 +59,19 @@ pub struct Source {
     pub path: PathBuf,
     /// Its layer.
     pub layer: Layer,
+    /// The plugin whose hooks these are ([`Layer::Plugin`]).
+    pub plugin: Option<Plugin>,
+}
+
+impl Source {
+    /// How Codex starts its hooks' review keys: the file's path, or for a plugin
+    /// `<id>:<where in the plugin>`.
+    pub fn key_source(&self) -> String {
+        match &self.plugin {
+            Some(plugin) => format!("{}:{}", plugin.id, plugin.relative),
+            None => self.path.display().to_string(),
+        }
+    }
 }
 
 /// One configured command handler, registered for one event.
@@ -168,7 +187,7 @@ impl Loader {
                 return self.error(&path, at, &format!("invalid JSON: {}", e.kind()));
             }
         };
-        let source = Arc::new(Source { path, layer });
+        let source = Arc::new(Source { path, layer, plugin: None });
         let hooks = read::hooks_file(&source, &root, &mut self.config.diagnostics);
         self.add(&source, hooks);
     }
@@ -203,7 +222,7 @@ impl Loader {
             document.span().start,
             &idx,
         );
-        let source = Arc::new(Source { path, layer });
+        let source = Arc::new(Source { path, layer, plugin: None });
         let hooks = read::toml_hooks(&source, &root, &mut self.config.diagnostics);
         self.add(&source, hooks);
     }

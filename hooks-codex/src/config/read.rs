@@ -196,7 +196,7 @@ fn group_entries(
         out.push(Entry {
             event,
             hash: trust::hash(&identity),
-            key: trust::key(&sink.source.path, event, group_index, handler_index),
+            key: trust::key(&sink.source.key_source(), event, group_index, handler_index),
             matcher_raw,
             matcher: compiled.clone(),
             command: h.command,

@@ -6,6 +6,8 @@
 mod config;
 /// What each answer of a hook does, event by event, and what Codex shows for it.
 mod outputs;
+/// A plugin's hooks: the manifest's forms, the id, the data folder, the review keys.
+mod plugins;
 /// How a hook is started and what it gets; which hooks a tool call matches.
 mod process;
 /// A project in a temporary folder, its hooks as real `sh` scripts.
