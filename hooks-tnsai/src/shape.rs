@@ -378,12 +378,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn obj(v: Value) -> Map<String, Value> {
-        match v {
-            Value::Object(m) => m,
-            _ => unreachable!(),
-        }
-    }
+    use test_support::object as obj;
 
     #[test]
     fn errors_name_the_field() {

@@ -1,6 +1,7 @@
 //! What the workspace's tests share, written once: a temporary folder that is removed when the
 //! test ends ([`Scratch`]), an executable `sh` script ([`script`]), whether a process is alive
-//! ([`alive`]), and a counting global allocator ([`Counting`]). A dev-dependency only; nothing
+//! ([`alive`]), a JSON object from a `json!` value ([`object`]), and a counting global allocator
+//! ([`Counting`]). A dev-dependency only; nothing
 //! here is published. Without its default feature `scratch`, it has no dependency (what
 //! `hooks-native`, which builds no process machinery, takes).
 
@@ -39,6 +40,19 @@ pub fn alive(pid: u32) -> bool {
         .next()
         .and_then(|rest| rest.trim_start().chars().next())
         .is_some_and(|state| !matches!(state, 'Z' | 'X'))
+}
+
+/// The object `value` holds: an event's input or a hook's answer, written with `json!`.
+///
+/// # Panics
+///
+/// When `value` is not an object: the test wrote the wrong literal.
+#[expect(clippy::panic, reason = "test support: a test stops where it cannot go on")]
+pub fn object(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+    match value {
+        serde_json::Value::Object(map) => map,
+        other => panic!("expected a JSON object, got {other}"),
+    }
 }
 
 #[cfg(test)]

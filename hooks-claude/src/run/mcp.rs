@@ -61,12 +61,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn obj(v: Value) -> Map<String, Value> {
-        match v {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        }
-    }
+    use test_support::object as obj;
 
     #[test]
     fn paths_are_replaced_at_any_depth() {

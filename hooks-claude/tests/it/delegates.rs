@@ -233,7 +233,7 @@ async fn mcp_tool_hooks_call_the_tool_with_substituted_input() {
     assert_eq!((call.server.as_str(), call.tool.as_str()), ("policy", "deny"));
     assert_eq!(
         call.input,
-        json!({"path": "/p/a.rs", "n": 3, "event": "PreToolUse"}).as_object().unwrap().clone()
+        test_support::object(json!({"path": "/p/a.rs", "n": 3, "event": "PreToolUse"}))
     );
     assert_eq!(call.timeout, Duration::from_secs(600));
     for (tool, message) in [("Read", "returned an error: tool crashed"), ("Edit", "not connected")]

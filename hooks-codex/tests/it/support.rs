@@ -59,9 +59,7 @@ pub(crate) fn on(event: &str, matcher: Option<&str>, command: &str) -> Value {
     json!({ event: [group] })
 }
 
-pub(crate) fn object(v: Value) -> Map<String, Value> {
-    v.as_object().cloned().unwrap()
-}
+pub(crate) use test_support::object;
 
 /// A shell call's input.
 pub(crate) fn bash(command: &str) -> Map<String, Value> {

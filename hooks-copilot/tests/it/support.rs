@@ -48,7 +48,7 @@ impl Project {
     }
 
     pub(crate) async fn run(&self, event: EventName, input: Value) -> Run {
-        let input: Map<String, Value> = input.as_object().cloned().unwrap();
+        let input: Map<String, Value> = test_support::object(input);
         self.engine().run_json(event, input).await
     }
 }

@@ -172,7 +172,7 @@ async fn session_start_env_reaches_later_hooks() {
     engine
         .run_json(
             EventName::PreToolUse,
-            json!({"tool_name": "Shell", "tool_input": {}}).as_object().cloned().unwrap(),
+            test_support::object(json!({"tool_name": "Shell", "tool_input": {}})),
         )
         .await;
     assert_eq!(p.read("team.txt"), "blue");

@@ -6,16 +6,11 @@ use std::path::Path;
 
 use hook_protocol::Seam;
 use hooks_tnsai::{EventType, HookList, Request, Summary, event_from_input, event_from_parts};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::support::Sandbox;
 
-fn obj(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => unreachable!(),
-    }
-}
+use test_support::object as obj;
 
 #[test]
 fn parts_become_a_neutral_event_with_their_wire_form() {

@@ -25,8 +25,7 @@ fn list(s: &Sandbox, name: &str, extra: &str) -> String {
 
 fn event(s: &Sandbox, command: &str) -> hook_protocol::Event {
     let payload = json!({"tool_name": "Bash", "tool_input": {"command": command}});
-    event_from_parts(&EventType::PreToolUse, payload.as_object().cloned().unwrap(), None, s.path())
-        .unwrap()
+    event_from_parts(&EventType::PreToolUse, test_support::object(payload), None, s.path()).unwrap()
 }
 
 fn summary(list: &HookList, event: &hook_protocol::Event) -> Summary {

@@ -107,7 +107,7 @@ pub(crate) fn to_verdict(event: Option<EventName>, out: &HookOutput) -> Verdict 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{Map, json};
+    use serde_json::json;
 
     fn verdict(event: EventName, v: Value) -> Verdict {
         let Value::Object(map) = v else { unreachable!() };
@@ -116,12 +116,7 @@ mod tests {
         to_verdict(Some(event), &out)
     }
 
-    fn obj(v: Value) -> Map<String, Value> {
-        match v {
-            Value::Object(m) => m,
-            _ => unreachable!(),
-        }
-    }
+    use test_support::object as obj;
 
     #[test]
     fn pre_tool_use_permission_and_legacy() {
