@@ -1,11 +1,12 @@
 //! Codex hooks through the core's one door ([`hook_protocol::Dialect`]).
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed,
-    LoadRequest, Loaded, Position, Session,
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, LateLine, Listed,
+    LoadRequest, Loaded, ModelText, Placement, Position, Session, SessionStep, Settled, Shown,
 };
 use serde_json::{Map, Value};
 
@@ -255,8 +256,62 @@ impl Loaded for Hooks {
         Ok(event_run(&run))
     }
 
+    async fn settle(&self, wait: Duration) -> Settled {
+        let (outputs, ended) = self.engine.settle_async(wait).await;
+        Settled::new(outputs.iter().map(late_line).collect(), ended)
+    }
+
     fn into_session(self: Box<Self>) -> Box<dyn Session> {
-        hook_protocol::dialect::alone(self)
+        Box::new(CodexSession { hooks: *self })
+    }
+}
+
+/// What one `async` hook said, as a late result: its output in the developer message Codex
+/// delivers it in.
+fn late_line(output: &crate::AsyncOutput) -> LateLine {
+    let text = crate::present::async_outputs([(output.event, output.text.as_str())]);
+    let model = vec![ModelText::new(Placement::System, text, false)];
+    LateLine::new(output.command.clone(), Shown::new(model, Vec::new(), Vec::new()))
+}
+
+/// A Codex session: the events in order; what `async` hooks said arrives with the next
+/// prompt Codex accepts.
+#[derive(Debug)]
+struct CodexSession {
+    hooks: Hooks,
+}
+
+#[async_trait]
+impl Session for CodexSession {
+    fn check(&self, events: &[(&str, &Map<String, Value>)]) -> Result<(), (usize, DialectError)> {
+        for (i, (event, input)) in events.iter().enumerate() {
+            self.hooks.check_input(event, input, &[]).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
+    async fn step(
+        &mut self,
+        event: &str,
+        input: Map<String, Value>,
+    ) -> Result<SessionStep, DialectError> {
+        // The outputs ready when the prompt comes; they go with it only if it is accepted.
+        let pending = (event == EventName::UserPromptSubmit.as_str())
+            .then(|| self.hooks.engine.pending_async())
+            .flatten();
+        let run = self.hooks.run(event, input).await?;
+        let mut step = SessionStep::new(run);
+        if let Some((outputs, _)) = pending
+            && step.run.decision == DecisionWord::None
+        {
+            self.hooks.engine.commit_async(outputs.len());
+            step.late = outputs.iter().map(late_line).collect();
+        }
+        Ok(step)
+    }
+
+    async fn settle(&mut self, wait: Duration) {
+        self.hooks.engine.wait_async(wait).await;
     }
 }
 

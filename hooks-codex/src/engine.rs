@@ -12,6 +12,8 @@ use hook_protocol::{
 };
 use serde_json::{Map, Value};
 
+use crate::AsyncOutput;
+use crate::background::Background;
 use crate::event::TOOL_ALIASES;
 use crate::hook::CommandHook;
 use crate::payload::InputObject;
@@ -23,6 +25,10 @@ pub struct Engine {
     config: Config,
     dispatcher: Dispatcher,
     hooks: Vec<Arc<CommandHook>>,
+    /// The `async` hooks, on a dispatcher of their own that only matches them.
+    background_hooks: Vec<Arc<CommandHook>>,
+    background_dispatcher: Dispatcher,
+    background: Background,
     project_dir: PathBuf,
     group: RunGroup,
 }
@@ -76,18 +82,29 @@ impl Engine {
         scrub: Option<Scrub>,
         group: RunGroup,
     ) -> Result<Self, MatcherError> {
-        let hooks: Vec<Arc<CommandHook>> = config
+        let (background_hooks, hooks): (Vec<Arc<CommandHook>>, Vec<Arc<CommandHook>>) = config
             .entries
             .iter()
             .enumerate()
             .filter(|(_, e)| e.trust.runs())
             .map(|(i, e)| Arc::new(CommandHook::new(e.clone(), i, scrub.clone()).in_group(group)))
-            .collect();
-        let dispatcher = Dispatcher::builder()
-            .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
-            .aliases(aliases())
-            .build()?;
-        Ok(Self { config, dispatcher, hooks, project_dir: project_dir.into(), group })
+            .partition(|h| h.entry().is_async);
+        let on_dispatcher = |hooks: &[Arc<CommandHook>]| {
+            Dispatcher::builder()
+                .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
+                .aliases(aliases())
+                .build()
+        };
+        Ok(Self {
+            dispatcher: on_dispatcher(&hooks)?,
+            background_dispatcher: on_dispatcher(&background_hooks)?,
+            config,
+            hooks,
+            background_hooks,
+            background: Background::default(),
+            project_dir: project_dir.into(),
+            group,
+        })
     }
 
     /// How many of this engine's hooks are running now.
@@ -103,6 +120,61 @@ impl Engine {
         self.group.kill_running(grace)
     }
 
+    /// Starts the `async` hooks that match `event` without waiting for them (a harness that
+    /// runs the other hooks on its own dispatcher calls it; [`Engine::run_json`] does). Returns
+    /// how many started: none past [`MAX_RUNNING`](crate::MAX_RUNNING) running at once.
+    pub fn start_async(&self, event: &Event) -> usize {
+        let matching = self.background_dispatcher.matching(event);
+        let mut started = 0;
+        for hook in &self.background_hooks {
+            let this = Arc::clone(hook) as Arc<dyn Hook>;
+            if matching.iter().any(|m| Arc::ptr_eq(m, &this))
+                && self.background.launch(Arc::clone(hook), event.clone())
+            {
+                started += 1;
+            }
+        }
+        started
+    }
+
+    /// How many `async` hooks are running.
+    pub fn async_running(&self) -> usize {
+        self.background.running()
+    }
+
+    /// The developer message that delivers what ended `async` hooks said, for the user turn
+    /// Codex is about to accept: the oldest outputs that fit in 1,000 approximate tokens, in
+    /// `<async_hook_outputs>`; the rest wait for later turns. They are removed once taken.
+    pub fn take_async_output(&self) -> Option<String> {
+        let (count, text) = self.background.batch()?;
+        self.background.commit(count);
+        Some(text)
+    }
+
+    /// The outputs [`Engine::take_async_output`] would deliver now, and their message, without
+    /// removing them (a turn is delivered them only once accepted).
+    pub(crate) fn pending_async(&self) -> Option<(Vec<AsyncOutput>, String)> {
+        let (count, text) = self.background.batch()?;
+        Some((self.background.peek(count), text))
+    }
+
+    /// Waits up to `wait` for the running `async` hooks to end; those still running go on.
+    pub(crate) async fn wait_async(&self, wait: std::time::Duration) {
+        self.background.wait(wait).await;
+    }
+
+    /// Removes the first `count` waiting outputs: a turn took them.
+    pub(crate) fn commit_async(&self, count: usize) {
+        self.background.commit(count);
+    }
+
+    /// Gives the running `async` hooks up to `wait` to end, ends those still running then
+    /// (their process trees killed), and returns every waiting output, oldest first, and the
+    /// commands of those it ended. For a program that runs one event and exits.
+    pub async fn settle_async(&self, wait: std::time::Duration) -> (Vec<AsyncOutput>, Vec<String>) {
+        self.background.settle(wait).await
+    }
+
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
@@ -113,8 +185,9 @@ impl Engine {
         &self.dispatcher
     }
 
-    /// The hooks that may run, to register on a harness's own dispatcher beside other kinds
-    /// (with [`aliases`] on it, so that `Edit|Write` matchers see `apply_patch`).
+    /// The hooks that may run and are waited for (not the `async` ones, which
+    /// [`Engine::run_json`] starts), to register on a harness's own dispatcher beside other
+    /// kinds (with [`aliases`] on it, so that `Edit|Write` matchers see `apply_patch`).
     pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
         self.hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
     }
@@ -185,6 +258,7 @@ impl Engine {
     /// Runs one event from its Codex input.
     pub async fn run_json(&self, name: EventName, input: Map<String, Value>) -> Run {
         let event = self.event(name, input);
+        self.start_async(&event);
         let report = self.dispatcher.dispatch(&event).await;
         let input = event
             .extensions

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use async_trait::async_trait;
-use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
+use hook_exec::{CommandSpec, Env, ExecError, Invocation, RunGroup};
 use hook_protocol::{
     Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, On, Scrub, Source,
 };
@@ -61,19 +61,11 @@ impl CommandHook {
         self
     }
 
-    /// The configuration entry.
-    pub fn entry(&self) -> &Entry {
-        &self.entry
-    }
-}
-
-#[async_trait]
-impl Hook for CommandHook {
-    fn info(&self) -> &HookInfo {
-        &self.info
-    }
-
-    async fn run(&self, event: &Event) -> HookOutcome {
+    /// Runs the hook's process on `event`, as Codex starts it, and returns how it ended.
+    pub(crate) async fn run_raw(
+        &self,
+        event: &Event,
+    ) -> Result<hook_protocol::RawOutcome, ExecError> {
         let name = self.entry.event;
         let stdin = serde_json::to_vec(&*stdin_object(name, event)).unwrap_or_default();
         let command =
@@ -97,6 +89,23 @@ impl Hook for CommandHook {
         }
         inv.env = env;
         inv.stdin = stdin.into();
+        hook_exec::run(&inv).await
+    }
+
+    /// The configuration entry.
+    pub fn entry(&self) -> &Entry {
+        &self.entry
+    }
+}
+
+#[async_trait]
+impl Hook for CommandHook {
+    fn info(&self) -> &HookInfo {
+        &self.info
+    }
+
+    async fn run(&self, event: &Event) -> HookOutcome {
+        let name = self.entry.event;
         let record = RunRecord {
             index: self.index,
             source: self.entry.source.path.display().to_string(),
@@ -104,7 +113,7 @@ impl Hook for CommandHook {
             exit_code: None,
             error: None,
         };
-        match hook_exec::run(&inv).await {
+        match self.run_raw(event).await {
             Ok(raw) => decode(name, &raw, self.entry.timeout, record),
             Err(e) => {
                 let mut outcome = HookOutcome::failure(HookStatus::SpawnFailed, e.to_string());

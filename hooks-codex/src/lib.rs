@@ -14,6 +14,8 @@
 //! environment. Its answer is read by Codex's rules ([`RunRecord`] keeps what its texts
 //! need): exit 2 blocks with stderr, `permissionDecision: "deny"` needs a reason, `allow` means
 //! something only with `updatedInput`, `ask` is ignored, every failure and timeout fails open.
+//! An `async` hook starts with the others and is never waited for; what it says is queued and
+//! delivered with the next user turn ([`Engine::take_async_output`]).
 //! What Codex shows the model is in [`present`]: a denied call's output
 //! `Command blocked by PreToolUse hook: {reason}. Command: {command}`, a `PostToolUse` block
 //! replacing the tool's output, a `Stop` block as a `<hook_prompt>` user message.
@@ -42,6 +44,7 @@
 #[doc = include_str!("../docs/codex.md")]
 pub mod compatibility {}
 
+mod background;
 mod config;
 mod decode;
 mod dialect;
@@ -52,6 +55,7 @@ mod payload;
 pub mod present;
 mod trust;
 
+pub use background::{AsyncOutput, MAX_QUEUED, MAX_RUNNING};
 pub use config::{Config, DEFAULT_TIMEOUT, Entry, Layer, Loader, Plugin, Source, discover};
 pub use decode::RunRecord;
 pub use dialect::{codex_home, dialect};

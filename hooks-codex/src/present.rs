@@ -30,6 +30,48 @@ pub fn hook_prompt(event: EventName, index: usize, source: &str, reason: &str) -
     )
 }
 
+/// What an `async` hook that could not run, or whose process could not be read, says.
+pub fn async_failed(error: &str) -> String {
+    format!("Async hook failed to run: {error}")
+}
+
+/// What an `async` hook that exited with a status other than 0 says.
+pub fn async_exit_code(code: i32) -> String {
+    format!("Async hook exited with code {code}")
+}
+
+/// What an `async` hook that a signal ended says.
+pub const ASYNC_NO_EXIT_CODE: &str = "Async hook process terminated without an exit code";
+
+/// What an `async` hook whose output is not the event's JSON says.
+pub fn async_invalid_json(event: EventName) -> String {
+    format!("Async {event} hook returned invalid JSON output")
+}
+
+/// The header of an `async` hook's text that was cut: its size before, in Codex's
+/// approximate tokens (four bytes each), and its lines.
+pub fn async_truncated(tokens: usize, lines: usize) -> String {
+    format!(
+        "Warning: truncated output (original token count: {tokens})\nTotal output lines: {lines}\n\n"
+    )
+}
+
+/// The mark where an `async` hook's text was cut, with how many approximate tokens went.
+pub fn async_cut(tokens: usize) -> String {
+    format!("…{tokens} tokens truncated…")
+}
+
+/// The developer message that delivers `async` hooks' outputs with a user turn, oldest first.
+pub fn async_outputs<'a>(outputs: impl IntoIterator<Item = (EventName, &'a str)>) -> String {
+    let blocks: Vec<String> = outputs
+        .into_iter()
+        .map(|(event, text)| {
+            format!("<async_hook_output event=\"{event}\">\n{text}\n</async_hook_output>")
+        })
+        .collect();
+    format!("<async_hook_outputs>\n{}\n</async_hook_outputs>", blocks.join("\n"))
+}
+
 /// The command a tool call was about: its `command` when it is text (the shell's command line,
 /// `apply_patch`'s whole patch), else its whole input as JSON.
 fn command_of(input: &Map<String, Value>) -> String {

@@ -161,3 +161,93 @@ fn a_plugin_named_with_dash_dash_plugin_runs_its_hooks_told_where_it_is() {
     assert_eq!(out.status, 1);
     assert!(out.stderr.contains("is not a folder"), "{}", out.stderr);
 }
+
+#[test]
+fn async_hooks_run_in_the_background_and_their_outputs_come_within_the_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let file = serde_json::json!({"hooks": {"PostToolUse": [{"hooks": [
+        {"type": "command", "async": true, "command": "cat > /dev/null; touch marker; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"lint: clean\"}}'"},
+        {"type": "command", "async": true, "command": "cat > /dev/null; sleep 3; touch late-marker"},
+        {"type": "command", "command": "cat > /dev/null; echo '{\"decision\": \"block\", \"reason\": \"fix it\"}'"}
+    ]}]}});
+    std::fs::write(p.join("hooks.json"), file.to_string()).unwrap();
+    let args = [
+        "run",
+        "--dialect",
+        "codex",
+        "--settings",
+        "hooks.json",
+        "--event",
+        "PostToolUse",
+        "--input",
+        "-",
+        "--format",
+        "json",
+        "--async-wait",
+        "1",
+    ];
+    let input =
+        r#"{"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_response": "ok"}"#;
+    let out = hooks_with_env(&args, p, Some(input), &[("SHELL", std::path::Path::new("/bin/sh"))]);
+    assert_eq!(out.status, 2, "the foreground hook decides: {}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["reason"], "fix it", "background hooks never change the decision");
+    let late = doc["async_results"].as_array().unwrap();
+    assert_eq!(late.len(), 1, "{doc}");
+    assert!(late[0]["command"].as_str().unwrap().contains("touch marker"));
+    assert_eq!(
+        late[0]["shown"]["model"][0]["text"],
+        "<async_hook_outputs>\n<async_hook_output event=\"PostToolUse\">\nlint: clean\n</async_hook_output>\n</async_hook_outputs>"
+    );
+    assert!(
+        out.stderr.contains("sleep 3"),
+        "the one that outlived the wait is named: {}",
+        out.stderr
+    );
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    assert!(!p.join("late-marker").exists(), "it was ended");
+}
+
+#[test]
+fn a_replay_delivers_async_outputs_with_the_next_accepted_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let file = serde_json::json!({"hooks": {
+        "SessionStart": [{"hooks": [{"type": "command", "async": true,
+            "command": "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SessionStart\", \"additionalContext\": \"indexed 40 files\"}}'"}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command",
+            "command": "grep -q secret && { echo no secrets >&2; exit 2; } || exit 0"}]}]
+    }});
+    std::fs::write(p.join("hooks.json"), file.to_string()).unwrap();
+    let session = [
+        r#"{"event": "SessionStart", "input": {"source": "startup"}}"#,
+        r#"{"event": "UserPromptSubmit", "input": {"prompt": "the secret is 42"}}"#,
+        r#"{"event": "UserPromptSubmit", "input": {"prompt": "ship it"}}"#,
+        r#"{"event": "UserPromptSubmit", "input": {"prompt": "and again"}}"#,
+    ];
+    std::fs::write(p.join("session.jsonl"), session.join("\n")).unwrap();
+    let args = [
+        "replay",
+        "--dialect",
+        "codex",
+        "--settings",
+        "hooks.json",
+        "session.jsonl",
+        "--format",
+        "json",
+    ];
+    let out = hooks_with_env(&args, p, None, &[("SHELL", std::path::Path::new("/bin/sh"))]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let docs = json_lines(&out.stdout);
+    let late = |i: usize| docs[i]["async_results"].as_array().cloned().unwrap_or_default();
+    assert!(late(1).is_empty(), "a blocked prompt is not accepted: nothing delivered");
+    assert_eq!(docs[1]["decision"], "block");
+    assert_eq!(late(2).len(), 1, "{}", out.stdout);
+    assert!(
+        late(2)[0]["shown"]["model"][0]["text"].as_str().unwrap().contains("indexed 40 files"),
+        "{}",
+        out.stdout
+    );
+    assert!(late(3).is_empty(), "delivered once");
+}

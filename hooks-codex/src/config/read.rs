@@ -292,13 +292,5 @@ fn read_handler(sink: &mut Sink<'_>, event: EventName, node: &Node) -> Option<Ha
         sink.warning(node.at, "a hook with an empty `command` is skipped, as Codex skips it");
         return None;
     }
-    if h.is_async {
-        sink.warning(
-            node.at,
-            "`async` hooks run in Codex's background queue, which this runner does not have yet; \
-             this hook is skipped",
-        );
-        return None;
-    }
     Some(h)
 }

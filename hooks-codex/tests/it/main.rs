@@ -2,6 +2,8 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail their test by panicking")]
 
+/// `async` hooks: never waited for; their outputs delivered with the next accepted turn.
+mod background;
 /// Codex's files and layers, TOML tables, problems at their positions, the trust rule.
 mod config;
 /// What each answer of a hook does, event by event, and what Codex shows for it.
