@@ -89,8 +89,8 @@ pub(crate) struct Sources {
 
     /// A plugin directory of the dialect (repeatable): for Claude Code, DIR/hooks/hooks.json and
     /// the hooks its manifest, DIR/.claude-plugin/plugin.json, adds; for Codex, the hooks its
-    /// manifest, DIR/.codex-plugin/plugin.json, names, else DIR/hooks/hooks.json; for Cursor,
-    /// DIR/hooks/hooks.json.
+    /// manifest, DIR/.codex-plugin/plugin.json, names, else DIR/hooks/hooks.json; for Copilot,
+    /// DIR/hooks.json, else DIR/hooks/hooks.json; for Cursor, DIR/hooks/hooks.json.
     #[arg(long = "plugin", value_name = "DIR", value_parser = absolute_path)]
     pub(crate) plugins: Vec<PathBuf>,
 

@@ -59,7 +59,7 @@ impl Dialect for Copilot {
     }
 
     fn reads(&self, kind: FileKind) -> bool {
-        kind == FileKind::Config
+        matches!(kind, FileKind::Config | FileKind::Plugin)
     }
 
     fn claims(&self, path: &Path, text: &str) -> Claim {
@@ -107,6 +107,16 @@ impl Dialect for Copilot {
                     return Err(DialectError::load(format!("Copilot hook file {e}")));
                 }
                 loader.file(path, place_of(path));
+            }
+            // Plugins come after the other places, as in Copilot.
+            for dir in request.files_of(FileKind::Plugin) {
+                if !dir.is_dir() {
+                    return Err(DialectError::load(format!(
+                        "Copilot plugin `{}` is not a folder",
+                        dir.display()
+                    )));
+                }
+                loader.plugin(dir);
             }
         } else {
             let found = discover(home.as_deref(), &request.project_dir);

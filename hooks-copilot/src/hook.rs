@@ -97,6 +97,10 @@ impl CommandHook {
         if let Some(dir) = self.entry.source.hook_dir() {
             env.set("COPILOT_HOOK_DIR", dir.display().to_string());
         }
+        if let Some(root) = self.entry.source.plugin_root() {
+            env.set("PLUGIN_ROOT", root.display().to_string());
+            env.set("CLAUDE_PLUGIN_ROOT", root.display().to_string());
+        }
         env.set("COPILOT_CLI", "1");
         for (key, value) in &self.entry.env {
             env.set(key, value);

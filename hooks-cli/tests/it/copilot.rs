@@ -182,3 +182,37 @@ fn a_copilot_file_in_claude_codes_shape_runs_as_claude_code_hooks_with_both_tool
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["decision"], "none", "a tool the matcher does not name");
 }
+
+#[test]
+fn a_plugin_named_with_dash_dash_plugin_runs_its_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("guard");
+    std::fs::create_dir_all(&plugin).unwrap();
+    let file = serde_json::json!({"version": 1, "hooks": {"preToolUse": [
+        {"bash": "cat > /dev/null; echo \"{\\\"permissionDecision\\\": \\\"deny\\\", \\\"permissionDecisionReason\\\": \\\"from $PLUGIN_ROOT\\\"}\""}
+    ]}});
+    std::fs::write(plugin.join("hooks.json"), file.to_string()).unwrap();
+    let args = [
+        "run",
+        "--dialect",
+        "copilot",
+        "--plugin",
+        "guard",
+        "--event",
+        "preToolUse",
+        "--input",
+        "-",
+        "--format",
+        "json",
+    ];
+    let input = r#"{"toolName": "bash", "toolArgs": {"command": "make"}}"#;
+    let out = hooks(&args, dir.path(), Some(input));
+    assert_eq!(out.status, 2, "{}{}", out.stdout, out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let root = std::fs::canonicalize(&plugin).unwrap();
+    assert_eq!(doc["reason"], format!("from {}", root.display()));
+    let args = ["run", "--dialect", "copilot", "--plugin", "nowhere", "--event", "agentStop"];
+    let out = hooks(&args, dir.path(), None);
+    assert_eq!(out.status, 1);
+    assert!(out.stderr.contains("is not a folder"), "{}", out.stderr);
+}

@@ -34,16 +34,19 @@ pub enum Place {
     /// `.github/copilot/settings.local.json`, `~/.copilot/settings.json`): no
     /// `COPILOT_HOOK_DIR` for them.
     Settings,
+    /// A plugin's `hooks.json` (or `hooks/hooks.json`), after the other places.
+    Plugin,
 }
 
 impl Place {
-    /// `policy`, `user`, `repo` or `settings`.
+    /// `policy`, `user`, `repo`, `settings` or `plugin`.
     pub fn as_str(self) -> &'static str {
         match self {
             Place::Policy => "policy",
             Place::User => "user",
             Place::Repo => "repo",
             Place::Settings => "settings",
+            Place::Plugin => "plugin",
         }
     }
 }
@@ -65,6 +68,19 @@ impl Source {
         match self.place {
             Place::Settings => None,
             _ => self.path.parent(),
+        }
+    }
+
+    /// The folder of the plugin whose hooks these are (`PLUGIN_ROOT`): the file's folder, or
+    /// the one above it for a `hooks/hooks.json`.
+    pub fn plugin_root(&self) -> Option<&Path> {
+        if self.place != Place::Plugin {
+            return None;
+        }
+        let folder = self.path.parent()?;
+        match folder.file_name() {
+            Some(name) if name == "hooks" => folder.parent(),
+            _ => Some(folder),
         }
     }
 }
@@ -177,6 +193,25 @@ impl Loader {
             self.config.entries.extend(read.entries);
         }
         self
+    }
+
+    /// Reads the hooks of the plugin in `dir`, as Copilot does for an installed plugin: its
+    /// `hooks.json`, else its `hooks/hooks.json`; a plugin with neither is a warning.
+    pub fn plugin(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        let dir: PathBuf = dir.into();
+        let file =
+            ["hooks.json", "hooks/hooks.json"].iter().map(|f| dir.join(f)).find(|f| f.is_file());
+        match file {
+            Some(file) => self.file(file, Place::Plugin),
+            None => {
+                self.config.diagnostics.push(Diagnostic::warning(
+                    &dir,
+                    Position::default(),
+                    "this plugin has no hooks (no hooks.json, no hooks/hooks.json)",
+                ));
+                self
+            }
+        }
     }
 
     /// What was loaded.

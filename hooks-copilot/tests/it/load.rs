@@ -106,3 +106,38 @@ fn a_claude_code_file_and_bad_json_say_what_they_are() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_plugins_hooks_run_after_the_others_told_where_the_plugin_is() {
+    use hooks_copilot::{Engine, EventName};
+
+    let p = Project::new();
+    let seen = p.root.join("seen.txt");
+    let record = p.script(
+        "record.sh",
+        &format!(
+            "cat > /dev/null; printf '%s\\n' \"$PLUGIN_ROOT\" \"$CLAUDE_PLUGIN_ROOT\" \"$COPILOT_HOOK_DIR\" >> '{}'",
+            seen.display()
+        ),
+    );
+    // One plugin with `hooks.json` at its top, one with `hooks/hooks.json`.
+    let (flat, nested) = (p.root.join("flat"), p.root.join("nested"));
+    std::fs::create_dir_all(&flat).unwrap();
+    std::fs::create_dir_all(nested.join("hooks")).unwrap();
+    let file = serde_json::json!({"version": 1, "hooks": {"sessionStart": [{"bash": record}]}});
+    std::fs::write(flat.join("hooks.json"), file.to_string()).unwrap();
+    std::fs::write(nested.join("hooks/hooks.json"), file.to_string()).unwrap();
+    let mut loader = Loader::new();
+    loader.plugin(&flat).plugin(&nested).plugin(p.root.join(".github"));
+    let config = loader.finish();
+    let warnings: Vec<String> = config.diagnostics.iter().map(|d| d.message.clone()).collect();
+    assert_eq!(warnings, ["this plugin has no hooks (no hooks.json, no hooks/hooks.json)"]);
+    assert!(config.entries.iter().all(|e| e.source.place == Place::Plugin));
+    let engine = Engine::new(config, &p.root, None).unwrap();
+    engine.run_json(EventName::SessionStart, test_support::object(serde_json::json!({}))).await;
+    let lines: Vec<String> =
+        std::fs::read_to_string(&seen).unwrap().lines().map(str::to_owned).collect();
+    let (f, n) = (flat.display().to_string(), nested.display().to_string());
+    let nested_hooks = nested.join("hooks").display().to_string();
+    assert_eq!(lines, [f.clone(), f.clone(), f, n.clone(), n, nested_hooks]);
+}
