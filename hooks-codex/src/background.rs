@@ -103,6 +103,14 @@ impl Background {
         true
     }
 
+    /// Ends every running hook: its task is dropped on its next poll, which kills its process
+    /// tree. What they would have said is lost.
+    pub(crate) fn abort_all(&self) {
+        for (_, _, task) in &lock(&self.state).running {
+            task.abort();
+        }
+    }
+
     /// How many are running.
     pub(crate) fn running(&self) -> usize {
         lock(&self.state).running.len()
@@ -148,13 +156,9 @@ impl Background {
     /// process trees killed) and returns every output, oldest first, and their commands.
     pub(crate) async fn settle(&self, wait: Duration) -> (Vec<AsyncOutput>, Vec<String>) {
         self.wait(wait).await;
-        let ended: Vec<String> = {
-            let state = lock(&self.state);
-            for (_, _, task) in &state.running {
-                task.abort();
-            }
-            state.running.iter().map(|(_, command, _)| command.clone()).collect()
-        };
+        let ended: Vec<String> =
+            lock(&self.state).running.iter().map(|(_, command, _)| command.clone()).collect();
+        self.abort_all();
         // An aborted run is dropped on its next poll, which kills its tree.
         let until = Instant::now() + Duration::from_secs(5);
         while self.running() > 0 && Instant::now() < until {

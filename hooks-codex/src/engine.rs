@@ -33,6 +33,14 @@ pub struct Engine {
     group: RunGroup,
 }
 
+/// An engine that goes ends its `async` hooks still running (their process trees killed): none
+/// outlives the engine that started it.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.background.abort_all();
+    }
+}
+
 /// One event run from its Codex input: what the hooks received, the fold, what Codex shows.
 #[derive(Debug, Clone)]
 #[non_exhaustive]

@@ -163,3 +163,30 @@ fn an_async_hook_loads_without_a_warning() {
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert!(config.entries[0].is_async);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_engine_that_goes_ends_its_async_hooks() {
+    let p = Project::new();
+    let pid_file = p.path().join("pid");
+    let endless = p.script(
+        "endless.sh",
+        &format!("cat > /dev/null; echo $$ > '{}'; exec sleep 60", pid_file.display()),
+    );
+    let engine = p.engine(async_on("Stop", &endless));
+    engine.run_json(EventName::Stop, object(json!({"stop_hook_active": false}))).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let pid = loop {
+        let text = std::fs::read_to_string(&pid_file).unwrap_or_default();
+        if let Ok(pid) = text.trim().parse::<u32>() {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the hook did not start");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    drop(engine);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while test_support::alive(pid) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!test_support::alive(pid), "its process was killed with the engine");
+}
