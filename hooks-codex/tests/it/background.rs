@@ -8,6 +8,28 @@ use serde_json::json;
 
 use crate::support::*;
 
+/// The pid an endless hook wrote to `file` once it started.
+async fn started(file: &std::path::Path) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        if let Ok(pid) = text.trim().parse::<u32>() {
+            return pid;
+        }
+        assert!(Instant::now() < deadline, "the hook did not start");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Waits up to 5 s for `pid` to be gone, and says whether it is.
+async fn gone(pid: u32) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while test_support::alive(pid) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    !test_support::alive(pid)
+}
+
 /// An `async` handler on `event`.
 fn async_on(event: &str, command: &str) -> serde_json::Value {
     json!({ event: [{"hooks": [{"type": "command", "command": command, "async": true}]}] })
@@ -133,24 +155,12 @@ async fn settling_ends_what_still_runs_and_names_it() {
     );
     let engine = p.engine(async_on("Stop", &endless));
     engine.run_json(EventName::Stop, object(json!({"stop_hook_active": false}))).await;
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let pid = loop {
-        let text = std::fs::read_to_string(&pid_file).unwrap_or_default();
-        if let Ok(pid) = text.trim().parse::<u32>() {
-            break pid;
-        }
-        assert!(Instant::now() < deadline, "the hook did not start");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    };
+    let pid = started(&pid_file).await;
     let (outputs, ended) = engine.settle_async(Duration::from_millis(100)).await;
     assert!(outputs.is_empty());
     assert_eq!(ended, [endless]);
     assert_eq!(engine.async_running(), 0);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while test_support::alive(pid) && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(!test_support::alive(pid), "its process was killed");
+    assert!(gone(pid).await, "its process was killed");
 }
 
 #[test]
@@ -174,19 +184,7 @@ async fn an_engine_that_goes_ends_its_async_hooks() {
     );
     let engine = p.engine(async_on("Stop", &endless));
     engine.run_json(EventName::Stop, object(json!({"stop_hook_active": false}))).await;
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let pid = loop {
-        let text = std::fs::read_to_string(&pid_file).unwrap_or_default();
-        if let Ok(pid) = text.trim().parse::<u32>() {
-            break pid;
-        }
-        assert!(Instant::now() < deadline, "the hook did not start");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    };
+    let pid = started(&pid_file).await;
     drop(engine);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while test_support::alive(pid) && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(!test_support::alive(pid), "its process was killed with the engine");
+    assert!(gone(pid).await, "its process was killed with the engine");
 }
