@@ -21,6 +21,19 @@ async fn started(file: &std::path::Path) -> u32 {
     }
 }
 
+/// An engine whose `async` Stop hook runs for a minute, started: the engine, the hook's
+/// command and its pid.
+async fn endless_async_hook(p: &Project) -> (hooks_codex::Engine, String, u32) {
+    let pid_file = p.path().join("pid");
+    let endless = p.script(
+        "endless.sh",
+        &format!("cat > /dev/null; echo $$ > '{}'; exec sleep 60", pid_file.display()),
+    );
+    let engine = p.engine(async_on("Stop", &endless));
+    engine.run_json(EventName::Stop, object(json!({"stop_hook_active": false}))).await;
+    (engine, endless, started(&pid_file).await)
+}
+
 /// Waits up to 5 s for `pid` to be gone, and says whether it is.
 async fn gone(pid: u32) -> bool {
     let deadline = Instant::now() + Duration::from_secs(5);
@@ -148,14 +161,7 @@ async fn a_batch_holds_what_fits_and_the_rest_waits_for_the_next_turn() {
 #[tokio::test(flavor = "multi_thread")]
 async fn settling_ends_what_still_runs_and_names_it() {
     let p = Project::new();
-    let pid_file = p.path().join("pid");
-    let endless = p.script(
-        "endless.sh",
-        &format!("cat > /dev/null; echo $$ > '{}'; exec sleep 60", pid_file.display()),
-    );
-    let engine = p.engine(async_on("Stop", &endless));
-    engine.run_json(EventName::Stop, object(json!({"stop_hook_active": false}))).await;
-    let pid = started(&pid_file).await;
+    let (engine, endless, pid) = endless_async_hook(&p).await;
     let (outputs, ended) = engine.settle_async(Duration::from_millis(100)).await;
     assert!(outputs.is_empty());
     assert_eq!(ended, [endless]);
@@ -177,14 +183,7 @@ fn an_async_hook_loads_without_a_warning() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_engine_that_goes_ends_its_async_hooks() {
     let p = Project::new();
-    let pid_file = p.path().join("pid");
-    let endless = p.script(
-        "endless.sh",
-        &format!("cat > /dev/null; echo $$ > '{}'; exec sleep 60", pid_file.display()),
-    );
-    let engine = p.engine(async_on("Stop", &endless));
-    engine.run_json(EventName::Stop, object(json!({"stop_hook_active": false}))).await;
-    let pid = started(&pid_file).await;
+    let (engine, _, pid) = endless_async_hook(&p).await;
     drop(engine);
     assert!(gone(pid).await, "its process was killed with the engine");
 }
