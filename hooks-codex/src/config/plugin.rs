@@ -52,7 +52,7 @@ impl Loader {
     /// manifest's (`.codex-plugin/plugin.json`) `hooks` when it has them, else
     /// `hooks/hooks.json`. Its hooks get `PLUGIN_ROOT` and `PLUGIN_DATA` (and their
     /// `CLAUDE_` twins); their reviews are keyed by the plugin's id. `codex_home` holds the
-    /// plugin's data folder. A manifest that cannot be read is an error naming it; a plugin
+    /// plugin's data folder (without one, the plugin's own `data` folder). A manifest that cannot be read is an error naming it; a plugin
     /// without hooks, a warning.
     pub fn plugin(&mut self, dir: impl Into<PathBuf>, codex_home: Option<&Path>) {
         let root = std::path::absolute(dir.into()).unwrap_or_default();
@@ -84,11 +84,14 @@ impl Loader {
             _ => None,
         });
         let (name, market) = identity(&root, manifest_name.as_deref());
-        let home = codex_home.map(Path::to_path_buf).unwrap_or_else(|| root.join(".."));
+        let data = match codex_home {
+            Some(home) => home.join("plugins/data").join(&market).join(&name),
+            None => root.join("data"),
+        };
         let plugin = |relative: String| Plugin {
             id: format!("{name}@{market}"),
             root: root.clone(),
-            data: home.join("plugins/data").join(&market).join(&name),
+            data: data.clone(),
             relative,
         };
         let files: Vec<PathBuf> = match field("hooks").map(|h| &h.value) {
