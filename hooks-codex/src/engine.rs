@@ -132,6 +132,10 @@ impl Engine {
     /// runs the other hooks on its own dispatcher calls it; [`Engine::run_json`] does). Returns
     /// how many started: none past [`MAX_RUNNING`](crate::MAX_RUNNING) running at once.
     pub fn start_async(&self, event: &Event) -> usize {
+        // Most configurations have none: no matching on every event for nothing.
+        if self.background_hooks.is_empty() {
+            return 0;
+        }
         let matching = self.background_dispatcher.matching(event);
         let mut started = 0;
         for hook in &self.background_hooks {

@@ -25,6 +25,12 @@ enum How {
     Answer,
 }
 
+/// The view of the hook whose verdict gave the merged decision, whose reason is shown.
+fn deciding_view<'v, 'a>(report: &Report, views: &'v [View<'a>]) -> Option<&'v View<'a>> {
+    let decider = shown_reason_record(report)?;
+    views.iter().find(|v| v.record.position == decider.position)
+}
+
 /// One hook's run, as the renderer reads it.
 struct View<'a> {
     record: &'a HookRecord,
@@ -159,8 +165,7 @@ impl<'a> Renderer<'a> {
     }
 
     fn pre_tool_use(&mut self, report: &Report, views: &[View<'_>]) {
-        let chosen = shown_reason_record(report)
-            .and_then(|r| views.iter().find(|v| v.record.position == r.position));
+        let chosen = deciding_view(report, views);
         match report.merged.decision {
             Some(Decision::Deny) => {
                 let blocking = chosen.map_or_else(
@@ -187,8 +192,7 @@ impl<'a> Renderer<'a> {
         if report.merged.decision != Some(Decision::Deny) {
             return;
         }
-        let chosen = shown_reason_record(report)
-            .and_then(|r| views.iter().find(|v| v.record.position == r.position));
+        let chosen = deciding_view(report, views);
         let text = match chosen {
             Some(v) if matches!(v.how(), How::OnFailure(_)) => {
                 t::hook_error(&self.hook_name, &v.blocking(""))
@@ -227,8 +231,7 @@ impl<'a> Renderer<'a> {
             return;
         }
         if merged.decision == Some(Decision::Deny) {
-            let chosen = shown_reason_record(report)
-                .and_then(|r| views.iter().find(|v| v.record.position == r.position));
+            let chosen = deciding_view(report, views);
             let suppress = views.iter().any(|v| {
                 matches!(v.specific(), Some(Specific::Prompt(p)) if p.suppress_original_prompt == Some(true))
             });
@@ -323,10 +326,7 @@ impl<'a> Renderer<'a> {
         if report.merged.decision != Some(Decision::Deny) {
             return;
         }
-        let blocking = shown_reason_record(report)
-            .and_then(|r| views.iter().find(|v| v.record.position == r.position))
-            .map(|v| v.blocking(""))
-            .unwrap_or_default();
+        let blocking = deciding_view(report, views).map(|v| v.blocking("")).unwrap_or_default();
         self.user.push(t::compaction_blocked(&blocking));
     }
 
@@ -336,9 +336,7 @@ impl<'a> Renderer<'a> {
         if report.merged.decision != Some(Decision::Deny) {
             return;
         }
-        let Some(v) = shown_reason_record(report)
-            .and_then(|r| views.iter().find(|v| v.record.position == r.position))
-        else {
+        let Some(v) = deciding_view(report, views) else {
             return;
         };
         let messages = &v.record.verdict.messages;
@@ -367,10 +365,7 @@ impl<'a> Renderer<'a> {
         if report.merged.decision != Some(Decision::Deny) {
             return;
         }
-        let blocking = shown_reason_record(report)
-            .and_then(|r| views.iter().find(|v| v.record.position == r.position))
-            .map(|v| v.blocking(""))
-            .unwrap_or_default();
+        let blocking = deciding_view(report, views).map(|v| v.blocking("")).unwrap_or_default();
         let is_error = self.name == Some(EventName::TaskCreated);
         self.push(Placement::ToolResult, t::task_feedback(self.event, &blocking), is_error);
     }
@@ -381,9 +376,7 @@ impl<'a> Renderer<'a> {
         if report.merged.decision != Some(Decision::Deny) {
             return;
         }
-        let Some(v) = shown_reason_record(report)
-            .and_then(|r| views.iter().find(|v| v.record.position == r.position))
-        else {
+        let Some(v) = deciding_view(report, views) else {
             return;
         };
         let reason = v.reason().unwrap_or(t::NO_STDERR);
