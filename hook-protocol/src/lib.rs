@@ -136,6 +136,7 @@ mod scrub;
 mod seam;
 mod seam_decision;
 mod shown;
+mod stop_guard;
 pub mod text_file;
 mod verdict;
 
@@ -166,4 +167,5 @@ pub use seam_decision::{
     ToolPermission, TurnEndDecision,
 };
 pub use shown::{ModelText, Placement, Shown};
+pub use stop_guard::StopGuard;
 pub use verdict::{Decision, Halt, Severity, Source, Verdict};

@@ -3,9 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
+use hook_kit::{CommandEngine, Hooks, found_note, named_file, plugin_dir};
 use hook_protocol::{
-    Aliases, Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed,
-    LoadRequest, Loaded, Session,
+    Aliases, Claim, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed, LoadRequest,
+    Loaded, SessionStep, StopGuard,
 };
 use serde_json::{Map, Value};
 
@@ -103,29 +104,17 @@ impl Dialect for Copilot {
         let mut notes = Vec::new();
         if request.names_files() {
             for path in request.files_of(FileKind::Config) {
-                if let Err(e) = hook_protocol::text_file::regular_file(path) {
-                    return Err(DialectError::load(format!("Copilot hook file {e}")));
-                }
+                named_file(path, "Copilot hook file")?;
                 loader.file(path, place_of(path));
             }
             // Plugins come after the other places, as in Copilot.
             for dir in request.files_of(FileKind::Plugin) {
-                if !dir.is_dir() {
-                    return Err(DialectError::load(format!(
-                        "Copilot plugin `{}` is not a folder",
-                        dir.display()
-                    )));
-                }
-                loader.plugin(dir);
+                loader.plugin(plugin_dir(dir, "Copilot")?);
             }
         } else {
             let found = discover(home.as_deref(), &request.project_dir);
-            let names: Vec<String> =
-                found.iter().map(|(p, l)| format!("{} ({})", p.display(), l.as_str())).collect();
-            notes.push(format!(
-                "Copilot hook files: {}",
-                if names.is_empty() { "none found".to_owned() } else { names.join(", ") }
-            ));
+            let note = found_note("Copilot", found.iter().map(|(p, l)| (p.as_path(), l.as_str())));
+            notes.push(note);
             if found.is_empty() {
                 return Err(DialectError::load(format!(
                     "no Copilot hook files found for {} (.github/hooks/*.json, \
@@ -144,44 +133,24 @@ impl Dialect for Copilot {
         }
         let engine = Engine::new(config, &request.project_dir, request.scrub.clone())
             .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
-        Ok(Box::new(Hooks { engine, notes }))
+        Ok(Box::new(Hooks::new(engine, notes)))
     }
-}
-
-/// A Copilot configuration, loaded.
-#[derive(Debug)]
-struct Hooks {
-    engine: Engine,
-    notes: Vec<String>,
-}
-
-fn known_event(event: &str) -> Result<EventName, DialectError> {
-    EventName::parse(event).ok_or_else(|| DialectError::UnknownEvent {
-        what: "Copilot event".to_owned(),
-        event: event.to_owned(),
-        hint: EventName::near(event)
-            .map(|e| format!(" (Copilot's event names are camelCase: did you mean `{e}`?)"))
-            .unwrap_or_default(),
-    })
 }
 
 #[async_trait]
-impl Loaded for Hooks {
+impl CommandEngine for Engine {
+    type Event = EventName;
+    /// The `agentStop` loop guard.
+    type State = StopGuard;
+
     fn diagnostics(&self) -> &[Diagnostic] {
-        &self.engine.config().diagnostics
+        &self.config().diagnostics
     }
 
-    fn notes(&self) -> Vec<String> {
-        self.notes.clone()
-    }
-
-    fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
-        let name = known_event(event)?;
+    fn list(&self, name: EventName, subject: Option<&str>) -> Vec<Listed> {
         let aliases = crate::engine::aliases();
-        let disabled = self.engine.config().disabled;
-        let out = self
-            .engine
-            .config()
+        let disabled = self.config().disabled;
+        self.config()
             .entries
             .iter()
             .filter(|e| e.event == name)
@@ -192,61 +161,34 @@ impl Loaded for Hooks {
                 _ => true,
             })
             .map(|e| {
-                let matcher = e.matcher_raw.as_deref().unwrap_or("*");
-                let source = format!("{}; matcher `{matcher}`", e.source.path.display());
-                let mut listed = Listed::new(e.command.label(), source);
+                let mut listed =
+                    hook_kit::listed(e.command.label(), &e.source.path, e.matcher_raw.as_deref());
                 if disabled {
                     listed.not_run = Some("`disableAllHooks` is set".to_owned());
                 }
                 listed
             })
-            .collect();
-        Ok(out)
+            .collect()
     }
 
-    fn check_input(
-        &self,
-        event: &str,
-        input: &Map<String, Value>,
-        _filled: &[&str],
-    ) -> Result<(), DialectError> {
-        let name = known_event(event)?;
-        if let Some(field) = name.subject_field()
-            && !input.get(field).is_some_and(Value::is_string)
-        {
-            return Err(DialectError::InvalidInput {
-                event: event.to_owned(),
-                message: format!("`{field}` must be a string"),
-                lenient_would_run: false,
-            });
-        }
-        Ok(())
+    fn check_input(&self, name: EventName, input: &Map<String, Value>) -> Result<(), DialectError> {
+        name.subject_field().map_or(Ok(()), |field| hook_kit::string_field(name, input, field))
     }
 
-    async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
-        self.check_input(event, &input, &[])?;
-        let name = known_event(event)?;
-        let run = self.engine.run_json(name, input).await;
-        Ok(event_run(&run))
+    /// A run in the core's words: the first deny's reason (Copilot stops at it).
+    async fn run(&self, name: EventName, input: Map<String, Value>) -> EventRun {
+        let run = self.run_json(name, input).await;
+        hook_kit::event_run(
+            &run,
+            matches!(name, EventName::PreToolUse | EventName::PermissionRequest),
+        )
     }
 
-    fn into_session(self: Box<Self>) -> Box<dyn Session> {
-        Box::new(crate::session::Recording::new(self))
+    fn before_step(&self, guard: &mut StopGuard, name: EventName, input: &mut Map<String, Value>) {
+        crate::session::before(guard, name, input);
     }
-}
 
-/// A run in the core's words: the first deny's reason (Copilot stops at it).
-fn event_run(run: &crate::Run) -> EventRun {
-    let deny = match run.event {
-        EventName::PreToolUse | EventName::PermissionRequest => DecisionWord::Deny,
-        _ => DecisionWord::Block,
-    };
-    let mut out = EventRun::of(run.event.as_str(), &run.report, deny, run.shown.clone());
-    out.subject = run
-        .event
-        .subject_field()
-        .and_then(|f| run.input.get(f))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    out
+    fn after_step(&self, guard: &mut StopGuard, name: EventName, step: &mut SessionStep) {
+        crate::session::after(guard, name, step);
+    }
 }

@@ -1,14 +1,16 @@
 //! The hooks of a configuration on a dispatcher, and an event run from its Copilot input.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use hook_exec::RunGroup;
 
+use hook_kit::Core;
+use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
     Aliases, Common, Custom, Dispatcher, Event, Hook, MatcherError, Mode, Notification, Payload,
-    PreCompact, PromptSubmit, Report, Scrub, SessionEnd, SessionStart, Shown, SubagentEnd,
-    SubagentStart, ToolCall, ToolFailure, ToolResult, TurnEnd,
+    PreCompact, PromptSubmit, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart,
+    ToolCall, ToolFailure, ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -21,33 +23,18 @@ use crate::{Config, EventName};
 #[derive(Debug)]
 pub struct Engine {
     config: Config,
-    dispatcher: Dispatcher,
-    hooks: Vec<Arc<CommandHook>>,
+    core: Core<CommandHook>,
     project_dir: PathBuf,
-    group: RunGroup,
 }
 
 /// One event run from its Copilot input: what the hooks received, the fold, what Copilot
 /// shows.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Run {
-    /// The event.
-    pub event: EventName,
-    /// The object the hooks received on stdin.
-    pub input: Arc<Map<String, Value>>,
-    /// The fold and one record per hook.
-    pub report: Report,
-    /// What Copilot shows the model and the user after it.
-    pub shown: Shown,
-}
+pub type Run = hook_kit::Run<EventName>;
 
 /// Copilot's tool names as the core's aliases: a harness that names its tools as Claude Code
 /// does (`Bash`) still meets native matchers written for Copilot's (`bash`).
 pub fn aliases() -> Aliases {
-    TOOL_ALIASES
-        .iter()
-        .fold(Aliases::new(), |a, (tool, names)| a.alias(*tool, names.iter().copied()))
+    hook_kit::aliases(TOOL_ALIASES)
 }
 
 /// Copilot's tool names and Claude Code's as aliases of each other (`bash` ↔ `Bash`, `view` ↔
@@ -90,40 +77,14 @@ impl Engine {
     ) -> Result<Self, MatcherError> {
         let project_dir: PathBuf = project_dir.into();
         let project_dir = std::path::absolute(&project_dir).unwrap_or(project_dir);
-        let hooks: Vec<Arc<CommandHook>> = if config.disabled {
-            Vec::new()
-        } else {
-            config
-                .entries
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    Arc::new(
-                        CommandHook::new(e.clone(), i, &project_dir, scrub.clone()).in_group(group),
-                    )
-                })
-                .collect()
-        };
-        let dispatcher = Dispatcher::builder()
-            .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
-            .mode(Mode::Pipeline)
-            .aliases(aliases())
-            .build()?;
-        Ok(Self { config, dispatcher, hooks, project_dir, group })
+        let hooks = config.entries.iter().enumerate().filter(|_| !config.disabled).map(|(i, e)| {
+            CommandHook::new(e.clone(), i, &project_dir, scrub.clone()).in_group(group)
+        });
+        let core = Core::new(hooks, group, |d| d.mode(Mode::Pipeline).aliases(aliases()))?;
+        Ok(Self { config, core, project_dir })
     }
 
-    /// How many of this engine's hooks are running now.
-    pub fn running(&self) -> usize {
-        self.group.running()
-    }
-
-    /// Ends this engine's running hooks, and no other engine's: SIGTERM to each one's process
-    /// tree (or cgroup), up to `grace` for them to go, then SIGKILL; the events they ran for end
-    /// as their hooks were killed. Returns how many were running. It blocks for at most
-    /// `grace`: call it from a blocking task or a thread.
-    pub fn kill_running(&self, grace: std::time::Duration) -> usize {
-        self.group.kill_running(grace)
-    }
+    hook_kit::run_group_methods!(core);
 
     /// The configuration.
     pub fn config(&self) -> &Config {
@@ -132,21 +93,18 @@ impl Engine {
 
     /// The dispatcher of the hooks (sequential, as Copilot runs them).
     pub fn dispatcher(&self) -> &Dispatcher {
-        &self.dispatcher
+        self.core.dispatcher()
     }
 
     /// The hooks, to register on a harness's own dispatcher beside other kinds (in pipeline
     /// mode, with [`aliases`] on it, to run them as Copilot does).
     pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
-        self.hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
+        self.core.hooks()
     }
 
     /// The neutral event of a Copilot input object, carrying the object (with `sessionId`,
     /// `timestamp` and `cwd` when absent) to send as it is.
     pub fn event(&self, name: EventName, mut input: Map<String, Value>) -> Event {
-        let text = |input: &Map<String, Value>, key: &str| {
-            input.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
-        };
         if name == EventName::PermissionRequest && !input.contains_key("hookName") {
             let mut first = Map::new();
             first.insert("hookName".into(), Value::from("permissionRequest"));
@@ -157,13 +115,11 @@ impl Engine {
         input.entry("timestamp").or_insert_with(|| Value::from(now_ms()));
         input.entry("cwd").or_insert_with(|| Value::from(self.project_dir.display().to_string()));
         let mut common = Common::new(text(&input, "sessionId"), cwd_of(&input, &self.project_dir));
-        common.transcript_path =
-            input.get("transcriptPath").and_then(Value::as_str).map(PathBuf::from);
+        common.transcript_path = maybe_text(&input, "transcriptPath").map(PathBuf::from);
         let args = if name == EventName::PermissionRequest { "toolInput" } else { "toolArgs" };
         let call = || {
             ToolCall::new(text(&input, "toolName"), input.get(args).cloned().unwrap_or(Value::Null))
         };
-        let flag = |key: &str| input.get(key).and_then(Value::as_bool).unwrap_or(false);
         let payload: Payload = match name {
             EventName::SessionStart => SessionStart::new(text(&input, "source")).into(),
             EventName::UserPromptSubmitted => PromptSubmit::new(text(&input, "prompt")).into(),
@@ -176,7 +132,7 @@ impl Engine {
             EventName::PostToolUseFailure => ToolFailure::new(call(), text(&input, "error")).into(),
             EventName::AgentStop => {
                 let mut end = TurnEnd::new();
-                end.continuing = flag("stop_hook_active");
+                end.continuing = flag(&input, "stop_hook_active");
                 end.into()
             }
             EventName::SubagentStart => {
@@ -184,8 +140,8 @@ impl Engine {
             }
             EventName::SubagentStop => {
                 let mut end = SubagentEnd::new(text(&input, "agentId"), text(&input, "agentType"));
-                end.continuing = flag("stop_hook_active");
-                end.last_message = input.get("response").and_then(Value::as_str).map(str::to_owned);
+                end.continuing = flag(&input, "stop_hook_active");
+                end.last_message = maybe_text(&input, "response");
                 end.into()
             }
             EventName::PreCompact => PreCompact::new(text(&input, "trigger")).into(),
@@ -198,28 +154,15 @@ impl Engine {
             }
         };
         let mut event = Event::new(common, payload);
-        event.extensions.insert(InputObject(Arc::new(input)));
+        event.extensions.insert(InputObject::new(name, input));
         event
     }
 
     /// Runs one event from its Copilot input.
     pub async fn run_json(&self, name: EventName, input: Map<String, Value>) -> Run {
         let event = self.event(name, input);
-        let report = self.dispatcher.dispatch(&event).await;
-        let input = event
-            .extensions
-            .get::<InputObject>()
-            .map_or_else(|| Arc::new(Map::new()), |p| Arc::clone(&p.0));
-        let shown = crate::present::shown(name, &report, &input);
-        Run { event: name, input, report, shown }
+        self.core
+            .run(name, &event, |report, input| crate::present::shown(name, report, input))
+            .await
     }
-}
-
-/// The `cwd` of an input, else the project directory.
-fn cwd_of(input: &Map<String, Value>, project_dir: &Path) -> PathBuf {
-    input
-        .get("cwd")
-        .and_then(Value::as_str)
-        .filter(|c| !c.is_empty())
-        .map_or_else(|| project_dir.to_path_buf(), PathBuf::from)
 }

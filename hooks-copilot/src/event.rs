@@ -146,6 +146,36 @@ impl EventName {
     }
 }
 
+impl hook_kit::EventTable for EventName {
+    const WHAT: &'static str = "Copilot event";
+
+    fn all() -> &'static [Self] {
+        &Self::ALL
+    }
+
+    fn as_str(self) -> &'static str {
+        self.as_str()
+    }
+
+    fn seam(self) -> Option<Seam> {
+        self.seam()
+    }
+
+    fn subject_field(self) -> Option<&'static str> {
+        self.subject_field()
+    }
+
+    fn near(name: &str) -> Option<Self> {
+        Self::near(name)
+    }
+
+    fn hint(name: &str) -> String {
+        Self::near(name)
+            .map(|e| format!(" (Copilot's event names are camelCase: did you mean `{e}`?)"))
+            .unwrap_or_default()
+    }
+}
+
 impl fmt::Display for EventName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

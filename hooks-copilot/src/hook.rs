@@ -9,9 +9,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
-use hook_protocol::{
-    Event, FailMode, FailurePolicy, Hook, HookInfo, HookOutcome, On, Scrub, Source,
-};
+use hook_protocol::{Event, FailMode, FailurePolicy, Hook, HookInfo, HookOutcome, Scrub};
 
 use crate::decode::{RunRecord, decode, spawn_failed};
 use crate::payload::stdin_object;
@@ -39,21 +37,12 @@ pub struct CommandHook {
 impl CommandHook {
     /// The hook of `entry`, the `index`-th loaded, for a project.
     pub fn new(entry: Entry, index: usize, project_dir: &Path, scrub: Option<Scrub>) -> Self {
-        let mut info = HookInfo::new(
-            format!("copilot:{}:{index}", entry.event.as_str()),
-            Source::new(DIALECT, Some(entry.source.path.display().to_string())),
-        );
-        info.label = entry.command.label();
+        let label = entry.command.label();
+        let mut info = hook_kit::hook_info(DIALECT, entry.event, index, &entry.source.path, label);
         // A crash denies where Copilot fails closed; a timeout never does.
-        info.failure_policy = if entry.event.crash_denies() {
-            FailurePolicy::new(FailMode::Closed, FailMode::Open)
-        } else {
-            FailurePolicy::OPEN
-        };
-        info.on = match entry.event.seam() {
-            Some(seam) => On::seam(seam),
-            None => On::Custom(entry.event.as_str().to_owned()),
-        };
+        if entry.event.crash_denies() {
+            info.failure_policy = FailurePolicy::new(FailMode::Closed, FailMode::Open);
+        }
         info.matcher = entry.matcher.clone();
         let shown_source = entry
             .source
@@ -87,10 +76,7 @@ impl CommandHook {
     }
 
     fn env(&self) -> Env {
-        let mut env = Env::inherit();
-        if let Some(scrub) = &self.scrub {
-            env.scrub_credentials(scrub.clone());
-        }
+        let mut env = hook_kit::inherited_env(self.scrub.as_ref());
         let root = self.project_dir.display().to_string();
         env.set("COPILOT_PROJECT_DIR", &root);
         env.set("CLAUDE_PROJECT_DIR", &root);

@@ -69,5 +69,7 @@ pub use hook::{CommandHook, DIALECT};
 pub use hook_exec::ResourceLimits;
 /// The hooks of one engine, with their containment choices ([`Engine::new_in`]).
 pub use hook_exec::RunGroup;
+/// The `agentStop` loop guard ([Stop loop](crate::compatibility#stop-loop)).
+pub use hook_protocol::StopGuard;
 pub use payload::InputObject;
-pub use session::{StopGuard, guard_notice};
+pub use session::guard_notice;

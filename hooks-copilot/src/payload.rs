@@ -17,8 +17,7 @@ use serde_json::{Map, Value, json};
 use crate::EventName;
 
 /// A Copilot input object that travels with a neutral event and is sent to the hooks as it is.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputObject(pub Arc<Map<String, Value>>);
+pub type InputObject = hook_kit::InputObject<EventName>;
 
 fn put(object: &mut Map<String, Value>, key: &str, value: impl Into<Value>) {
     object.insert(key.to_owned(), value.into());
@@ -51,13 +50,13 @@ pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Va
         let rewritten = event.extensions.get::<hook_protocol::InputRewritten>().is_some();
         return match (rewritten, event.payload.tool_call()) {
             (true, Some(call)) => {
-                let mut object = (*input.0).clone();
+                let mut object = (*input.object).clone();
                 let key =
                     if name == EventName::PermissionRequest { "toolInput" } else { "toolArgs" };
                 put(&mut object, key, call.tool_input.clone());
                 Arc::new(object)
             }
-            _ => Arc::clone(&input.0),
+            _ => Arc::clone(&input.object),
         };
     }
     let common = &event.common;

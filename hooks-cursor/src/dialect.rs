@@ -3,9 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
+use hook_kit::{CommandEngine, Hooks, found_note, named_file};
 use hook_protocol::{
     Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed,
-    LoadRequest, Loaded, Session,
+    LoadRequest, Loaded, SessionStep,
 };
 use serde_json::{Map, Value};
 
@@ -89,27 +90,18 @@ impl Dialect for Cursor {
         let mut notes = Vec::new();
         if request.names_files() {
             for path in request.files_of(FileKind::Config) {
-                if let Err(e) = hook_protocol::text_file::regular_file(path) {
-                    return Err(DialectError::load(format!("Cursor hook file {e}")));
-                }
+                named_file(path, "Cursor hook file")?;
                 loader.file(path, place_of(path));
             }
             // Plugins come after the other places, as in Cursor.
             for dir in request.files_of(FileKind::Plugin) {
                 let path = dir.join("hooks/hooks.json");
-                if let Err(e) = hook_protocol::text_file::regular_file(&path) {
-                    return Err(DialectError::load(format!("Cursor plugin hook file {e}")));
-                }
+                named_file(&path, "Cursor plugin hook file")?;
                 loader.file(path, Place::Plugin);
             }
         } else {
             let found = discover(home.as_deref(), &request.project_dir);
-            let names: Vec<String> =
-                found.iter().map(|(p, l)| format!("{} ({})", p.display(), l.as_str())).collect();
-            notes.push(format!(
-                "Cursor hook files: {}",
-                if names.is_empty() { "none found".to_owned() } else { names.join(", ") }
-            ));
+            notes.push(found_note("Cursor", found.iter().map(|(p, l)| (p.as_path(), l.as_str()))));
             if found.is_empty() {
                 return Err(DialectError::load(format!(
                     "no Cursor hooks.json found for {} (.cursor/hooks.json, ~/.cursor/hooks.json, \
@@ -124,89 +116,60 @@ impl Dialect for Cursor {
         let engine =
             Engine::new(loader.finish(), &request.project_dir, home, request.scrub.clone())
                 .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
-        Ok(Box::new(Hooks { engine, notes }))
+        Ok(Box::new(Hooks::new(engine, notes)))
     }
-}
-
-/// A Cursor configuration, loaded.
-#[derive(Debug)]
-struct Hooks {
-    engine: Engine,
-    notes: Vec<String>,
-}
-
-fn known_event(event: &str) -> Result<EventName, DialectError> {
-    EventName::parse(event).ok_or_else(|| DialectError::UnknownEvent {
-        what: "Cursor event".to_owned(),
-        event: event.to_owned(),
-        hint: EventName::near(event)
-            .map(|e| format!(" (event names are case-sensitive: did you mean `{e}`?)"))
-            .unwrap_or_default(),
-    })
 }
 
 #[async_trait]
-impl Loaded for Hooks {
+impl CommandEngine for Engine {
+    type Event = EventName;
+    /// `loop_count`: the follow-ups the conversation's `stop` hooks caused so far.
+    type State = u32;
+
     fn diagnostics(&self) -> &[Diagnostic] {
-        &self.engine.config().diagnostics
+        &self.config().diagnostics
     }
 
-    fn notes(&self) -> Vec<String> {
-        self.notes.clone()
-    }
-
-    fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
-        let name = known_event(event)?;
-        let out = self
-            .engine
-            .config()
+    fn list(&self, name: EventName, subject: Option<&str>) -> Vec<Listed> {
+        self.config()
             .entries
             .iter()
             .filter(|e| e.event == name)
             .filter(|e| subject.is_none_or(|s| e.matcher.is_any() || e.matcher.is_match(s)))
             .map(|e| {
-                let matcher = e.matcher_raw.as_deref().unwrap_or("*");
-                let source = format!("{}; matcher `{matcher}`", e.source.path.display());
-                let mut listed = Listed::new(e.command.clone(), source);
+                let mut listed =
+                    hook_kit::listed(e.command.clone(), &e.source.path, e.matcher_raw.as_deref());
                 if e.event.seam().is_none() {
                     listed.not_run =
                         Some(format!("`{}` is an editor event a harness does not fire", e.event));
                 }
                 listed
             })
-            .collect();
-        Ok(out)
+            .collect()
     }
 
-    fn check_input(
-        &self,
-        event: &str,
-        _input: &Map<String, Value>,
-        _filled: &[&str],
-    ) -> Result<(), DialectError> {
-        known_event(event).map(|_| ())
+    async fn run(&self, name: EventName, input: Map<String, Value>) -> EventRun {
+        event_run(&self.run_json(name, input).await)
     }
 
-    async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
-        let name = known_event(event)?;
-        let run = self.engine.run_json(name, input).await;
-        Ok(event_run(&run))
+    fn before_step(&self, loop_count: &mut u32, name: EventName, input: &mut Map<String, Value>) {
+        if name == EventName::Stop && !input.contains_key("loop_count") {
+            input.insert("loop_count".into(), Value::from(*loop_count));
+        }
     }
 
-    fn into_session(self: Box<Self>) -> Box<dyn Session> {
-        Box::new(crate::session::Recording::new(self))
+    fn after_step(&self, loop_count: &mut u32, name: EventName, step: &mut SessionStep) {
+        // A `stop` goes on only with a follow-up: that is its `block`.
+        if name == EventName::Stop && step.run.decision == DecisionWord::Block {
+            *loop_count += 1;
+        }
     }
 }
 
 /// A run in the core's words: a `stop` or `subagentStop` that goes on with a follow-up is a
 /// `block` whose reason is the follow-up.
 fn event_run(run: &crate::Run) -> EventRun {
-    let deny = if run.event.seam() == Some(hook_protocol::Seam::PreTool) {
-        DecisionWord::Deny
-    } else {
-        DecisionWord::Block
-    };
-    let mut out = EventRun::of(run.event.as_str(), &run.report, deny, run.shown.clone());
+    let mut out = hook_kit::event_run(run, run.event.seam() == Some(hook_protocol::Seam::PreTool));
     let subject = target(run.event, &run.input);
     out.subject = (!subject.is_empty()).then_some(subject);
     if let (Some(prompt), DecisionWord::None) = (&run.report.merged.follow_up, out.decision) {

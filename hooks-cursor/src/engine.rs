@@ -5,10 +5,11 @@ use std::sync::{Arc, Mutex};
 
 use hook_exec::RunGroup;
 
+use hook_kit::Core;
 use hook_protocol::{
     Common, Custom, Dispatcher, Event, Hook, MatcherError, Payload, PreCompact, PromptSubmit,
-    Report, Scrub, SessionEnd, SessionStart, Shown, SubagentEnd, SubagentStart, ToolCall,
-    ToolFailure, ToolResult, TurnEnd,
+    Report, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure,
+    ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -22,26 +23,13 @@ use crate::{Config, EventName};
 #[derive(Debug)]
 pub struct Engine {
     config: Config,
-    dispatcher: Dispatcher,
-    hooks: Vec<Arc<CommandHook>>,
+    core: Core<CommandHook>,
     project_dir: PathBuf,
-    group: RunGroup,
     session_env: SessionEnv,
 }
 
 /// One event run from its Cursor input: what the hooks received, the fold, what Cursor shows.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Run {
-    /// The event.
-    pub event: EventName,
-    /// The object the hooks received on stdin.
-    pub input: Arc<Map<String, Value>>,
-    /// The fold and one record per hook.
-    pub report: Report,
-    /// What Cursor shows the model and the user after it.
-    pub shown: Shown,
-}
+pub type Run = hook_kit::Run<EventName>;
 
 impl Engine {
     /// The hooks of `config`, for a project (its root is where project hooks run, and
@@ -78,42 +66,17 @@ impl Engine {
         let project_dir: PathBuf = project_dir.into();
         let project_dir = std::path::absolute(&project_dir).unwrap_or(project_dir);
         let session_env: SessionEnv = Arc::new(Mutex::new(Vec::new()));
-        let hooks: Vec<Arc<CommandHook>> = config
-            .entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                Arc::new(
-                    CommandHook::new(
-                        e.clone(),
-                        i,
-                        project_dir.clone(),
-                        cursor_home.clone(),
-                        Arc::clone(&session_env),
-                        scrub.clone(),
-                    )
-                    .in_group(group),
-                )
-            })
-            .collect();
-        let dispatcher = Dispatcher::builder()
-            .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
-            .build()?;
-        Ok(Self { config, dispatcher, hooks, project_dir, session_env, group })
+        let hooks = config.entries.iter().enumerate().map(|(i, e)| {
+            let home = cursor_home.clone();
+            let env = Arc::clone(&session_env);
+            CommandHook::new(e.clone(), i, project_dir.clone(), home, env, scrub.clone())
+                .in_group(group)
+        });
+        let core = Core::new(hooks, group, |d| d)?;
+        Ok(Self { config, core, project_dir, session_env })
     }
 
-    /// How many of this engine's hooks are running now.
-    pub fn running(&self) -> usize {
-        self.group.running()
-    }
-
-    /// Ends this engine's running hooks, and no other engine's: SIGTERM to each one's process
-    /// tree (or cgroup), up to `grace` for them to go, then SIGKILL; the events they ran for end
-    /// as their hooks were killed. Returns how many were running. It blocks for at most
-    /// `grace`: call it from a blocking task or a thread.
-    pub fn kill_running(&self, grace: std::time::Duration) -> usize {
-        self.group.kill_running(grace)
-    }
+    hook_kit::run_group_methods!(core);
 
     /// The configuration.
     pub fn config(&self) -> &Config {
@@ -122,13 +85,13 @@ impl Engine {
 
     /// The dispatcher of the hooks.
     pub fn dispatcher(&self) -> &Dispatcher {
-        &self.dispatcher
+        self.core.dispatcher()
     }
 
     /// The hooks, to register on a harness's own dispatcher beside other kinds. On a neutral
     /// event, each runs when Cursor would fire its event for it.
     pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
-        self.hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
+        self.core.hooks()
     }
 
     /// What a report's `sessionStart` hooks gave as `env`, kept for every later hook of the
@@ -228,23 +191,19 @@ impl Engine {
             | EventName::WorkspaceOpen => Custom::new(name.as_str(), input.clone()).into(),
         };
         let mut event = Event::new(common, payload);
-        event.extensions.insert(InputObject { event: name, object: Arc::new(input) });
+        event.extensions.insert(InputObject::new(name, input));
         event
     }
 
     /// Runs one event from its Cursor input.
     pub async fn run_json(&self, name: EventName, input: Map<String, Value>) -> Run {
         let event = self.event(name, input);
-        let report = self.dispatcher.dispatch(&event).await;
+        let run =
+            self.core.run(name, &event, |report, _| crate::present::shown(name, report)).await;
         if name == EventName::SessionStart {
-            self.keep_session_env(&report);
+            self.keep_session_env(&run.report);
         }
-        let input = event
-            .extensions
-            .get::<InputObject>()
-            .map_or_else(|| Arc::new(Map::new()), |p| Arc::clone(&p.object));
-        let shown = crate::present::shown(name, &report);
-        Run { event: name, input, report, shown }
+        run
     }
 
     /// The project's root.

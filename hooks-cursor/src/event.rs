@@ -211,6 +211,26 @@ impl EventName {
     }
 }
 
+impl hook_kit::EventTable for EventName {
+    const WHAT: &'static str = "Cursor event";
+
+    fn all() -> &'static [Self] {
+        &Self::ALL
+    }
+
+    fn as_str(self) -> &'static str {
+        self.as_str()
+    }
+
+    fn seam(self) -> Option<Seam> {
+        self.seam()
+    }
+
+    fn near(name: &str) -> Option<Self> {
+        Self::near(name)
+    }
+}
+
 impl fmt::Display for EventName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

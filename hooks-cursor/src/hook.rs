@@ -8,9 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
-use hook_protocol::{
-    Event, FailurePolicy, Hook, HookInfo, HookOutcome, On, Payload, Scrub, Source,
-};
+use hook_protocol::{Event, FailurePolicy, Hook, HookInfo, HookOutcome, Payload, Scrub};
 use serde_json::{Map, Value};
 
 use crate::config::Place;
@@ -47,21 +45,12 @@ impl CommandHook {
         session_env: SessionEnv,
         scrub: Option<Scrub>,
     ) -> Self {
-        let mut info = HookInfo::new(
-            format!("cursor:{}:{index}", entry.event.as_str()),
-            Source::new(DIALECT, Some(entry.source.path.display().to_string())),
-        );
-        info.label.clone_from(&entry.command);
+        let label = entry.command.clone();
+        let mut info = hook_kit::hook_info(DIALECT, entry.event, index, &entry.source.path, label);
         // `failClosed` blocks where the event can block; elsewhere a failure changes nothing.
-        info.failure_policy = if entry.fail_closed && entry.event.gating() {
-            FailurePolicy::CLOSED
-        } else {
-            FailurePolicy::OPEN
-        };
-        info.on = match entry.event.seam() {
-            Some(seam) => On::seam(seam),
-            None => On::Custom(entry.event.as_str().to_owned()),
-        };
+        if entry.fail_closed && entry.event.gating() {
+            info.failure_policy = FailurePolicy::CLOSED;
+        }
         info.continuation_limit = entry.loop_limit;
         Self { info, entry, project_dir, cursor_home, session_env, scrub, group: RunGroup::new() }
     }
@@ -90,10 +79,7 @@ impl CommandHook {
     }
 
     fn env(&self, input: &Map<String, Value>) -> Env {
-        let mut env = Env::inherit();
-        if let Some(scrub) = &self.scrub {
-            env.scrub_credentials(scrub.clone());
-        }
+        let mut env = hook_kit::inherited_env(self.scrub.as_ref());
         if let Ok(vars) = self.session_env.lock() {
             for (key, value) in vars.iter() {
                 env.set(key, value);

@@ -54,7 +54,6 @@ mod event;
 mod hook;
 mod payload;
 pub mod present;
-mod session;
 
 pub use config::{
     Config, DEFAULT_LOOP_LIMIT, DEFAULT_TIMEOUT, Entry, HookType, Loader, Place, Source, discover,

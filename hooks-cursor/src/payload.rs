@@ -24,13 +24,7 @@ pub const CURSOR_VERSION: &str = "3.9.16";
 
 /// A Cursor input object, for one Cursor event, that travels with a neutral event and is sent
 /// to that event's hooks as it is.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputObject {
-    /// The Cursor event it is the input of.
-    pub event: EventName,
-    /// The object.
-    pub object: Arc<Map<String, Value>>,
-}
+pub type InputObject = hook_kit::InputObject<EventName>;
 
 /// What a harness knows of the turn that Cursor sends and the neutral event has no field for:
 /// the model and the generation's id. Attach it to an event's extensions; without it they are

@@ -14,6 +14,7 @@ use crate::util::{Result, build_lean, cargo, has_cargo_subcommand, run as step};
 pub(crate) const PUBLISHED: &[&str] = &[
     "hook-protocol",
     "hook-exec",
+    "hook-kit",
     "hooks-claude",
     "hooks-tnsai",
     "hooks-native",

@@ -10,6 +10,7 @@ mod layers;
 const CRATES: &[&str] = &[
     "hook-protocol",
     "hook-exec",
+    "hook-kit",
     "hooks-claude",
     "hooks-tnsai",
     "hooks-native",
@@ -319,6 +320,7 @@ fn dialects_depend_on_the_core_and_never_on_each_other() {
     let allowed: &[(&str, &[&str])] = &[
         ("hook-protocol", &[]),
         ("hook-exec", &["hook-protocol"]),
+        ("hook-kit", &["hook-protocol", "hook-exec"]),
         ("hooks-native", &["hook-protocol"]),
     ];
     for krate in CRATES.iter().filter(|k| k.starts_with("hook")) {
@@ -329,7 +331,7 @@ fn dialects_depend_on_the_core_and_never_on_each_other() {
                 Some(allowed) => allowed.contains(&dep.as_str()),
                 // Every other `hooks-*` crate but the CLI is a dialect.
                 None if *krate == "hooks-cli" => true,
-                None => dep == "hook-protocol" || dep == "hook-exec",
+                None => matches!(dep.as_str(), "hook-protocol" | "hook-exec" | "hook-kit"),
             };
             assert!(
                 ok,

@@ -9,69 +9,58 @@
 use crate::wire::decision::{GuardOverride, StopDecision};
 use hook_protocol::Continuation;
 
-/// Per-agent state of the Stop loop guard.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StopGuard {
-    cap: u32,
-    consecutive: u32,
-}
-
-impl Default for StopGuard {
-    fn default() -> Self {
-        Self::new(Self::DEFAULT_CAP)
-    }
-}
+/// Per-agent state of the Stop loop guard: the core's [`hook_protocol::StopGuard`], applied to
+/// Claude Code's Stop decisions.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StopGuard(hook_protocol::StopGuard);
 
 impl StopGuard {
     /// Claude Code's cap: 8 forced continuations.
-    pub const DEFAULT_CAP: u32 = 8;
+    pub const DEFAULT_CAP: u32 = hook_protocol::StopGuard::DEFAULT_CAP;
 
     /// A guard with a cap (0 disables it), as `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets it.
     pub fn new(cap: u32) -> Self {
-        Self { cap, consecutive: 0 }
+        Self(hook_protocol::StopGuard::new(cap))
     }
 
     /// The cap.
     pub fn cap(&self) -> u32 {
-        self.cap
+        self.0.cap()
     }
 
     /// How many consecutive continuations hooks have forced.
     pub fn consecutive(&self) -> u32 {
-        self.consecutive
+        self.0.consecutive()
     }
 
     /// `stop_hook_active`: whether the agent is continuing because of a stop hook.
     pub fn stop_hook_active(&self) -> bool {
-        self.consecutive > 0
+        self.0.stop_hook_active()
     }
 
     /// A tool was called: the count starts again.
     pub fn tool_called(&mut self) {
-        self.consecutive = 0;
+        self.0.reset();
     }
 
     /// Applies the guard to a Stop / SubagentStop decision: counts a continuation, or at the
     /// cap overrides it (the turn ends) and records the override in the decision.
     pub fn review(&mut self, decision: &mut StopDecision) {
         let Continuation::Continue { reason } = &decision.continuation else {
-            self.consecutive = 0;
+            self.0.review(false);
             return;
         };
-        if self.cap > 0 && self.consecutive >= self.cap {
-            let message = crate::present::templates::stop_guard_override(self.consecutive + 1);
-            tracing::warn!(target: "hooks", consecutive = self.consecutive, "{message}");
-            decision.guard_override = Some(GuardOverride {
-                consecutive: self.consecutive,
-                reason: reason.clone(),
-                message: message.clone(),
-            });
-            // Reported once, in `guard_override`: the hooks' own messages stay as they were.
-            decision.continuation = Continuation::Stop;
-            self.consecutive = 0;
+        let state = self.0.review(true);
+        if !state.overridden {
             return;
         }
-        self.consecutive += 1;
+        let consecutive = state.consecutive_blocks - 1;
+        let message = crate::present::templates::stop_guard_override(state.consecutive_blocks);
+        tracing::warn!(target: "hooks", consecutive, "{message}");
+        decision.guard_override =
+            Some(GuardOverride { consecutive, reason: reason.clone(), message: message.clone() });
+        // Reported once, in `guard_override`: the hooks' own messages stay as they were.
+        decision.continuation = Continuation::Stop;
     }
 }
 

@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::{Diagnostic, LineIndex, Matcher, Position};
+use hook_kit::json::{Sink, kind};
+use hook_protocol::{Diagnostic, Matcher, Position};
 use jsonc_parser::ast::{Object, Value as Ast};
-use jsonc_parser::common::Ranged;
-use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
 
 use super::{Command, DEFAULT_TIMEOUT, Entry, Place, Source};
 use crate::EventName;
@@ -20,66 +19,13 @@ pub(super) struct Read {
     pub(super) disable_all: bool,
 }
 
-/// Where a file's problems go, and where its values are.
-struct Sink<'a> {
-    source: &'a Arc<Source>,
-    idx: LineIndex<'a>,
-    out: &'a mut Vec<Diagnostic>,
-}
-
-impl Sink<'_> {
-    fn at(&self, node: &impl Ranged) -> Position {
-        self.idx.position(node.range().start)
-    }
-
-    fn error(&mut self, at: Position, message: impl Into<String>) {
-        self.out.push(Diagnostic::error(&self.source.path, at, message));
-    }
-
-    fn warning(&mut self, at: Position, message: impl Into<String>) {
-        self.out.push(Diagnostic::warning(&self.source.path, at, message));
-    }
-}
-
-/// What a JSON value is, for messages.
-fn kind(value: &Ast<'_>) -> &'static str {
-    match value {
-        Ast::StringLit(_) => "a string",
-        Ast::NumberLit(_) => "a number",
-        Ast::BooleanLit(_) => "a boolean",
-        Ast::Array(_) => "a list",
-        Ast::Object(_) => "an object",
-        Ast::NullKeyword(_) => "null",
-    }
-}
-
 /// Reads one file's text.
 pub(super) fn hook_file(source: &Arc<Source>, text: &str, out: &mut Vec<Diagnostic>) -> Read {
     let mut read = Read { entries: Vec::new(), disable_all: false };
-    let mut sink = Sink { source, idx: LineIndex::new(text), out };
+    let mut sink = Sink::new(&source.path, text, out);
     // Copilot parses its files as strict JSON: the strict parser says where one is not.
-    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-        let at = Position::new(e.line(), e.column());
-        let message = e.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-        sink.error(at, format!("invalid JSON: {message}; no hook from this file runs"));
-        return read;
-    }
-    let parsed = match parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default()) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            let at = sink.idx.position(e.range().start);
-            sink.error(at, format!("invalid JSON: {}; no hook from this file runs", e.kind()));
-            return read;
-        }
-    };
-    let Some(Ast::Object(root)) = &parsed.value else {
-        sink.error(
-            Position::new(1, 1),
-            "expected a JSON object at the top level; no hook from this file runs",
-        );
-        return read;
-    };
+    let Some(parsed) = hook_kit::json::parse(text, &mut sink) else { return read };
+    let Some(root) = hook_kit::json::root(&parsed, &mut sink) else { return read };
     let settings = source.place == Place::Settings;
     let mut hooks = None;
     let mut version = None;
@@ -161,7 +107,7 @@ pub(super) fn hook_file(source: &Arc<Source>, text: &str, out: &mut Vec<Diagnost
             continue;
         };
         for (index, node) in list.elements.iter().enumerate() {
-            if let Some(entry) = entry(&mut sink, event, index, node) {
+            if let Some(entry) = entry(&mut sink, source, event, index, node) {
                 read.entries.push(entry);
             }
         }
@@ -169,7 +115,7 @@ pub(super) fn hook_file(source: &Arc<Source>, text: &str, out: &mut Vec<Diagnost
     read
 }
 
-/// The JSON text of a small value, for messages.
+/// The JSON text of a small value, for messages: a string quoted.
 fn text_of(value: &Ast<'_>) -> String {
     match value {
         Ast::StringLit(s) => format!("\"{}\"", s.value),
@@ -189,7 +135,13 @@ fn looks_like_claude_code(events: &Object<'_>) -> bool {
 }
 
 /// One entry, or `None` (with a diagnostic) when Copilot would skip it.
-fn entry(sink: &mut Sink<'_>, event: EventName, index: usize, node: &Ast<'_>) -> Option<Entry> {
+fn entry(
+    sink: &mut Sink<'_>,
+    source: &Arc<Source>,
+    event: EventName,
+    index: usize,
+    node: &Ast<'_>,
+) -> Option<Entry> {
     let at = sink.at(node);
     let where_ = format!("{event}[{index}]");
     let Ast::Object(fields) = node else {
@@ -364,7 +316,7 @@ fn entry(sink: &mut Sink<'_>, event: EventName, index: usize, node: &Ast<'_>) ->
         timeout,
         matcher_raw: matcher_raw.map(|(m, _)| m),
         matcher,
-        source: Arc::clone(sink.source),
+        source: Arc::clone(source),
         position: at,
     })
 }

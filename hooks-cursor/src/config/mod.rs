@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::text_file::{Cap, read_text};
 use hook_protocol::{Diagnostic, Matcher, Position};
 use serde::Serialize;
 
@@ -131,13 +130,10 @@ impl Loader {
     /// configuration, naming it.
     pub fn file(&mut self, path: impl Into<PathBuf>, place: Place) -> &mut Self {
         let path = path.into();
-        match read_text(&path, Cap::CONFIG) {
-            Ok(text) => self.text(path, &text, place),
-            Err(e) => {
-                self.config.diagnostics.push(e.diagnostic("no hook from it runs"));
-                self
-            }
+        if let Some(text) = hook_kit::read_config(&path, &mut self.config.diagnostics) {
+            self.text(path, &text, place);
         }
+        self
     }
 
     /// Reads the text of a `hooks.json` of a place.

@@ -3,49 +3,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::{Diagnostic, LineIndex, Matcher, Position};
+use hook_kit::json::{Sink, kind, text_of};
+use hook_protocol::{Diagnostic, Matcher, Position};
 use jsonc_parser::ast::Value as Ast;
-use jsonc_parser::common::Ranged;
-use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
 
 use super::{DEFAULT_LOOP_LIMIT, DEFAULT_TIMEOUT, Entry, HookType, Source};
 use crate::EventName;
 
 /// The longest `timeout` taken: a day.
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;
-
-/// Where a file's problems go, and where its values are.
-struct Sink<'a> {
-    source: &'a Arc<Source>,
-    idx: LineIndex<'a>,
-    out: &'a mut Vec<Diagnostic>,
-}
-
-impl Sink<'_> {
-    fn at(&self, node: &impl Ranged) -> Position {
-        self.idx.position(node.range().start)
-    }
-
-    fn error(&mut self, at: Position, message: impl Into<String>) {
-        self.out.push(Diagnostic::error(&self.source.path, at, message));
-    }
-
-    fn warning(&mut self, at: Position, message: impl Into<String>) {
-        self.out.push(Diagnostic::warning(&self.source.path, at, message));
-    }
-}
-
-/// What a JSON value is, for messages.
-fn kind(value: &Ast<'_>) -> &'static str {
-    match value {
-        Ast::StringLit(_) => "a string",
-        Ast::NumberLit(_) => "a number",
-        Ast::BooleanLit(_) => "a boolean",
-        Ast::Array(_) => "a list",
-        Ast::Object(_) => "an object",
-        Ast::NullKeyword(_) => "null",
-    }
-}
 
 /// Reads one file's text.
 pub(super) fn hooks_file(
@@ -54,32 +20,10 @@ pub(super) fn hooks_file(
     out: &mut Vec<Diagnostic>,
 ) -> Vec<Entry> {
     let mut entries = Vec::new();
-    let mut sink = Sink { source, idx: LineIndex::new(text), out };
+    let mut sink = Sink::new(&source.path, text, out);
     // JSON as Cursor parses it, strictly: the strict parser says where a file is not.
-    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-        let message = e.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-        sink.error(
-            Position::new(e.line(), e.column()),
-            format!("invalid JSON: {message}; no hook from this file runs"),
-        );
-        return entries;
-    }
-    let parsed = match parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default()) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            let at = sink.idx.position(e.range().start);
-            sink.error(at, format!("invalid JSON: {}; no hook from this file runs", e.kind()));
-            return entries;
-        }
-    };
-    let Some(Ast::Object(root)) = &parsed.value else {
-        sink.error(
-            Position::new(1, 1),
-            "expected a JSON object at the top level; no hook from this file runs",
-        );
-        return entries;
-    };
+    let Some(parsed) = hook_kit::json::parse(text, &mut sink) else { return entries };
+    let Some(root) = hook_kit::json::root(&parsed, &mut sink) else { return entries };
     let mut hooks = None;
     let mut version = None;
     for prop in &root.properties {
@@ -132,7 +76,7 @@ pub(super) fn hooks_file(
             continue;
         };
         for (index, node) in list.elements.iter().enumerate() {
-            if let Some(entry) = entry(&mut sink, event, index, node) {
+            if let Some(entry) = entry(&mut sink, source, event, index, node) {
                 entries.push(entry);
             }
         }
@@ -141,7 +85,13 @@ pub(super) fn hooks_file(
 }
 
 /// One entry, or `None` (with a diagnostic) when it cannot run.
-fn entry(sink: &mut Sink<'_>, event: EventName, index: usize, node: &Ast<'_>) -> Option<Entry> {
+fn entry(
+    sink: &mut Sink<'_>,
+    source: &Arc<Source>,
+    event: EventName,
+    index: usize,
+    node: &Ast<'_>,
+) -> Option<Entry> {
     let at = sink.at(node);
     let place = format!("{event}[{index}]");
     let Ast::Object(fields) = node else {
@@ -266,17 +216,7 @@ fn entry(sink: &mut Sink<'_>, event: EventName, index: usize, node: &Ast<'_>) ->
         loop_limit: if event.continues() { loop_limit } else { None },
         matcher_raw: matcher_raw.map(|(m, _)| m),
         matcher,
-        source: Arc::clone(sink.source),
+        source: Arc::clone(source),
         position: at,
     })
-}
-
-/// The JSON text of a small value, for messages.
-fn text_of(value: &Ast<'_>) -> String {
-    match value {
-        Ast::StringLit(s) => s.value.to_string(),
-        Ast::NumberLit(n) => n.value.to_owned(),
-        Ast::BooleanLit(b) => b.value.to_string(),
-        other => kind(other).to_owned(),
-    }
 }

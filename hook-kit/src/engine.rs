@@ -1,0 +1,145 @@
+//! The engine over a command dialect: its hooks, on a dispatcher, in one run group; an event
+//! run from the agent's input object; and what each hook starts from.
+
+use std::sync::Arc;
+
+use hook_exec::{Env, RunGroup};
+use hook_protocol::{
+    Aliases, Dispatcher, DispatcherBuilder, Event, FailurePolicy, Hook, HookInfo, MatcherError,
+    Report, Scrub, Shown, Source,
+};
+use serde_json::{Map, Value};
+
+use crate::{EventTable, InputObject};
+
+/// One engine's hooks: on a dispatcher, in one run group.
+#[derive(Debug)]
+pub struct Core<H> {
+    hooks: Vec<Arc<H>>,
+    dispatcher: Dispatcher,
+    group: RunGroup,
+}
+
+impl<H: Hook + 'static> Core<H> {
+    /// `hooks`, already in `group`, on a dispatcher that `configure` sets up (its mode, its
+    /// aliases).
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
+    pub fn new(
+        hooks: impl IntoIterator<Item = H>,
+        group: RunGroup,
+        configure: impl FnOnce(DispatcherBuilder) -> DispatcherBuilder,
+    ) -> Result<Self, MatcherError> {
+        let hooks: Vec<Arc<H>> = hooks.into_iter().map(Arc::new).collect();
+        let dispatcher = configure(Dispatcher::builder())
+            .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
+            .build()?;
+        Ok(Self { hooks, dispatcher, group })
+    }
+
+    /// The hooks, as the dialect made them.
+    pub fn commands(&self) -> &[Arc<H>] {
+        &self.hooks
+    }
+
+    /// The hooks, to register on a harness's own dispatcher beside other kinds.
+    pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
+        self.hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
+    }
+
+    /// The dispatcher of the hooks.
+    pub fn dispatcher(&self) -> &Dispatcher {
+        &self.dispatcher
+    }
+
+    /// The run group the hooks run in.
+    pub fn group(&self) -> &RunGroup {
+        &self.group
+    }
+
+    /// Dispatches `event`, which carries the input object of `name`, and presents the report
+    /// with `shown` (the dialect's templates, given the report and the object the hooks read).
+    pub async fn run<E: EventTable>(
+        &self,
+        name: E,
+        event: &Event,
+        shown: impl FnOnce(&Report, &Map<String, Value>) -> Shown,
+    ) -> Run<E> {
+        let report = self.dispatcher.dispatch(event).await;
+        let input = InputObject::<E>::object_of(event);
+        let shown = shown(&report, &input);
+        Run { event: name, input, report, shown }
+    }
+}
+
+/// One event run from an agent's input: what the hooks received, the fold, what the agent
+/// shows.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Run<E> {
+    /// The event.
+    pub event: E,
+    /// The object the hooks received on stdin.
+    pub input: Arc<Map<String, Value>>,
+    /// The fold and one record per hook.
+    pub report: Report,
+    /// What the agent shows the model and the user after it.
+    pub shown: Shown,
+}
+
+/// A table of tool aliases (a tool, and the names it also answers to) as the core's
+/// [`Aliases`].
+pub fn aliases(table: &[(&str, &[&str])]) -> Aliases {
+    table.iter().fold(Aliases::new(), |a, (tool, names)| a.alias(*tool, names.iter().copied()))
+}
+
+/// What a command hook of `dialect` starts from: the id `dialect:event:index`, its file as its
+/// source, `label` (its command as a person reads it), its event's seam, failing open.
+pub fn hook_info<E: EventTable>(
+    dialect: &'static str,
+    event: E,
+    index: usize,
+    file: &std::path::Path,
+    label: String,
+) -> HookInfo {
+    let mut info = HookInfo::new(
+        format!("{dialect}:{}:{index}", event.as_str()),
+        Source::new(dialect, Some(file.display().to_string())),
+    );
+    info.label = label;
+    info.failure_policy = FailurePolicy::OPEN;
+    info.on = event.on();
+    info
+}
+
+/// The environment a command hook starts from: the harness's own, without the credentials
+/// `scrub` names.
+pub fn inherited_env(scrub: Option<&Scrub>) -> Env {
+    let mut env = Env::inherit();
+    if let Some(scrub) = scrub {
+        env.scrub_credentials(scrub.clone());
+    }
+    env
+}
+
+/// The methods every command dialect's engine has over its run group: `running` and
+/// `kill_running`, for an engine whose [`Core`] is in the field named.
+#[macro_export]
+macro_rules! run_group_methods {
+    ($core:ident) => {
+        /// How many of this engine's hooks are running now.
+        pub fn running(&self) -> usize {
+            self.$core.group().running()
+        }
+
+        /// Ends this engine's running hooks, and no other engine's: SIGTERM to each one's
+        /// process tree (or cgroup), up to `grace` for them to go, then SIGKILL; the events they
+        /// ran for end as their hooks were killed. Returns how many were running. It blocks for
+        /// at most `grace`: call it from a blocking task or a thread.
+        pub fn kill_running(&self, grace: ::std::time::Duration) -> usize {
+            self.$core.group().kill_running(grace)
+        }
+    };
+}

@@ -1,0 +1,75 @@
+//! The parts every command dialect of the hooks workspace shares, written once: a command
+//! dialect (Codex, Copilot, Cursor, the next agent) runs its agent's hooks as processes, and
+//! supplies only what is its own (its event table, where its files are and how they read, its
+//! stdin, its command line, how it reads a hook's output, what its agent shows, its specials).
+//!
+//! - [`Core`]: the engine's hooks on a dispatcher, in one [`hook_exec::RunGroup`]; an event run
+//!   from the agent's input object ([`Run`], [`InputObject`]); [`run_group_methods!`] gives an
+//!   engine its `running` and `kill_running`.
+//! - [`CommandEngine`] and [`Hooks`]: the loaded hooks behind the core's door
+//!   ([`hook_protocol::Loaded`]), with the recording session over them (its per-dialect state
+//!   in [`CommandEngine::State`]; the loop guard is [`hook_protocol::StopGuard`]).
+//! - [`EventTable`]: the agent's event names, their seams and the errors of an unknown name.
+//! - [`json`]: the positioned JSON reader, every problem at its line and column.
+//! - [`input`]: the readings of an agent's input object each dialect makes.
+//!
+//! ```
+//! use hook_kit::{EventTable, json};
+//! use hook_protocol::Seam;
+//!
+//! #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+//! enum Event { BeforeTool }
+//!
+//! impl std::fmt::Display for Event {
+//!     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+//!         f.write_str(self.as_str())
+//!     }
+//! }
+//!
+//! impl EventTable for Event {
+//!     const WHAT: &'static str = "Example event";
+//!     fn all() -> &'static [Self] { &[Event::BeforeTool] }
+//!     fn as_str(self) -> &'static str { "beforeTool" }
+//!     fn seam(self) -> Option<Seam> { Some(Seam::PreTool) }
+//! }
+//!
+//! assert_eq!(Event::known("beforeTool").ok(), Some(Event::BeforeTool));
+//! let unknown = Event::known("BeforeTool").err().map(|e| e.to_string()).unwrap_or_default();
+//! assert!(unknown.contains("did you mean `beforeTool`?"), "{unknown}");
+//!
+//! let mut problems = Vec::new();
+//! let path = std::path::Path::new("hooks.json");
+//! let text = "{\"hooks\": {},}";
+//! let mut sink = json::Sink::new(path, text, &mut problems);
+//! assert!(json::parse(text, &mut sink).is_none());
+//! assert_eq!(problems[0].position().line, 1);
+//! ```
+
+mod door;
+mod engine;
+mod event;
+pub mod input;
+pub mod json;
+
+pub use door::{
+    CommandEngine, Hooks, event_run, found_note, listed, named_file, plugin_dir, string_field,
+};
+pub use engine::{Core, Run, aliases, hook_info, inherited_env};
+pub use event::EventTable;
+pub use input::InputObject;
+
+/// The config files' reading every dialect shares: a file's text within the cap, or an error
+/// of the configuration naming it (`no hook from it runs`).
+pub fn read_config(
+    path: &std::path::Path,
+    diagnostics: &mut Vec<hook_protocol::Diagnostic>,
+) -> Option<String> {
+    use hook_protocol::text_file::{Cap, read_text};
+    match read_text(path, Cap::CONFIG) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            diagnostics.push(e.diagnostic("no hook from it runs"));
+            None
+        }
+    }
+}
