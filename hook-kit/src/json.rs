@@ -12,14 +12,20 @@ use jsonc_parser::{CollectOptions, ParseOptions, ParseResult, parse_to_ast};
 #[derive(Debug)]
 pub struct Sink<'a> {
     file: &'a Path,
-    idx: LineIndex<'a>,
+    idx: Option<LineIndex<'a>>,
     out: &'a mut Vec<Diagnostic>,
 }
 
 impl<'a> Sink<'a> {
     /// The sink of `file`, whose text is `text`, pushing to `out`.
     pub fn new(file: &'a Path, text: &'a str, out: &'a mut Vec<Diagnostic>) -> Self {
-        Self { file, idx: LineIndex::new(text), out }
+        Self { file, idx: Some(LineIndex::new(text)), out }
+    }
+
+    /// The sink of `file` for a reader whose values carry their own positions (a tree read
+    /// earlier): [`Sink::at`] and [`Sink::position`] give an unknown position.
+    pub fn without_text(file: &'a Path, out: &'a mut Vec<Diagnostic>) -> Self {
+        Self { file, idx: None, out }
     }
 
     /// The file.
@@ -29,12 +35,12 @@ impl<'a> Sink<'a> {
 
     /// Where a node of the text starts.
     pub fn at(&self, node: &impl Ranged) -> Position {
-        self.idx.position(node.range().start)
+        self.position(node.range().start)
     }
 
     /// Where byte `offset` of the text is.
     pub fn position(&self, offset: usize) -> Position {
-        self.idx.position(offset)
+        self.idx.as_ref().map_or_else(Position::default, |idx| idx.position(offset))
     }
 
     /// An error at `at`: something did not register.

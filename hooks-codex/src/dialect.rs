@@ -4,13 +4,14 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use hook_kit::{CommandEngine, Hooks, found_note, named_file, plugin_dir};
 use hook_protocol::{
     Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, LateLine, Listed,
-    LoadRequest, Loaded, ModelText, Placement, Position, Session, SessionStep, Settled, Shown,
+    LoadRequest, Loaded, ModelText, Placement, Position, SessionStep, Settled, Shown,
 };
 use serde_json::{Map, Value};
 
-use crate::{Engine, EventName, Layer, Loader, Reviews, discover};
+use crate::{AsyncOutput, Engine, EventName, Layer, Loader, Reviews, discover};
 
 /// The Codex dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
 /// (the `hooks` command does).
@@ -110,9 +111,7 @@ impl Dialect for Codex {
         let mut notes = Vec::new();
         if request.names_files() {
             for path in request.files_of(FileKind::Config) {
-                if let Err(e) = hook_protocol::text_file::regular_file(path) {
-                    return Err(DialectError::load(format!("Codex hook file {e}")));
-                }
+                named_file(path, "Codex hook file")?;
                 if is_toml(path) {
                     loader.config_toml(path, Layer::User);
                 } else {
@@ -121,22 +120,11 @@ impl Dialect for Codex {
             }
             // Plugins come after the layers, as in Codex.
             for dir in request.files_of(FileKind::Plugin) {
-                if !dir.is_dir() {
-                    return Err(DialectError::load(format!(
-                        "Codex plugin `{}` is not a folder",
-                        dir.display()
-                    )));
-                }
-                loader.plugin(dir, home.as_deref());
+                loader.plugin(plugin_dir(dir, "Codex")?, home.as_deref());
             }
         } else {
             let found = discover(home.as_deref(), &request.project_dir, &reviews);
-            let names: Vec<String> =
-                found.iter().map(|(p, l)| format!("{} ({})", p.display(), l.as_str())).collect();
-            notes.push(format!(
-                "Codex hook files: {}",
-                if names.is_empty() { "none found".to_owned() } else { names.join(", ") }
-            ));
+            notes.push(found_note("Codex", found.iter().map(|(p, l)| (p.as_path(), l.as_str()))));
             if found.is_empty() {
                 let untrusted = request.project_dir.join(".codex").is_dir();
                 let hint = if untrusted {
@@ -171,45 +159,24 @@ impl Dialect for Codex {
         config.diagnostics.extend(diagnostics);
         let engine = Engine::new(config, &request.project_dir, request.scrub.clone())
             .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
-        Ok(Box::new(Hooks { engine, notes }))
+        Ok(Box::new(Hooks::new(engine, notes)))
     }
-}
-
-/// A Codex configuration, loaded.
-#[derive(Debug)]
-struct Hooks {
-    engine: Engine,
-    notes: Vec<String>,
-}
-
-fn known_event(event: &str) -> Result<EventName, DialectError> {
-    EventName::parse(event).ok_or_else(|| DialectError::UnknownEvent {
-        what: "Codex event".to_owned(),
-        event: event.to_owned(),
-        hint: EventName::ALL
-            .iter()
-            .find(|e| e.as_str().eq_ignore_ascii_case(event))
-            .map(|e| format!(" (event names are case-sensitive: did you mean `{e}`?)"))
-            .unwrap_or_default(),
-    })
 }
 
 #[async_trait]
-impl Loaded for Hooks {
+impl CommandEngine for Engine {
+    type Event = EventName;
+    /// The `async` outputs waiting when a prompt came, delivered with it only if it is
+    /// accepted.
+    type State = Option<Vec<AsyncOutput>>;
+
     fn diagnostics(&self) -> &[Diagnostic] {
-        &self.engine.config().diagnostics
+        &self.config().diagnostics
     }
 
-    fn notes(&self) -> Vec<String> {
-        self.notes.clone()
-    }
-
-    fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
-        let name = known_event(event)?;
+    fn list(&self, name: EventName, subject: Option<&str>) -> Vec<Listed> {
         let aliases = crate::engine::aliases();
-        let out = self
-            .engine
-            .config()
+        self.config()
             .entries
             .iter()
             .filter(|e| e.event == name)
@@ -220,49 +187,48 @@ impl Loaded for Hooks {
                 _ => true,
             })
             .map(|e| {
-                let matcher = e.matcher_raw.as_deref().unwrap_or("*");
-                let source = format!("{}; matcher `{matcher}`", e.source.path.display());
-                let mut listed = Listed::new(e.command.clone(), source);
+                let mut listed =
+                    hook_kit::listed(e.command.clone(), &e.source.path, e.matcher_raw.as_deref());
                 listed.not_run = e.trust.why_not().map(str::to_owned);
                 listed
             })
-            .collect();
-        Ok(out)
+            .collect()
     }
 
-    fn check_input(
-        &self,
-        event: &str,
-        input: &Map<String, Value>,
-        _filled: &[&str],
-    ) -> Result<(), DialectError> {
-        let name = known_event(event)?;
-        if let Some(field) = name.subject_field().filter(|f| *f == "tool_name")
-            && !input.get(field).is_some_and(Value::is_string)
-        {
-            return Err(DialectError::InvalidInput {
-                event: event.to_owned(),
-                message: format!("`{field}` must be a string"),
-                lenient_would_run: false,
-            });
+    fn check_input(&self, name: EventName, input: &Map<String, Value>) -> Result<(), DialectError> {
+        match name.subject_field() {
+            Some(field @ "tool_name") => hook_kit::string_field(name, input, field),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
-    async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
-        self.check_input(event, &input, &[])?;
-        let name = known_event(event)?;
-        let run = self.engine.run_json(name, input).await;
-        Ok(event_run(&run))
+    async fn run(&self, name: EventName, input: Map<String, Value>) -> EventRun {
+        event_run(&self.run_json(name, input).await)
     }
 
     async fn settle(&self, wait: Duration) -> Settled {
-        let (outputs, ended) = self.engine.settle_async(wait).await;
+        let (outputs, ended) = self.settle_async(wait).await;
         Settled::new(outputs.iter().map(late_line).collect(), ended)
     }
 
-    fn into_session(self: Box<Self>) -> Box<dyn Session> {
-        Box::new(CodexSession { hooks: *self })
+    fn before_step(&self, pending: &mut Self::State, name: EventName, _: &mut Map<String, Value>) {
+        // The outputs ready when the prompt comes; they go with it only if it is accepted.
+        *pending = (name == EventName::UserPromptSubmit)
+            .then(|| self.pending_async().map(|(outputs, _)| outputs))
+            .flatten();
+    }
+
+    fn after_step(&self, pending: &mut Self::State, _: EventName, step: &mut SessionStep) {
+        if let Some(outputs) = pending.take()
+            && step.run.decision == DecisionWord::None
+        {
+            self.commit_async(outputs.len());
+            step.late = outputs.iter().map(late_line).collect();
+        }
+    }
+
+    async fn wait(&self, wait: Duration) {
+        self.wait_async(wait).await;
     }
 }
 
@@ -274,61 +240,11 @@ fn late_line(output: &crate::AsyncOutput) -> LateLine {
     LateLine::new(output.command.clone(), Shown::new(model, Vec::new(), Vec::new()))
 }
 
-/// A Codex session: the events in order; what `async` hooks said arrives with the next
-/// prompt Codex accepts.
-#[derive(Debug)]
-struct CodexSession {
-    hooks: Hooks,
-}
-
-#[async_trait]
-impl Session for CodexSession {
-    fn check(&self, events: &[(&str, &Map<String, Value>)]) -> Result<(), (usize, DialectError)> {
-        for (i, (event, input)) in events.iter().enumerate() {
-            self.hooks.check_input(event, input, &[]).map_err(|e| (i, e))?;
-        }
-        Ok(())
-    }
-
-    async fn step(
-        &mut self,
-        event: &str,
-        input: Map<String, Value>,
-    ) -> Result<SessionStep, DialectError> {
-        // The outputs ready when the prompt comes; they go with it only if it is accepted.
-        let pending = (event == EventName::UserPromptSubmit.as_str())
-            .then(|| self.hooks.engine.pending_async())
-            .flatten();
-        let run = self.hooks.run(event, input).await?;
-        let mut step = SessionStep::new(run);
-        if let Some((outputs, _)) = pending
-            && step.run.decision == DecisionWord::None
-        {
-            self.hooks.engine.commit_async(outputs.len());
-            step.late = outputs.iter().map(late_line).collect();
-        }
-        Ok(step)
-    }
-
-    async fn settle(&mut self, wait: Duration) {
-        self.hooks.engine.wait_async(wait).await;
-    }
-}
-
 /// A run in the core's words: the first blocking hook's reason, or every `PostToolUse`
 /// feedback joined, as Codex gives them.
 fn event_run(run: &crate::Run) -> EventRun {
-    let deny = match run.event {
-        EventName::PreToolUse | EventName::PermissionRequest => DecisionWord::Deny,
-        _ => DecisionWord::Block,
-    };
-    let mut out = EventRun::of(run.event.as_str(), &run.report, deny, run.shown.clone());
-    out.subject = run
-        .event
-        .subject_field()
-        .and_then(|f| run.input.get(f))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let denies = matches!(run.event, EventName::PreToolUse | EventName::PermissionRequest);
+    let mut out = hook_kit::event_run(run, denies);
     if run.event == EventName::PostToolUse {
         out.reason = run.report.merged.reason();
     }

@@ -1,14 +1,16 @@
 //! The hooks of a configuration on a dispatcher, and an event run from its Codex input.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use hook_exec::RunGroup;
 
+use hook_kit::Core;
+use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
     Aliases, Common, Custom, Dispatcher, Event, Hook, MatcherError, Payload, PreCompact,
-    PromptSubmit, Report, Scrub, SessionEnd, SessionStart, Shown, SubagentEnd, SubagentStart,
-    ToolCall, ToolResult, TurnEnd,
+    PromptSubmit, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall,
+    ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -23,14 +25,11 @@ use crate::{Config, EventName};
 #[derive(Debug)]
 pub struct Engine {
     config: Config,
-    dispatcher: Dispatcher,
-    hooks: Vec<Arc<CommandHook>>,
+    core: Core<CommandHook>,
     /// The `async` hooks, on a dispatcher of their own that only matches them.
-    background_hooks: Vec<Arc<CommandHook>>,
-    background_dispatcher: Dispatcher,
+    background_core: Core<CommandHook>,
     background: Background,
     project_dir: PathBuf,
-    group: RunGroup,
 }
 
 /// An engine that goes ends its `async` hooks still running (their process trees killed): none
@@ -42,24 +41,11 @@ impl Drop for Engine {
 }
 
 /// One event run from its Codex input: what the hooks received, the fold, what Codex shows.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Run {
-    /// The event.
-    pub event: EventName,
-    /// The object the hooks received on stdin.
-    pub input: Arc<Map<String, Value>>,
-    /// The fold and one record per hook.
-    pub report: Report,
-    /// What Codex shows the model and the user after it.
-    pub shown: Shown,
-}
+pub type Run = hook_kit::Run<EventName>;
 
 /// Codex's tool aliases as the core's table.
 pub fn aliases() -> Aliases {
-    TOOL_ALIASES
-        .iter()
-        .fold(Aliases::new(), |a, (tool, names)| a.alias(*tool, names.iter().copied()))
+    hook_kit::aliases(TOOL_ALIASES)
 }
 
 impl Engine {
@@ -90,55 +76,36 @@ impl Engine {
         scrub: Option<Scrub>,
         group: RunGroup,
     ) -> Result<Self, MatcherError> {
-        let (background_hooks, hooks): (Vec<Arc<CommandHook>>, Vec<Arc<CommandHook>>) = config
+        let (background_hooks, hooks): (Vec<CommandHook>, Vec<CommandHook>) = config
             .entries
             .iter()
             .enumerate()
             .filter(|(_, e)| e.trust.runs())
-            .map(|(i, e)| Arc::new(CommandHook::new(e.clone(), i, scrub.clone()).in_group(group)))
+            .map(|(i, e)| CommandHook::new(e.clone(), i, scrub.clone()).in_group(group))
             .partition(|h| h.entry().is_async);
-        let on_dispatcher = |hooks: &[Arc<CommandHook>]| {
-            Dispatcher::builder()
-                .hooks(hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>))
-                .aliases(aliases())
-                .build()
-        };
         Ok(Self {
-            dispatcher: on_dispatcher(&hooks)?,
-            background_dispatcher: on_dispatcher(&background_hooks)?,
+            core: Core::new(hooks, group, |d| d.aliases(aliases()))?,
+            background_core: Core::new(background_hooks, group, |d| d.aliases(aliases()))?,
             config,
-            hooks,
-            background_hooks,
             background: Background::default(),
             project_dir: project_dir.into(),
-            group,
         })
     }
 
-    /// How many of this engine's hooks are running now.
-    pub fn running(&self) -> usize {
-        self.group.running()
-    }
-
-    /// Ends this engine's running hooks, and no other engine's: SIGTERM to each one's process
-    /// tree (or cgroup), up to `grace` for them to go, then SIGKILL; the events they ran for end
-    /// as their hooks were killed. Returns how many were running. It blocks for at most
-    /// `grace`: call it from a blocking task or a thread.
-    pub fn kill_running(&self, grace: std::time::Duration) -> usize {
-        self.group.kill_running(grace)
-    }
+    hook_kit::run_group_methods!(core);
 
     /// Starts the `async` hooks that match `event` without waiting for them (a harness that
     /// runs the other hooks on its own dispatcher calls it; [`Engine::run_json`] does). Returns
     /// how many started: none past [`MAX_RUNNING`](crate::MAX_RUNNING) running at once.
     pub fn start_async(&self, event: &Event) -> usize {
         // Most configurations have none: no matching on every event for nothing.
-        if self.background_hooks.is_empty() {
+        let background = self.background_core.commands();
+        if background.is_empty() {
             return 0;
         }
-        let matching = self.background_dispatcher.matching(event);
+        let matching = self.background_core.dispatcher().matching(event);
         let mut started = 0;
-        for hook in &self.background_hooks {
+        for hook in background {
             let this = Arc::clone(hook) as Arc<dyn Hook>;
             if matching.iter().any(|m| Arc::ptr_eq(m, &this))
                 && self.background.launch(Arc::clone(hook), event.clone())
@@ -194,23 +161,20 @@ impl Engine {
 
     /// The dispatcher of the hooks that may run.
     pub fn dispatcher(&self) -> &Dispatcher {
-        &self.dispatcher
+        self.core.dispatcher()
     }
 
     /// The hooks that may run and are waited for (not the `async` ones, which
     /// [`Engine::run_json`] starts), to register on a harness's own dispatcher beside other
     /// kinds (with [`aliases`] on it, so that `Edit|Write` matchers see `apply_patch`).
     pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
-        self.hooks.iter().map(|h| Arc::clone(h) as Arc<dyn Hook>).collect()
+        self.core.hooks()
     }
 
     /// The neutral event of a Codex input object, carrying the object (with `hook_event_name`,
     /// and `session_id` and `cwd` when absent) to send as it is.
     pub fn event(&self, name: EventName, mut input: Map<String, Value>) -> Event {
         input.insert("hook_event_name".into(), Value::from(name.as_str()));
-        let text = |input: &Map<String, Value>, key: &str| {
-            input.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
-        };
         if !input.contains_key("session_id") {
             input.insert("session_id".into(), Value::from("hooks-cli"));
         }
@@ -218,19 +182,16 @@ impl Engine {
             input.insert("cwd".into(), Value::from(self.project_dir.display().to_string()));
         }
         let mut common = Common::new(text(&input, "session_id"), cwd_of(&input, &self.project_dir));
-        common.transcript_path =
-            input.get("transcript_path").and_then(Value::as_str).map(PathBuf::from);
-        common.permission_mode =
-            input.get("permission_mode").and_then(Value::as_str).map(str::to_owned);
+        common.transcript_path = maybe_text(&input, "transcript_path").map(PathBuf::from);
+        common.permission_mode = maybe_text(&input, "permission_mode");
         let call = || {
             let mut call = ToolCall::new(
                 text(&input, "tool_name"),
                 input.get("tool_input").cloned().unwrap_or(Value::Null),
             );
-            call.tool_use_id = input.get("tool_use_id").and_then(Value::as_str).map(str::to_owned);
+            call.tool_use_id = maybe_text(&input, "tool_use_id");
             call
         };
-        let flag = |key: &str| input.get(key).and_then(Value::as_bool).unwrap_or(false);
         let payload: Payload = match name {
             EventName::SessionStart => SessionStart::new(text(&input, "source")).into(),
             EventName::UserPromptSubmit => PromptSubmit::new(text(&input, "prompt")).into(),
@@ -242,9 +203,8 @@ impl Engine {
             }
             EventName::Stop => {
                 let mut end = TurnEnd::new();
-                end.continuing = flag("stop_hook_active");
-                end.last_message =
-                    input.get("last_assistant_message").and_then(Value::as_str).map(str::to_owned);
+                end.continuing = flag(&input, "stop_hook_active");
+                end.last_message = maybe_text(&input, "last_assistant_message");
                 end.into()
             }
             EventName::SubagentStart => {
@@ -253,7 +213,7 @@ impl Engine {
             EventName::SubagentStop => {
                 let mut end =
                     SubagentEnd::new(text(&input, "agent_id"), text(&input, "agent_type"));
-                end.continuing = flag("stop_hook_active");
+                end.continuing = flag(&input, "stop_hook_active");
                 end.into()
             }
             EventName::PreCompact => PreCompact::new(text(&input, "trigger")).into(),
@@ -263,7 +223,7 @@ impl Engine {
             }
         };
         let mut event = Event::new(common, payload);
-        event.extensions.insert(InputObject(Arc::new(input)));
+        event.extensions.insert(InputObject::new(name, input));
         event
     }
 
@@ -271,21 +231,8 @@ impl Engine {
     pub async fn run_json(&self, name: EventName, input: Map<String, Value>) -> Run {
         let event = self.event(name, input);
         self.start_async(&event);
-        let report = self.dispatcher.dispatch(&event).await;
-        let input = event
-            .extensions
-            .get::<InputObject>()
-            .map_or_else(|| Arc::new(Map::new()), |p| Arc::clone(&p.0));
-        let shown = crate::present::shown(name, &report, &input);
-        Run { event: name, input, report, shown }
+        self.core
+            .run(name, &event, |report, input| crate::present::shown(name, report, input))
+            .await
     }
-}
-
-/// The `cwd` of an input, else the project directory.
-fn cwd_of(input: &Map<String, Value>, project_dir: &Path) -> PathBuf {
-    input
-        .get("cwd")
-        .and_then(Value::as_str)
-        .filter(|c| !c.is_empty())
-        .map_or_else(|| project_dir.to_path_buf(), PathBuf::from)
 }

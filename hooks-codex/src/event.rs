@@ -145,6 +145,26 @@ impl EventName {
     }
 }
 
+impl hook_kit::EventTable for EventName {
+    const WHAT: &'static str = "Codex event";
+
+    fn all() -> &'static [Self] {
+        &Self::ALL
+    }
+
+    fn as_str(self) -> &'static str {
+        self.as_str()
+    }
+
+    fn seam(self) -> Option<Seam> {
+        self.seam()
+    }
+
+    fn subject_field(self) -> Option<&'static str> {
+        self.subject_field()
+    }
+}
+
 impl fmt::Display for EventName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -6,10 +6,8 @@
 use std::path::PathBuf;
 
 use async_trait::async_trait;
-use hook_exec::{CommandSpec, Env, ExecError, Invocation, RunGroup};
-use hook_protocol::{
-    Event, FailurePolicy, Hook, HookInfo, HookOutcome, HookStatus, On, Scrub, Source,
-};
+use hook_exec::{CommandSpec, ExecError, Invocation, RunGroup};
+use hook_protocol::{Event, Hook, HookInfo, HookOutcome, HookStatus, Scrub};
 
 use crate::Entry;
 use crate::decode::{RunRecord, decode};
@@ -38,16 +36,8 @@ fn login_shell() -> String {
 impl CommandHook {
     /// The hook of `entry`, the `index`-th loaded (its `hook_run_id`'s index).
     pub fn new(entry: Entry, index: usize, scrub: Option<Scrub>) -> Self {
-        let mut info = HookInfo::new(
-            format!("codex:{}:{index}", entry.event.as_str()),
-            Source::new(DIALECT, Some(entry.source.path.display().to_string())),
-        );
-        info.label.clone_from(&entry.command);
-        info.failure_policy = FailurePolicy::OPEN;
-        info.on = match entry.event.seam() {
-            Some(seam) => On::seam(seam),
-            None => On::Custom(entry.event.as_str().to_owned()),
-        };
+        let label = entry.command.clone();
+        let mut info = hook_kit::hook_info(DIALECT, entry.event, index, &entry.source.path, label);
         info.matcher = entry.matcher.clone();
         Self { info, entry, index, shell: login_shell(), scrub, group: RunGroup::new() }
     }
@@ -73,10 +63,7 @@ impl CommandHook {
         let cwd: PathBuf = event.common.cwd.clone();
         let mut inv = Invocation::new(command, cwd, self.entry.timeout);
         self.group.apply(&mut inv);
-        let mut env = Env::inherit();
-        if let Some(scrub) = &self.scrub {
-            env.scrub_credentials(scrub.clone());
-        }
+        let mut env = hook_kit::inherited_env(self.scrub.as_ref());
         // A plugin's hooks are told where it is and where its data goes, under Codex's names
         // and Claude Code's.
         if let Some(plugin) = &self.entry.source.plugin {

@@ -15,8 +15,7 @@ use serde_json::{Map, Value};
 use crate::EventName;
 
 /// A Codex input object that travels with a neutral event and is sent to the hooks as it is.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputObject(pub Arc<Map<String, Value>>);
+pub type InputObject = hook_kit::InputObject<EventName>;
 
 /// What a harness knows of the turn that Codex sends and the neutral event has no field for:
 /// the model and the turn's id. Attach it to an event's extensions; without it, `model` and
@@ -44,7 +43,7 @@ fn put(object: &mut Map<String, Value>, key: &str, value: impl Into<Value>) {
 /// The stdin object of a hook on `event`.
 pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Value>> {
     if let Some(payload) = event.extensions.get::<InputObject>() {
-        return Arc::clone(&payload.0);
+        return Arc::clone(&payload.object);
     }
     let turn = event.extensions.get::<Turn>().cloned().unwrap_or_default();
     let common = &event.common;

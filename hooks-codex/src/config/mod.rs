@@ -175,7 +175,7 @@ impl Loader {
         let parsed = jsonc_parser::parse_to_ast(
             text,
             &jsonc_parser::CollectOptions::default(),
-            &read::strict_json(),
+            &hook_kit::json::strict(),
         );
         let root = match parsed {
             Ok(parsed) => match parsed.value {

@@ -200,7 +200,7 @@ fn parse(text: &str) -> Result<Node, (Position, String)> {
     match jsonc_parser::parse_to_ast(
         text,
         &jsonc_parser::CollectOptions::default(),
-        &read::strict_json(),
+        &hook_kit::json::strict(),
     ) {
         Ok(parsed) => match parsed.value {
             Some(ast) => Ok(node::from_json(&ast, &idx)),

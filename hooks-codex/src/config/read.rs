@@ -4,9 +4,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use hook_kit::json::Sink;
 use hook_protocol::text_file::{Cap, read_text};
 use hook_protocol::{Diagnostic, Matcher, Position};
-use jsonc_parser::ParseOptions;
 
 use super::node::{Node, Shape};
 use super::{DEFAULT_TIMEOUT, Entry, Source};
@@ -18,38 +18,6 @@ pub(super) fn file_text(path: &Path) -> Result<String, String> {
     read_text(path, Cap::CONFIG).map_err(|e| e.to_string())
 }
 
-/// JSON as Codex's parser takes it: no comments, no trailing commas.
-pub(super) fn strict_json() -> ParseOptions {
-    ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    }
-}
-
-/// Where a file's problems go.
-struct Sink<'a> {
-    source: &'a Arc<Source>,
-    out: &'a mut Vec<Diagnostic>,
-}
-
-impl Sink<'_> {
-    fn error(&mut self, at: Position, message: impl Into<String>) {
-        self.out.push(Diagnostic::error(&self.source.path, at, message));
-    }
-
-    fn warning(&mut self, at: Position, message: impl Into<String>) {
-        self.out.push(Diagnostic::warning(&self.source.path, at, message));
-    }
-}
-
 /// A `hooks.json`: `{"description"?, "hooks": {...}}`; Codex refuses a file with any other
 /// key.
 pub(super) fn hooks_file(
@@ -57,7 +25,7 @@ pub(super) fn hooks_file(
     root: &Node,
     out: &mut Vec<Diagnostic>,
 ) -> Vec<Entry> {
-    let mut sink = Sink { source, out };
+    let mut sink = Sink::without_text(&source.path, out);
     let Shape::Table(keys) = &root.value else {
         sink.error(root.at, format!("expected an object at the top level, found {}", root.kind()));
         return Vec::new();
@@ -80,7 +48,7 @@ pub(super) fn hooks_file(
         }
     }
     match hooks {
-        Some(hooks) => events(&mut sink, hooks, &[]),
+        Some(hooks) => events(&mut sink, source, hooks, &[]),
         None => Vec::new(),
     }
 }
@@ -92,18 +60,18 @@ pub(super) fn toml_hooks(
     root: &Node,
     out: &mut Vec<Diagnostic>,
 ) -> Vec<Entry> {
-    let mut sink = Sink { source, out };
+    let mut sink = Sink::without_text(&source.path, out);
     let Shape::Table(keys) = &root.value else { return Vec::new() };
     match keys.iter().find(|(key, _, _)| key == "hooks") {
         Some((_, _, hooks)) => {
-            events(&mut sink, hooks, &["state", "managed_dir", "windows_managed_dir"])
+            events(&mut sink, source, hooks, &["state", "managed_dir", "windows_managed_dir"])
         }
         None => Vec::new(),
     }
 }
 
 /// The event table: each event's groups. `skip`: keys that are not events.
-fn events(sink: &mut Sink<'_>, hooks: &Node, skip: &[&str]) -> Vec<Entry> {
+fn events(sink: &mut Sink<'_>, source: &Arc<Source>, hooks: &Node, skip: &[&str]) -> Vec<Entry> {
     let Shape::Table(keys) = &hooks.value else {
         sink.error(hooks.at, format!("`hooks` must be a table of events, found {}", hooks.kind()));
         return Vec::new();
@@ -130,7 +98,7 @@ fn events(sink: &mut Sink<'_>, hooks: &Node, skip: &[&str]) -> Vec<Entry> {
             continue;
         };
         for (group_index, group) in list.iter().enumerate() {
-            group_entries(sink, event, group, group_index, &mut entries);
+            group_entries(sink, source, event, group, group_index, &mut entries);
         }
     }
     entries
@@ -138,6 +106,7 @@ fn events(sink: &mut Sink<'_>, hooks: &Node, skip: &[&str]) -> Vec<Entry> {
 
 fn group_entries(
     sink: &mut Sink<'_>,
+    source: &Arc<Source>,
     event: EventName,
     group: &Node,
     group_index: usize,
@@ -196,14 +165,14 @@ fn group_entries(
         out.push(Entry {
             event,
             hash: trust::hash(&identity),
-            key: trust::key(&sink.source.key_source(), event, group_index, handler_index),
+            key: trust::key(&source.key_source(), event, group_index, handler_index),
             matcher_raw,
             matcher: compiled.clone(),
             command: h.command,
             timeout: Duration::from_secs(h.timeout_secs.max(1)),
             is_async: h.is_async,
             status_message: h.status_message,
-            source: Arc::clone(sink.source),
+            source: Arc::clone(source),
             position: handler.at,
             indices: (group_index, handler_index),
             trust: Trust::Untrusted,
