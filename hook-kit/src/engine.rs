@@ -124,11 +124,28 @@ pub fn inherited_env(scrub: Option<&Scrub>) -> Env {
     env
 }
 
-/// The methods every command dialect's engine has over its run group: `running` and
-/// `kill_running`, for an engine whose [`Core`] is in the field named.
+/// The methods every command dialect's engine has over its [`Core`] (in the field named) and
+/// its configuration: `running`, `kill_running`, `config`, and `dispatcher` and `hooks` with
+/// the dialect's own docs.
+///
+/// ```ignore
+/// impl Engine {
+///     hook_kit::engine_methods! {
+///         core, config: Config;
+///         /// The dispatcher of the hooks.
+///         dispatcher;
+///         /// The hooks, to register on a harness's own dispatcher beside other kinds.
+///         hooks;
+///     }
+/// }
+/// ```
 #[macro_export]
-macro_rules! run_group_methods {
-    ($core:ident) => {
+macro_rules! engine_methods {
+    (
+        $core:ident, $config:ident: $Config:ty;
+        $(#[$dispatcher:meta])* dispatcher;
+        $(#[$hooks:meta])* hooks;
+    ) => {
         /// How many of this engine's hooks are running now.
         pub fn running(&self) -> usize {
             self.$core.group().running()
@@ -140,6 +157,21 @@ macro_rules! run_group_methods {
         /// at most `grace`: call it from a blocking task or a thread.
         pub fn kill_running(&self, grace: ::std::time::Duration) -> usize {
             self.$core.group().kill_running(grace)
+        }
+
+        /// The configuration.
+        pub fn config(&self) -> &$Config {
+            &self.$config
+        }
+
+        $(#[$dispatcher])*
+        pub fn dispatcher(&self) -> &::hook_protocol::Dispatcher {
+            self.$core.dispatcher()
+        }
+
+        $(#[$hooks])*
+        pub fn hooks(&self) -> ::std::vec::Vec<::std::sync::Arc<dyn ::hook_protocol::Hook>> {
+            self.$core.hooks()
         }
     };
 }

@@ -10,6 +10,9 @@ pub trait EventTable: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'sta
     /// What an event of this agent is called in errors (`Codex event`).
     const WHAT: &'static str;
 
+    /// How the agent's event names are spelled, for the hint of an unknown one.
+    const SPELLING: &'static str = "event names are case-sensitive";
+
     /// Every event, in the agent's order.
     fn all() -> &'static [Self];
 
@@ -29,11 +32,11 @@ pub trait EventTable: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'sta
         Self::all().iter().copied().find(|e| e.as_str().eq_ignore_ascii_case(name))
     }
 
-    /// The hint an unknown name gets: ` (event names are case-sensitive: did you mean `X`?)`
-    /// when it nearly spells one, else nothing.
+    /// The hint an unknown name gets: ` ({SPELLING}: did you mean `X`?)` when it nearly spells
+    /// one, else nothing.
     fn hint(name: &str) -> String {
         Self::near(name)
-            .map(|e| format!(" (event names are case-sensitive: did you mean `{e}`?)"))
+            .map(|e| format!(" ({}: did you mean `{e}`?)", Self::SPELLING))
             .unwrap_or_default()
     }
 
@@ -60,4 +63,52 @@ pub trait EventTable: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'sta
             None => On::Custom(self.as_str().to_owned()),
         }
     }
+}
+
+/// Makes a dialect's event enum its [`EventTable`] from its inherent `ALL`, `as_str` and `seam`
+/// (and `subject_field` and `near` when named), and gives it the `Display` of its name.
+///
+/// ```ignore
+/// hook_kit::event_table!(EventName, "Codex event", [subject_field]);
+/// // With how the names are spelled, for the hint of an unknown one:
+/// hook_kit::event_table!(EventName, "Copilot event", [near], "event names are camelCase");
+/// ```
+#[macro_export]
+macro_rules! event_table {
+    ($name:ty, $what:literal, [$($method:ident),*] $(, $spelling:literal)?) => {
+        impl $crate::EventTable for $name {
+            const WHAT: &'static str = $what;
+            $(const SPELLING: &'static str = $spelling;)?
+
+            fn all() -> &'static [Self] {
+                &<$name>::ALL
+            }
+
+            fn as_str(self) -> &'static str {
+                <$name>::as_str(self)
+            }
+
+            fn seam(self) -> Option<::hook_protocol::Seam> {
+                <$name>::seam(self)
+            }
+
+            $($crate::event_table!(@ $method);)*
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+    (@ subject_field) => {
+        fn subject_field(self) -> Option<&'static str> {
+            Self::subject_field(self)
+        }
+    };
+    (@ near) => {
+        fn near(name: &str) -> Option<Self> {
+            Self::near(name)
+        }
+    };
 }

@@ -4,8 +4,8 @@
 //! stdin, its command line, how it reads a hook's output, what its agent shows, its specials).
 //!
 //! - [`Core`]: the engine's hooks on a dispatcher, in one [`hook_exec::RunGroup`]; an event run
-//!   from the agent's input object ([`Run`], [`InputObject`]); [`run_group_methods!`] gives an
-//!   engine its `running` and `kill_running`.
+//!   from the agent's input object ([`Run`], [`InputObject`]); [`engine_methods!`] gives an
+//!   engine its `running`, `kill_running`, `config`, `dispatcher` and `hooks`.
 //! - [`CommandEngine`] and [`Hooks`]: the loaded hooks behind the core's door
 //!   ([`hook_protocol::Loaded`]), with the recording session over them (its per-dialect state
 //!   in [`CommandEngine::State`]; the loop guard is [`hook_protocol::StopGuard`]).

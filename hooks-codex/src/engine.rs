@@ -8,9 +8,8 @@ use hook_exec::RunGroup;
 use hook_kit::Core;
 use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
-    Aliases, Common, Custom, Dispatcher, Event, Hook, MatcherError, Payload, PreCompact,
-    PromptSubmit, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall,
-    ToolResult, TurnEnd,
+    Aliases, Common, Custom, Event, Hook, MatcherError, Payload, PreCompact, PromptSubmit, Scrub,
+    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -92,7 +91,15 @@ impl Engine {
         })
     }
 
-    hook_kit::run_group_methods!(core);
+    hook_kit::engine_methods! {
+        core, config: Config;
+        /// The dispatcher of the hooks that may run.
+        dispatcher;
+        /// The hooks that may run and are waited for (not the `async` ones, which
+        /// [`Engine::run_json`] starts), to register on a harness's own dispatcher beside other
+        /// kinds (with [`aliases`] on it, so that `Edit|Write` matchers see `apply_patch`).
+        hooks;
+    }
 
     /// Starts the `async` hooks that match `event` without waiting for them (a harness that
     /// runs the other hooks on its own dispatcher calls it; [`Engine::run_json`] does). Returns
@@ -152,23 +159,6 @@ impl Engine {
     /// commands of those it ended. For a program that runs one event and exits.
     pub async fn settle_async(&self, wait: std::time::Duration) -> (Vec<AsyncOutput>, Vec<String>) {
         self.background.settle(wait).await
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// The dispatcher of the hooks that may run.
-    pub fn dispatcher(&self) -> &Dispatcher {
-        self.core.dispatcher()
-    }
-
-    /// The hooks that may run and are waited for (not the `async` ones, which
-    /// [`Engine::run_json`] starts), to register on a harness's own dispatcher beside other
-    /// kinds (with [`aliases`] on it, so that `Edit|Write` matchers see `apply_patch`).
-    pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
-        self.core.hooks()
     }
 
     /// The neutral event of a Codex input object, carrying the object (with `hook_event_name`,

@@ -1,7 +1,5 @@
 //! Codex's hook events and what Codex does with each, as data.
 
-use std::fmt;
-
 use hook_protocol::Seam;
 use serde::{Deserialize, Serialize};
 
@@ -145,31 +143,7 @@ impl EventName {
     }
 }
 
-impl hook_kit::EventTable for EventName {
-    const WHAT: &'static str = "Codex event";
-
-    fn all() -> &'static [Self] {
-        &Self::ALL
-    }
-
-    fn as_str(self) -> &'static str {
-        self.as_str()
-    }
-
-    fn seam(self) -> Option<Seam> {
-        self.seam()
-    }
-
-    fn subject_field(self) -> Option<&'static str> {
-        self.subject_field()
-    }
-}
-
-impl fmt::Display for EventName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+hook_kit::event_table!(EventName, "Codex event", [subject_field]);
 
 /// The tools Codex names differently from Claude Code, and the names a matcher also matches
 /// them by ([Tool names](crate::compatibility#tool-names)): `apply_patch`, Codex's one edit

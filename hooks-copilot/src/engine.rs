@@ -1,16 +1,15 @@
 //! The hooks of a configuration on a dispatcher, and an event run from its Copilot input.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use hook_exec::RunGroup;
 
 use hook_kit::Core;
 use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
-    Aliases, Common, Custom, Dispatcher, Event, Hook, MatcherError, Mode, Notification, Payload,
-    PreCompact, PromptSubmit, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart,
-    ToolCall, ToolFailure, ToolResult, TurnEnd,
+    Aliases, Common, Custom, Event, MatcherError, Mode, Notification, Payload, PreCompact,
+    PromptSubmit, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall,
+    ToolFailure, ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -84,22 +83,13 @@ impl Engine {
         Ok(Self { config, core, project_dir })
     }
 
-    hook_kit::run_group_methods!(core);
-
-    /// The configuration.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// The dispatcher of the hooks (sequential, as Copilot runs them).
-    pub fn dispatcher(&self) -> &Dispatcher {
-        self.core.dispatcher()
-    }
-
-    /// The hooks, to register on a harness's own dispatcher beside other kinds (in pipeline
-    /// mode, with [`aliases`] on it, to run them as Copilot does).
-    pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
-        self.core.hooks()
+    hook_kit::engine_methods! {
+        core, config: Config;
+        /// The dispatcher of the hooks (sequential, as Copilot runs them).
+        dispatcher;
+        /// The hooks, to register on a harness's own dispatcher beside other kinds (in pipeline
+        /// mode, with [`aliases`] on it, to run them as Copilot does).
+        hooks;
     }
 
     /// The neutral event of a Copilot input object, carrying the object (with `sessionId`,

@@ -1,7 +1,5 @@
 //! Copilot's hook events and what Copilot does with each, as data.
 
-use std::fmt;
-
 use hook_protocol::Seam;
 use serde::{Deserialize, Serialize};
 
@@ -146,41 +144,12 @@ impl EventName {
     }
 }
 
-impl hook_kit::EventTable for EventName {
-    const WHAT: &'static str = "Copilot event";
-
-    fn all() -> &'static [Self] {
-        &Self::ALL
-    }
-
-    fn as_str(self) -> &'static str {
-        self.as_str()
-    }
-
-    fn seam(self) -> Option<Seam> {
-        self.seam()
-    }
-
-    fn subject_field(self) -> Option<&'static str> {
-        self.subject_field()
-    }
-
-    fn near(name: &str) -> Option<Self> {
-        Self::near(name)
-    }
-
-    fn hint(name: &str) -> String {
-        Self::near(name)
-            .map(|e| format!(" (Copilot's event names are camelCase: did you mean `{e}`?)"))
-            .unwrap_or_default()
-    }
-}
-
-impl fmt::Display for EventName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+hook_kit::event_table!(
+    EventName,
+    "Copilot event",
+    [subject_field, near],
+    "Copilot's event names are camelCase"
+);
 
 /// The tools a harness may name as Claude Code does, and Copilot's names for them, which a
 /// native matcher is written against ([Tool names](crate::compatibility#tool-names)).

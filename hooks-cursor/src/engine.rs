@@ -7,9 +7,9 @@ use hook_exec::RunGroup;
 
 use hook_kit::Core;
 use hook_protocol::{
-    Common, Custom, Dispatcher, Event, Hook, MatcherError, Payload, PreCompact, PromptSubmit,
-    Report, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure,
-    ToolResult, TurnEnd,
+    Common, Custom, Event, MatcherError, Payload, PreCompact, PromptSubmit, Report, Scrub,
+    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult,
+    TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -76,22 +76,13 @@ impl Engine {
         Ok(Self { config, core, project_dir, session_env })
     }
 
-    hook_kit::run_group_methods!(core);
-
-    /// The configuration.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// The dispatcher of the hooks.
-    pub fn dispatcher(&self) -> &Dispatcher {
-        self.core.dispatcher()
-    }
-
-    /// The hooks, to register on a harness's own dispatcher beside other kinds. On a neutral
-    /// event, each runs when Cursor would fire its event for it.
-    pub fn hooks(&self) -> Vec<Arc<dyn Hook>> {
-        self.core.hooks()
+    hook_kit::engine_methods! {
+        core, config: Config;
+        /// The dispatcher of the hooks.
+        dispatcher;
+        /// The hooks, to register on a harness's own dispatcher beside other kinds. On a neutral
+        /// event, each runs when Cursor would fire its event for it.
+        hooks;
     }
 
     /// What a report's `sessionStart` hooks gave as `env`, kept for every later hook of the

@@ -1,7 +1,5 @@
 //! Cursor's hook events, what fires each, and what Cursor reads from each, as data.
 
-use std::fmt;
-
 use hook_protocol::Seam;
 use serde::{Deserialize, Serialize};
 
@@ -211,31 +209,7 @@ impl EventName {
     }
 }
 
-impl hook_kit::EventTable for EventName {
-    const WHAT: &'static str = "Cursor event";
-
-    fn all() -> &'static [Self] {
-        &Self::ALL
-    }
-
-    fn as_str(self) -> &'static str {
-        self.as_str()
-    }
-
-    fn seam(self) -> Option<Seam> {
-        self.seam()
-    }
-
-    fn near(name: &str) -> Option<Self> {
-        Self::near(name)
-    }
-}
-
-impl fmt::Display for EventName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+hook_kit::event_table!(EventName, "Cursor event", [near]);
 
 /// Cursor's name for a tool a harness may name otherwise: `Shell` for a shell command
 /// (`Bash`), `Write` for an edit (`Edit`, `Write`, `MultiEdit`), `Task` for a sub-agent
