@@ -10,6 +10,7 @@
 //!   ([`hook_protocol::Loaded`]), with the recording session over them (its per-dialect state
 //!   in [`CommandEngine::State`]; the loop guard is [`hook_protocol::StopGuard`]).
 //! - [`EventTable`]: the agent's event names, their seams and the errors of an unknown name.
+//! - [`Config`]: what a dialect's loader read, in its agent's order, with every problem.
 //! - [`json`]: the positioned JSON reader, every problem at its line and column.
 //! - [`input`]: the readings of an agent's input object each dialect makes.
 //!
@@ -45,31 +46,17 @@
 //! assert_eq!(problems[0].position().line, 1);
 //! ```
 
+mod config;
 mod door;
 mod engine;
 mod event;
 pub mod input;
 pub mod json;
 
+pub use config::{Config, absolute};
 pub use door::{
     CommandEngine, Hooks, event_run, found_note, listed, named_file, plugin_dir, string_field,
 };
 pub use engine::{Core, Run, aliases, hook_info, inherited_env};
 pub use event::EventTable;
 pub use input::InputObject;
-
-/// The config files' reading every dialect shares: a file's text within the cap, or an error
-/// of the configuration naming it (`no hook from it runs`).
-pub fn read_config(
-    path: &std::path::Path,
-    diagnostics: &mut Vec<hook_protocol::Diagnostic>,
-) -> Option<String> {
-    use hook_protocol::text_file::{Cap, read_text};
-    match read_text(path, Cap::CONFIG) {
-        Ok(text) => Some(text),
-        Err(e) => {
-            diagnostics.push(e.diagnostic("no hook from it runs"));
-            None
-        }
-    }
-}

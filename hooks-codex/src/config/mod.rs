@@ -107,18 +107,9 @@ pub struct Entry {
     pub trust: Trust,
 }
 
-/// Everything loaded: the entries in configuration order, and every problem found.
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct Config {
-    /// One entry per handler, in configuration order (layer by layer, lowest precedence
-    /// first; in a layer, `hooks.json` before `config.toml`).
-    pub entries: Vec<Entry>,
-    /// The files read.
-    pub sources: Vec<Arc<Source>>,
-    /// Every problem, errors and warnings.
-    pub diagnostics: Vec<Diagnostic>,
-}
+/// Everything loaded: one entry per handler in configuration order (layer by layer, lowest
+/// precedence first; in a layer, `hooks.json` before `config.toml`), and every problem found.
+pub type Config = hook_kit::Config<Entry, Source>;
 
 /// Reads configuration files into a [`Config`].
 #[derive(Debug, Default)]
@@ -237,11 +228,7 @@ impl Loader {
 
     /// Adds a file's entries, with their trust.
     fn add(&mut self, source: &Arc<Source>, entries: Vec<Entry>) {
-        if entries.is_empty() {
-            return;
-        }
-        self.config.sources.push(Arc::clone(source));
-        for mut entry in entries {
+        let trusted = entries.into_iter().map(|mut entry| {
             entry.trust = match source.layer {
                 Layer::Managed => Trust::Managed,
                 _ => match self.reviews.trust(&entry.key, &entry.hash) {
@@ -249,8 +236,10 @@ impl Loader {
                     trust => trust,
                 },
             };
-            self.config.entries.push(entry);
-        }
+            entry
+        });
+        let trusted: Vec<Entry> = trusted.collect();
+        self.config.add(source, trusted);
     }
 
     /// What was loaded.

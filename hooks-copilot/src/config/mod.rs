@@ -137,20 +137,10 @@ pub struct Entry {
     pub position: Position,
 }
 
-/// Everything loaded: the entries in the order Copilot runs them, and every problem found.
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct Config {
-    /// One entry per hook, in the order of the files given (see [`discover`] for Copilot's),
-    /// and within a file in array order.
-    pub entries: Vec<Entry>,
-    /// The files read.
-    pub sources: Vec<Arc<Source>>,
-    /// Every problem, errors and warnings.
-    pub diagnostics: Vec<Diagnostic>,
-    /// `disableAllHooks: true` in a file read: no hook runs.
-    pub disabled: bool,
-}
+/// Everything loaded: one entry per hook in the order Copilot runs them (the files' order, see
+/// [`discover`] for Copilot's, and within a file array order), every problem found, and
+/// whether a file set `disableAllHooks`.
+pub type Config = hook_kit::Config<Entry, Source>;
 
 /// The default timeout of a hook that sets none.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -171,7 +161,7 @@ impl Loader {
     /// is an error of the configuration, naming it.
     pub fn file(&mut self, path: impl Into<PathBuf>, place: Place) -> &mut Self {
         let path = path.into();
-        if let Some(text) = hook_kit::read_config(&path, &mut self.config.diagnostics) {
+        if let Some(text) = self.config.read(&path) {
             self.text(path, &text, place);
         }
         self
@@ -179,15 +169,10 @@ impl Loader {
 
     /// Reads the text of a hook file (or a settings file) of a place.
     pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, place: Place) -> &mut Self {
-        let path: PathBuf = path.into();
-        let path = std::path::absolute(&path).unwrap_or(path);
-        let source = Arc::new(Source { path, place });
+        let source = Arc::new(Source { path: hook_kit::absolute(path), place });
         let read = read::hook_file(&source, text, &mut self.config.diagnostics);
         self.config.disabled |= read.disable_all;
-        if !read.entries.is_empty() {
-            self.config.sources.push(Arc::clone(&source));
-            self.config.entries.extend(read.entries);
-        }
+        self.config.add(&source, read.entries);
         self
     }
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::{Diagnostic, Matcher, Position};
+use hook_protocol::{Matcher, Position};
 use serde::Serialize;
 
 use crate::EventName;
@@ -95,18 +95,9 @@ pub struct Entry {
     pub position: Position,
 }
 
-/// Everything loaded: the entries in priority order, and every problem found.
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct Config {
-    /// One entry per hook, in the order of the files given (see [`discover`] for Cursor's),
-    /// and within a file in array order.
-    pub entries: Vec<Entry>,
-    /// The files read.
-    pub sources: Vec<Arc<Source>>,
-    /// Every problem, errors and warnings.
-    pub diagnostics: Vec<Diagnostic>,
-}
+/// Everything loaded: one entry per hook in priority order (the files' order, see [`discover`]
+/// for Cursor's, and within a file array order), and every problem found.
+pub type Config = hook_kit::Config<Entry, Source>;
 
 /// The timeout of a hook that sets none.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -130,7 +121,7 @@ impl Loader {
     /// configuration, naming it.
     pub fn file(&mut self, path: impl Into<PathBuf>, place: Place) -> &mut Self {
         let path = path.into();
-        if let Some(text) = hook_kit::read_config(&path, &mut self.config.diagnostics) {
+        if let Some(text) = self.config.read(&path) {
             self.text(path, &text, place);
         }
         self
@@ -138,14 +129,9 @@ impl Loader {
 
     /// Reads the text of a `hooks.json` of a place.
     pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, place: Place) -> &mut Self {
-        let path: PathBuf = path.into();
-        let path = std::path::absolute(&path).unwrap_or(path);
-        let source = Arc::new(Source { path, place });
+        let source = Arc::new(Source { path: hook_kit::absolute(path), place });
         let entries = read::hooks_file(&source, text, &mut self.config.diagnostics);
-        if !entries.is_empty() {
-            self.config.sources.push(Arc::clone(&source));
-            self.config.entries.extend(entries);
-        }
+        self.config.add(&source, entries);
         self
     }
 
