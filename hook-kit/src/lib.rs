@@ -11,6 +11,7 @@
 //!   in [`CommandEngine::State`]; the loop guard is [`hook_protocol::StopGuard`]).
 //! - [`EventTable`]: the agent's event names, their seams and the errors of an unknown name.
 //! - [`Config`]: what a dialect's loader read, in its agent's order, with every problem.
+//! - [`Reading`]: what a dialect read from one run, made the hook's outcome.
 //! - [`json`]: the positioned JSON reader, every problem at its line and column.
 //! - [`input`]: the readings of an agent's input object each dialect makes.
 //!
@@ -52,6 +53,7 @@ mod engine;
 mod event;
 pub mod input;
 pub mod json;
+mod reading;
 
 pub use config::{Config, absolute};
 pub use door::{
@@ -60,3 +62,4 @@ pub use door::{
 pub use engine::{Core, Run, aliases, hook_info, inherited_env};
 pub use event::EventTable;
 pub use input::InputObject;
+pub use reading::Reading;

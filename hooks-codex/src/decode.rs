@@ -10,7 +10,8 @@
 
 use std::time::Duration;
 
-use hook_protocol::{Decision, Exit, Halt, HookOutcome, HookStatus, RawOutcome, Verdict};
+use hook_kit::Reading;
+use hook_protocol::{Decision, Exit, Halt, HookOutcome, RawOutcome, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -98,27 +99,6 @@ fn specific(object: &Map<String, Value>) -> Option<&Map<String, Value>> {
     object.get("hookSpecificOutput").and_then(Value::as_object)
 }
 
-/// One run's reading.
-struct Reading {
-    status: HookStatus,
-    verdict: Verdict,
-    error: Option<String>,
-}
-
-impl Reading {
-    fn success(verdict: Verdict) -> Self {
-        Self { status: HookStatus::Success, verdict, error: None }
-    }
-
-    fn failed(error: impl Into<String>) -> Self {
-        Self { status: HookStatus::Failed, verdict: Verdict::none(), error: Some(error.into()) }
-    }
-
-    fn blocked(verdict: Verdict) -> Self {
-        Self { status: HookStatus::Blocked, verdict, error: None }
-    }
-}
-
 /// Reads a run of a hook on `event`.
 pub(crate) fn decode(
     event: EventName,
@@ -130,29 +110,16 @@ pub(crate) fn decode(
     let stderr = raw.stderr_text();
     record.exit_code = raw.exit.code();
     let reading = match raw.exit {
-        Exit::TimedOut { .. } => Reading {
-            status: HookStatus::TimedOut,
-            verdict: Verdict::none(),
-            error: Some(format!("hook timed out after {}s", timeout.as_secs_f64())),
-        },
+        Exit::TimedOut { .. } => {
+            Reading::timed_out(format!("hook timed out after {}s", timeout.as_secs_f64()))
+        }
         Exit::Code { code: 0 } => on_success(event, &stdout),
         Exit::Code { code: 2 } => on_exit2(event, &stderr),
         Exit::Code { code } => Reading::failed(format!("hook exited with code {code}")),
         _ => Reading::failed("hook exited without a status code"),
     };
     record.error = reading.error.clone();
-    let mut outcome = match reading.status {
-        HookStatus::Success | HookStatus::Blocked => HookOutcome::success(reading.verdict),
-        status => {
-            let mut o = HookOutcome::failure(status, reading.error.clone().unwrap_or_default());
-            o.verdict = reading.verdict;
-            o
-        }
-    };
-    outcome.status = reading.status;
-    outcome.process = Some(hook_protocol::ProcessFacts::from_outcome(raw));
-    outcome.metadata = Some(hook_protocol::Metadata::typed(record));
-    outcome
+    reading.outcome(raw, record)
 }
 
 /// Exit 2: stderr, trimmed, is the reason; without one nothing is blocked.

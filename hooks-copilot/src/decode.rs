@@ -10,6 +10,7 @@
 
 use std::time::Duration;
 
+use hook_kit::Reading;
 use hook_protocol::{Decision, Exit, HookOutcome, HookStatus, RawOutcome, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -68,13 +69,6 @@ fn answer(stdout: &str) -> Option<Map<String, Value>> {
     }
 }
 
-/// One run's reading.
-struct Reading {
-    status: HookStatus,
-    verdict: Verdict,
-    error: Option<String>,
-}
-
 /// Reads a run of a hook on `event`.
 pub(crate) fn decode(
     event: EventName,
@@ -86,42 +80,27 @@ pub(crate) fn decode(
     let stderr = raw.stderr_text();
     record.exit_code = raw.exit.code();
     let reading = match raw.exit {
-        Exit::TimedOut { .. } => Reading {
-            status: HookStatus::TimedOut,
-            verdict: Verdict::none(),
-            error: Some(format!(
-                "Hook command timed out after {} seconds: {}",
-                timeout.as_secs_f64(),
-                record.command
-            )),
-        },
+        Exit::TimedOut { .. } => Reading::timed_out(format!(
+            "Hook command timed out after {} seconds: {}",
+            timeout.as_secs_f64(),
+            record.command
+        )),
         Exit::Code { code: 0 } => on_success(event, &stdout, &mut record),
         Exit::Code { code: 2 } if event.exit2_denies() => {
-            Reading { status: HookStatus::Blocked, verdict: deny(EXIT_2_REASON), error: None }
+            Reading::new(HookStatus::Blocked, deny(EXIT_2_REASON), None)
         }
         Exit::Code { code: 2 } => {
             let mut verdict = Verdict::none();
             if !stderr.trim().is_empty() {
                 verdict.messages.push(stderr.trim().to_owned());
             }
-            Reading { status: HookStatus::Failed, verdict, error: Some(failed_with(2, &stderr)) }
+            Reading::new(HookStatus::Failed, verdict, Some(failed_with(2, &stderr)))
         }
         Exit::Code { code } => crashed(event, failed_with(code, &stderr)),
         _ => crashed(event, format!("Hook command ended by {}", raw.exit)),
     };
     record.error = reading.error.clone();
-    let mut outcome = match reading.status {
-        HookStatus::Success | HookStatus::Blocked => HookOutcome::success(reading.verdict),
-        status => {
-            let mut o = HookOutcome::failure(status, reading.error.clone().unwrap_or_default());
-            o.verdict = reading.verdict;
-            o
-        }
-    };
-    outcome.status = reading.status;
-    outcome.process = Some(hook_protocol::ProcessFacts::from_outcome(raw));
-    outcome.metadata = Some(hook_protocol::Metadata::typed(record));
-    outcome
+    reading.outcome(raw, record)
 }
 
 /// A hook that could not start: a crash, by Copilot's rules.
@@ -149,12 +128,12 @@ fn deny(reason: &str) -> Verdict {
 /// A crash: a deny on `preToolUse` (Copilot fails closed there), nothing elsewhere.
 fn crashed(event: EventName, error: String) -> Reading {
     let verdict = if event.crash_denies() { deny(ERRORED_REASON) } else { Verdict::none() };
-    Reading { status: HookStatus::Failed, verdict, error: Some(error) }
+    Reading::new(HookStatus::Failed, verdict, Some(error))
 }
 
 /// Exit 0: the answer on stdout, if it is a JSON object.
 fn on_success(event: EventName, stdout: &str, record: &mut RunRecord) -> Reading {
-    let ok = |verdict| Reading { status: HookStatus::Success, verdict, error: None };
+    let ok = |verdict| Reading::new(HookStatus::Success, verdict, None);
     let Some(object) = answer(stdout) else { return ok(Verdict::none()) };
     let mut verdict = Verdict::none();
     if let Some(context) = text(&object, "additionalContext").filter(|c| !c.is_empty()) {

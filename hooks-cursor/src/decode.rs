@@ -101,17 +101,7 @@ pub(crate) fn decode(ctx: Context, raw: &RawOutcome, mut record: RunRecord) -> H
         _ => (HookStatus::Failed, Verdict::none(), Some(format!("hook ended by {}", raw.exit))),
     };
     record.error.clone_from(&error);
-    let mut outcome = match &error {
-        Some(why) if status != HookStatus::Success && status != HookStatus::Blocked => {
-            HookOutcome::failure(status, why.clone())
-        }
-        _ => HookOutcome::success(Verdict::none()),
-    };
-    outcome.status = status;
-    outcome.verdict = verdict;
-    outcome.process = Some(hook_protocol::ProcessFacts::from_outcome(raw));
-    outcome.metadata = Some(hook_protocol::Metadata::typed(record));
-    outcome
+    hook_kit::Reading::new(status, verdict, error).outcome(raw, record)
 }
 
 /// A hook that could not start.
