@@ -1,6 +1,6 @@
 //! The `run` document: one event's merged decision and per-hook records, as text or JSON.
 //!
-//! The JSON shape is stable (documented in the README) and pinned by a snapshot test.
+//! The JSON shape is stable (documented in `docs/cli.md`) and pinned by a snapshot test.
 
 use std::fmt::Write as _;
 

@@ -2,8 +2,8 @@
 //!
 //! `hooks run` sends one event through the hooks of a dialect (Claude Code settings files and
 //! plugins, a TNSAI hook list, ...) and prints the merged decision; `hooks check` validates configurations; `hooks list` shows
-//! which hooks an event would run; `hooks replay` runs a recorded session. See the README for
-//! the output formats and exit statuses.
+//! which hooks an event would run; `hooks replay` runs a recorded session. `docs/cli.md` gives
+//! the options, output formats and exit statuses.
 
 mod cases;
 mod check;
