@@ -16,8 +16,9 @@ PLAIN = re.compile(r'(?<![#\w])"((?:[^"\\\n]|\\.)*)"')
 
 # Claude Code event names, in `EventName::ALL` order (the claude_output and matcher selectors).
 EVENTS = re.findall(
-    r"\w+",
-    re.search(r"^events! \{(.*?)\}", (ROOT / "hooks-claude/src/config/event_name.rs").read_text(), re.S | re.M).group(1),
+    r"^            (\w+) => \w+ \{",
+    (ROOT / "hooks-claude/src/config/event_name.rs").read_text(),
+    re.M,
 )
 
 
@@ -130,6 +131,31 @@ def main():
         for event in ["PreToolUse", "FileChanged"]:
             write("matcher", bytes([EVENTS.index(event)]) + f"{pattern}\n{subject}".encode())
     write("matcher", bytes([EVENTS.index("PreToolUse")]) + b"Bash|Write\nmcp__.*\nEdit.*\n*\nNotebookEdit")
+
+    # codex, copilot, cursor: the example projects' files and the loaders' test files (the
+    # selector's config readers), and the outputs of the decoders' tests on every event, under
+    # exit 0 and 2.
+    dialects = {
+        "codex": (3, ["examples/codex-project/.codex/hooks.json"], "hooks-codex/tests/it/config.rs",
+                  "hooks-codex/src/decode.rs", "hooks-codex/tests/it/outputs.rs"),
+        "copilot": (3, ["examples/copilot-project/.github/hooks/policy.json"], "hooks-copilot/tests/it/load.rs",
+                    "hooks-copilot/src/decode/tests.rs", "hooks-copilot/tests/it/run.rs"),
+        "cursor": (2, ["examples/cursor-project/.cursor/hooks.json"], "hooks-cursor/tests/it/load.rs",
+                   "hooks-cursor/src/decode/tests.rs", "hooks-cursor/tests/it/run.rs"),
+    }
+    for target, (modulus, files, loader_tests, *decoder_tests) in dialects.items():
+        configs = [(ROOT / f).read_text() for f in files]
+        configs += [s for s in raw_strings(loader_tests) if "hooks" in s]
+        for text in configs:
+            toml = target == "codex" and "[hooks" in text
+            write(target, bytes([1 if toml else 0, 0]) + text.encode())
+        outputs = [s for s in raw_strings(*decoder_tests) if s.lstrip().startswith("{")]
+        outputs += [s for s in plain_strings(*decoder_tests) if s.lstrip().startswith("{") and is_object(s)]
+        output_selector = modulus - 1
+        for i, text in enumerate(outputs):
+            for exit_byte in [0, 3]:
+                # The exit byte also picks the event: step through them.
+                write(target, bytes([output_selector, exit_byte + 8 * i]) + text.encode() + b"\x00stderr text")
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ mod trust;
 
 pub use background::{AsyncOutput, MAX_QUEUED, MAX_RUNNING};
 pub use config::{Config, DEFAULT_TIMEOUT, Entry, Layer, Loader, Plugin, Source, discover};
-pub use decode::RunRecord;
+pub use decode::{RunRecord, decode_outcome};
 pub use dialect::{codex_home, dialect};
 pub use engine::{Engine, Run, aliases};
 pub use event::{EventName, TOOL_ALIASES};

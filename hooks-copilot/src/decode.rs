@@ -69,6 +69,13 @@ fn answer(stdout: &str) -> Option<Map<String, Value>> {
     }
 }
 
+/// How Copilot reads one run of a hook on `event` (its exit, stdout and stderr, a timeout being
+/// [`DEFAULT_TIMEOUT`](crate::DEFAULT_TIMEOUT)): the outcome, with a [`RunRecord`] as its
+/// metadata. For a program that ran the hook itself.
+pub fn decode_outcome(event: EventName, raw: &RawOutcome) -> HookOutcome {
+    decode(event, raw, crate::DEFAULT_TIMEOUT, RunRecord::default())
+}
+
 /// Reads a run of a hook on `event`.
 pub(crate) fn decode(
     event: EventName,

@@ -60,7 +60,7 @@ pub mod present;
 mod session;
 
 pub use config::{Command, Config, DEFAULT_TIMEOUT, Entry, Loader, Place, Source, discover};
-pub use decode::RunRecord;
+pub use decode::{RunRecord, decode_outcome};
 pub use dialect::{copilot_home, dialect};
 pub use engine::{Engine, Run, aliases, both_aliases};
 pub use event::{EventName, TOOL_ALIASES};

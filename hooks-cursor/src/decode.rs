@@ -57,6 +57,14 @@ fn text<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     object.get(key).and_then(Value::as_str).filter(|t| !t.is_empty())
 }
 
+/// How Cursor reads one run of a hook on `event` (its exit, stdout and stderr, a timeout being
+/// [`DEFAULT_TIMEOUT`](crate::DEFAULT_TIMEOUT)), `fail_closed` when the hook is `failClosed`:
+/// the outcome, with a [`RunRecord`] as its metadata. For a program that ran the hook itself.
+pub fn decode_outcome(event: EventName, raw: &RawOutcome, fail_closed: bool) -> HookOutcome {
+    let ctx = Context { event, timeout: crate::DEFAULT_TIMEOUT, fail_closed, completed: true };
+    decode(ctx, raw, RunRecord::default())
+}
+
 /// Reads a run of a hook.
 pub(crate) fn decode(ctx: Context, raw: &RawOutcome, mut record: RunRecord) -> HookOutcome {
     let stdout = String::from_utf8_lossy(&raw.stdout);

@@ -58,7 +58,7 @@ pub mod present;
 pub use config::{
     Config, DEFAULT_LOOP_LIMIT, DEFAULT_TIMEOUT, Entry, HookType, Loader, Place, Source, discover,
 };
-pub use decode::{EXIT_2_NO_REASON, RunRecord};
+pub use decode::{EXIT_2_NO_REASON, RunRecord, decode_outcome};
 pub use dialect::{cursor_home, dialect};
 pub use engine::{Engine, Run};
 pub use event::{EventName, cursor_tool};

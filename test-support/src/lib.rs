@@ -1,15 +1,20 @@
 //! What the workspace's tests share, written once: a temporary folder that is removed when the
 //! test ends ([`Scratch`]), an executable `sh` script ([`script`]), whether a process is alive
-//! ([`alive`]), a JSON object from a `json!` value ([`object`]), and a counting global allocator
-//! ([`Counting`]). A dev-dependency only; nothing
+//! ([`alive`]), a JSON object from a `json!` value ([`object`]), a counting global allocator
+//! ([`Counting`]), and, with the `door` feature, every event of a dialect through its door
+//! ([`every_event`]). A dev-dependency only; nothing
 //! here is published. Without its default feature `scratch`, it has no dependency (what
 //! `hooks-native`, which builds no process machinery, takes).
 
 mod alloc;
+#[cfg(feature = "door")]
+mod door;
 #[cfg(feature = "scratch")]
 mod scratch;
 
 pub use alloc::{Counting, Counts};
+#[cfg(feature = "door")]
+pub use door::{Events, every_event, run_snapshot};
 #[cfg(feature = "scratch")]
 pub use scratch::Scratch;
 

@@ -45,6 +45,9 @@ pub(crate) const TARGETS: &[&str] = &[
     "tnsai_response",
     "tnsai_hook_list",
     "matcher",
+    "codex",
+    "copilot",
+    "cursor",
 ];
 
 /// Seconds per target when `--seconds` is not given.

@@ -12,5 +12,7 @@ mod outputs;
 mod plugins;
 /// How a hook is started and what it gets; which hooks a tool call matches.
 mod process;
+/// Every event's decision and shown texts, as reviewed snapshots.
+mod snapshots;
 /// A project in a temporary folder, its hooks as real `sh` scripts.
 mod support;

@@ -5,4 +5,5 @@
 
 mod load;
 mod run;
+mod snapshots;
 mod support;
