@@ -119,6 +119,13 @@ impl<F: Fn(&HookEvent<'_>) + Send + Sync> Observer for F {
     }
 }
 
+/// A decision type: what a harness must do, read off a dispatch [`Report`]. The core's types
+/// read the seam's fold; a dialect's read its hooks' records too (what only its agent has).
+pub trait FromReport: Sized {
+    /// Reads the decision off a report.
+    fn from_report(report: &Report) -> Self;
+}
+
 /// The result of dispatching one event.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -133,7 +140,7 @@ pub struct Report {
 
 impl Report {
     /// The seam's typed decision (e.g. [`crate::PreToolDecision`]).
-    pub fn decision<D: crate::FromReport>(&self) -> D {
+    pub fn decision<D: FromReport>(&self) -> D {
         D::from_report(self)
     }
 

@@ -145,7 +145,7 @@ pub use dialect::{
     Claim, DecisionWord, Dialect, DialectError, EventRun, FileKind, GuardState, HookLine, LateLine,
     Listed, LoadRequest, Loaded, Session, SessionStep, Settled,
 };
-pub use dispatch::{Dispatcher, DispatcherBuilder, HookEvent, Mode, Observer, Report};
+pub use dispatch::{Dispatcher, DispatcherBuilder, FromReport, HookEvent, Mode, Observer, Report};
 pub use event::{
     Common, Custom, Event, Extensions, InputRewritten, Notification, Payload, PreCompact,
     PromptSubmit, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure,
@@ -162,7 +162,7 @@ pub use outcome::{Exit, Mechanism, RawOutcome, ResourceLimit, StdinOutcome, sign
 pub use scrub::Scrub;
 pub use seam::Seam;
 pub use seam_decision::{
-    BlockDecision, ContextDecision, Continuation, Control, FromReport, Injected, PermissionAnswer,
+    BlockDecision, ContextDecision, Continuation, Control, Injected, PermissionAnswer,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptSubmitDecision, PromptVerdict,
     ToolPermission, TurnEndDecision,
 };

@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{Attributed, Decision, Merged, Report, Severity, Source};
+use crate::{Attributed, Decision, FromReport, Merged, Report, Severity, Source};
 
 /// Text a hook injected into the model's context, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -34,13 +34,6 @@ pub struct Control {
     /// TNSAI's `severity` of a block), when a hook said.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub severity: Option<Severity>,
-}
-
-/// A decision type: what a harness must do, read off a dispatch [`Report`]. The core's types
-/// read the seam's fold; a dialect's read its hooks' records too (what only its agent has).
-pub trait FromReport: Sized {
-    /// Reads the decision off a report.
-    fn from_report(report: &Report) -> Self;
 }
 
 fn injected(items: &[Attributed<String>]) -> Vec<Injected> {

@@ -18,7 +18,7 @@ fn dialect_of(
     text: &str,
 ) -> &'static dyn Dialect {
     named.unwrap_or_else(|| {
-        let all = dialects::all();
+        let all = crate::known::all();
         let mut best = all[0];
         let mut best_claim = Claim::No;
         for dialect in all {
@@ -34,7 +34,7 @@ fn dialect_of(
 /// Runs `hooks check`; exit status 1 when any file has an error.
 pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
     let given = args.project_dir.as_ref().map(|d| dialects::project_dir(Some(d))).transpose()?;
-    let named = args.dialect.as_deref().map(dialects::named).transpose()?;
+    let named = args.dialect.as_deref().map(crate::known::named).transpose()?;
     let current = dialects::project_dir(None)?;
     let mut problems = Vec::new();
     for path in &args.files {

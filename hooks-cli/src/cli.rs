@@ -77,7 +77,7 @@ pub(crate) struct Sources {
         long,
         value_name = "NAME",
         default_value = "claude",
-        value_parser = clap::builder::PossibleValuesParser::new(crate::dialects::names())
+        value_parser = clap::builder::PossibleValuesParser::new(crate::known::names())
     )]
     pub(crate) dialect: String,
 
@@ -242,7 +242,7 @@ pub(crate) struct CheckArgs {
     #[arg(
         long,
         value_name = "NAME",
-        value_parser = clap::builder::PossibleValuesParser::new(crate::dialects::names())
+        value_parser = clap::builder::PossibleValuesParser::new(crate::known::names())
     )]
     pub(crate) dialect: Option<String>,
 }

@@ -1,6 +1,6 @@
-//! The dialects the command knows, and loading one from the command line's sources. Every
-//! subcommand reaches a dialect through the core's [`Dialect`] door only; adding a dialect to
-//! the command is one line in [`all`].
+//! Loading a dialect from the command line's sources. Every subcommand reaches a dialect
+//! through the core's [`Dialect`] door only; the dialects the command knows are in
+//! [`known`](crate::known).
 
 use std::path::{Path, PathBuf};
 
@@ -9,30 +9,8 @@ use hook_protocol::{Claim, Diagnostic, Dialect, DialectError, FileKind, LoadRequ
 
 use crate::cli::Sources;
 use crate::error::{CliError, cli_error};
+use crate::known::{all, named};
 use crate::output;
-
-/// Every dialect, the default first.
-pub(crate) fn all() -> [&'static dyn Dialect; 5] {
-    [
-        hooks_claude::dialect(),
-        hooks_tnsai::dialect(),
-        hooks_codex::dialect(),
-        hooks_copilot::dialect(),
-        hooks_cursor::dialect(),
-    ]
-}
-
-/// The names `--dialect` takes, for its help and its parser.
-pub(crate) fn names() -> Vec<&'static str> {
-    all().iter().map(|d| d.name()).collect()
-}
-
-/// The dialect named `name` (a name `--dialect` accepted).
-pub(crate) fn named(name: &str) -> Result<&'static dyn Dialect, CliError> {
-    all().into_iter().find(|d| d.name() == name).ok_or_else(|| {
-        cli_error!("unknown dialect `{name}` (the dialects are {})", names().join(", "))
-    })
-}
 
 /// The project directory: as given (it must exist), else the current directory; absolute.
 pub(crate) fn project_dir(given: Option<&PathBuf>) -> Result<PathBuf, CliError> {

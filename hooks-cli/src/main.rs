@@ -13,6 +13,7 @@ mod dialects;
 mod document;
 mod error;
 mod input;
+mod known;
 mod output;
 mod replay;
 mod testing;

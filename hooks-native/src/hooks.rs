@@ -4,7 +4,7 @@ use std::any::{Any, type_name};
 use std::fmt;
 
 use crate::chain::{AfterFn, BeforeFn};
-use crate::{Agent, Chain, Half, Pair, PairName, Prompt, RegisterError, Stages, Task, Tool};
+use crate::{Agent, Chain, Half, PairName, Prompt, RegisterError, Stages, Task, Tool};
 
 /// The before and after hooks of the four pairs, typed by the harness's [`Stages`].
 ///
@@ -261,4 +261,50 @@ impl<S: Stages> fmt::Debug for Hooks<S> {
             .field("tool", &self.tool)
             .finish()
     }
+}
+
+/// One of the four pairs, named at compile time: its subject and result types, its name, and
+/// where its chain lives in a [`Hooks`] registry.
+///
+/// Sealed: the pairs are [`Task`], [`Prompt`], [`Agent`] and [`Tool`].
+pub trait Pair<S: Stages>: Copy + fmt::Debug + crate::pair::sealed::Sealed {
+    /// What goes into the stage; before hooks receive it and return it, possibly altered.
+    type Subject: 'static;
+    /// What comes out of the stage; after hooks receive it and return it, possibly altered.
+    type Result: 'static;
+    /// The pair's run-time name.
+    const NAME: PairName;
+
+    /// This pair's chain in `hooks`.
+    fn chain(hooks: &Hooks<S>) -> &Chain<Self::Subject, Self::Result, S::Error>;
+
+    /// This pair's chain in `hooks`, to register on.
+    fn chain_mut(hooks: &mut Hooks<S>) -> &mut Chain<Self::Subject, Self::Result, S::Error>;
+}
+
+macro_rules! pairs {
+    ($($marker:ident => $variant:ident, $field:ident, $subject:ident, $result:ident;)*) => {$(
+        impl<S: Stages> Pair<S> for $marker {
+            type Subject = S::$subject;
+            type Result = S::$result;
+            const NAME: PairName = PairName::$variant;
+
+            fn chain(hooks: &Hooks<S>) -> &Chain<Self::Subject, Self::Result, S::Error> {
+                &hooks.$field
+            }
+
+            fn chain_mut(
+                hooks: &mut Hooks<S>,
+            ) -> &mut Chain<Self::Subject, Self::Result, S::Error> {
+                &mut hooks.$field
+            }
+        }
+    )*};
+}
+
+pairs! {
+    Task => Task, task, TaskSubject, TaskResult;
+    Prompt => Prompt, prompt, PromptSubject, PromptResult;
+    Agent => Agent, agent, AgentSubject, AgentResult;
+    Tool => Tool, tool, ToolSubject, ToolResult;
 }

@@ -90,8 +90,6 @@ mod seam_hook;
 
 pub use answer::{Answer, IntoAnswer};
 pub use chain::{AfterFn, BeforeFn, Chain};
-pub use hooks::Hooks;
-pub use pair::{
-    Agent, Half, Pair, PairName, Prompt, RegisterError, Stages, Task, Tool, UnknownPair,
-};
+pub use hooks::{Hooks, Pair};
+pub use pair::{Agent, Half, PairName, Prompt, RegisterError, Stages, Task, Tool, UnknownPair};
 pub use seam_hook::{DIALECT, SeamHook};

@@ -10,8 +10,6 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::{Chain, Hooks};
-
 /// The harness's types: the subject and result of each pair, and the error its hooks return.
 ///
 /// Implemented once by the harness, usually on a unit struct; a pair the harness does not use
@@ -57,7 +55,8 @@ pub trait Stages: 'static {
     type ToolResult: 'static;
 }
 
-mod sealed {
+/// The pair markers, sealed: only this crate implements [`Pair`](crate::Pair) for them.
+pub(crate) mod sealed {
     pub trait Sealed {}
     impl Sealed for super::Task {}
     impl Sealed for super::Prompt {}
@@ -65,59 +64,21 @@ mod sealed {
     impl Sealed for super::Tool {}
 }
 
-/// One of the four pairs, named at compile time: its subject and result types, its name, and
-/// where its chain lives in a [`Hooks`] registry.
-///
-/// Sealed: the pairs are [`Task`], [`Prompt`], [`Agent`] and [`Tool`].
-pub trait Pair<S: Stages>: Copy + fmt::Debug + sealed::Sealed {
-    /// What goes into the stage; before hooks receive it and return it, possibly altered.
-    type Subject: 'static;
-    /// What comes out of the stage; after hooks receive it and return it, possibly altered.
-    type Result: 'static;
-    /// The pair's run-time name.
-    const NAME: PairName;
+/// The task pair: a whole task, from its request to its outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Task;
 
-    /// This pair's chain in `hooks`.
-    fn chain(hooks: &Hooks<S>) -> &Chain<Self::Subject, Self::Result, S::Error>;
+/// The prompt pair: one request to the model and its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Prompt;
 
-    /// This pair's chain in `hooks`, to register on.
-    fn chain_mut(hooks: &mut Hooks<S>) -> &mut Chain<Self::Subject, Self::Result, S::Error>;
-}
+/// The agent pair: one agent run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Agent;
 
-macro_rules! pairs {
-    ($($(#[$doc:meta])* $marker:ident => $variant:ident, $field:ident, $subject:ident, $result:ident;)*) => {$(
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-        pub struct $marker;
-
-        impl<S: Stages> Pair<S> for $marker {
-            type Subject = S::$subject;
-            type Result = S::$result;
-            const NAME: PairName = PairName::$variant;
-
-            fn chain(hooks: &Hooks<S>) -> &Chain<Self::Subject, Self::Result, S::Error> {
-                &hooks.$field
-            }
-
-            fn chain_mut(
-                hooks: &mut Hooks<S>,
-            ) -> &mut Chain<Self::Subject, Self::Result, S::Error> {
-                &mut hooks.$field
-            }
-        }
-    )*};
-}
-
-pairs! {
-    /// The task pair: a whole task, from its request to its outcome.
-    Task => Task, task, TaskSubject, TaskResult;
-    /// The prompt pair: one request to the model and its answer.
-    Prompt => Prompt, prompt, PromptSubject, PromptResult;
-    /// The agent pair: one agent run.
-    Agent => Agent, agent, AgentSubject, AgentResult;
-    /// The tool pair: one tool call and its output.
-    Tool => Tool, tool, ToolSubject, ToolResult;
-}
+/// The tool pair: one tool call and its output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Tool;
 
 /// A pair named at run time (from configuration, a command line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

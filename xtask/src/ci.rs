@@ -9,21 +9,6 @@ use std::time::{Duration, Instant};
 
 use crate::util::{Result, build_lean, cargo, has_cargo_subcommand, run as step};
 
-/// The crates published to crates.io, packaged (and built from their packages) by `ci`
-/// (`package.rs`).
-pub(crate) const PUBLISHED: &[&str] = &[
-    "hook-protocol",
-    "hook-exec",
-    "hook-kit",
-    "hooks-claude",
-    "hooks-tnsai",
-    "hooks-native",
-    "hooks-codex",
-    "hooks-copilot",
-    "hooks-cursor",
-    "hooks-cli",
-];
-
 /// Each step's name and time, in the order they ran.
 #[derive(Default)]
 struct Timings(Vec<(&'static str, Duration, bool)>);

@@ -14,8 +14,21 @@
 use std::fs;
 use std::path::Path;
 
-use crate::ci::PUBLISHED;
 use crate::util::{Result, cargo, root, run};
+
+/// The crates published to crates.io, packaged (and built from their packages) by `ci`.
+pub(crate) const PUBLISHED: &[&str] = &[
+    "hook-protocol",
+    "hook-exec",
+    "hook-kit",
+    "hooks-claude",
+    "hooks-tnsai",
+    "hooks-native",
+    "hooks-codex",
+    "hooks-copilot",
+    "hooks-cursor",
+    "hooks-cli",
+];
 
 /// Packages the published crates and checks them from their packages.
 pub(crate) fn check() -> Result {

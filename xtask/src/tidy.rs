@@ -277,7 +277,7 @@ fn published_crates_are_ready_for_crates_io() {
     for line in workspace.lines().filter(|l| l.contains("{ path = ")) {
         assert!(line.contains("version = "), "a path dependency needs a version: `{line}`");
     }
-    for krate in crate::ci::PUBLISHED {
+    for krate in crate::package::PUBLISHED {
         let dir = root().join(krate);
         let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         for key in ["description = ", "repository", "readme", "keywords", "categories"] {

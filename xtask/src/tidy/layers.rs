@@ -1,19 +1,23 @@
-//! The layering of `hooks-claude/src`. Each folder under it is a stage of the pipeline, and the
-//! stages are ranked bottom first ([`STAGES`]). Two rules keep the ranking true:
+//! The layering of every crate, read with `syn`. Two rules keep each crate's modules a tree that
+//! can be read from the bottom up:
 //!
-//! - a file names only its own stage and the stages below it, so no stage reaches back up;
-//! - the files and folders of one stage do not import each other in a circle (a stage's
-//!   `mod.rs`, which declares them, is left out).
+//! - the modules that share a parent (the files and folders of one folder) do not name each
+//!   other in a circle: what two of them both need moves into one of them, or below them;
+//! - in `hooks-claude`, each folder under `src` is a stage of the pipeline, ranked bottom first
+//!   ([`STAGES`]), and a stage names only itself and the stages below it.
 //!
-//! Paths are read from the code: every `crate::` and `super::` path, `use` trees included, a
-//! root re-export (`crate::Engine`) placed where `lib.rs` takes it from. Comments are not read,
-//! so documentation may still link to what a higher stage offers. Test code (`#[cfg(test)]`
-//! modules, inline or in their own files) is not held to the rules, as a crate's
-//! dev-dependencies are not: a stage's tests may build their fixtures with a higher stage.
+//! Paths are read from the code: every `use` tree, and every path written from `crate`,
+//! `super` or `self` in items, types and expressions; a re-export (`crate::Engine`) is
+//! followed to where its module takes it from. Comments and strings are not code, so
+//! documentation may still link anywhere. Test code (`#[cfg(test)]` items and the files they
+//! declare) is not held to the rules, as a crate's dev-dependencies are not.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use syn::spanned::Spanned;
+use syn::visit::Visit;
 
 use crate::util::root;
 
@@ -21,413 +25,259 @@ use crate::util::root;
 const STAGES: &[&str] =
     &["config", "wire", "run", "present", "hooks", "session", "conversation", "dialect"];
 
-/// The crate whose layering is checked, from the workspace root.
-const SRC: &str = "hooks-claude/src";
+/// The crate whose stages are ranked.
+const STAGED: &str = "hooks-claude";
 
-fn rule() -> String {
-    format!(
-        "a stage names only itself and the stages below it ({}); move what both need down to \
-         the lower stage",
-        STAGES.join(" < ")
-    )
+/// A module path from the crate root (`["hooks", "engine"]`); the root is empty.
+type Module = Vec<String>;
+
+/// A path the code names, resolved from the crate root, where it is written.
+#[derive(Debug, Clone)]
+struct Named {
+    /// The module it is written in.
+    from: Module,
+    /// The path from the crate root, as written (`crate::`, `super::` and `self::` resolved).
+    path: Vec<String>,
+    /// The file and line, for messages.
+    at: String,
+    /// As written, for messages.
+    text: String,
 }
 
-/// A source file: where it is, its module path, and its code with comments and literals blanked
-/// (newlines and byte offsets kept).
-struct Source {
-    shown: String,
-    module: Vec<String>,
-    code: String,
+/// One crate's modules: which exist, which are test code, what each re-exports, and every path
+/// its code names.
+#[derive(Debug, Default)]
+struct Crate {
+    modules: BTreeSet<Module>,
+    tests: BTreeSet<Module>,
+    /// Module, then name, then the path from the crate root of what it names.
+    exports: BTreeMap<Module, BTreeMap<String, Vec<String>>>,
+    /// Module, then the modules it glob re-exports.
+    globs: BTreeMap<Module, Vec<Vec<String>>>,
+    named: Vec<Named>,
 }
 
-/// A path written in the code: its segments as written (from `crate` or `super`), the module
-/// it is written in, and the line.
-struct Written {
-    module: Vec<String>,
-    segments: Vec<String>,
-    alias: Option<String>,
-    line: usize,
-    /// Written in test code (a `#[cfg(test)]` module).
-    test: bool,
+/// Whether attributes hold `#[cfg(test)]`.
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg")
+            && a.parse_args::<syn::Meta>().is_ok_and(|m| m.path().is_ident("test"))
+    })
 }
 
-impl Written {
-    fn text(&self) -> String {
-        self.segments.join("::")
-    }
-}
-
-/// What `lib.rs` and the stages' `mod.rs` files re-export: module path, then name, then the
-/// absolute path of what it names.
-type Exports = BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>;
-
-/// Where a path lands: a stage and, unless it is the stage's own `mod.rs`, its file or folder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Place {
-    stage: usize,
-    unit: Option<String>,
-}
-
-/// Blanks comments, string and character literals, keeping every newline and byte offset.
-fn strip(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = bytes.to_vec();
-    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
-        for b in &mut out[from..to] {
-            if *b != b'\n' {
-                *b = b' ';
-            }
-        }
-    };
-    let mut i = 0;
-    while i < bytes.len() {
-        let rest = &bytes[i..];
-        if rest.starts_with(b"//") {
-            let end = rest.iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n);
-            blank(&mut out, i, end);
-            i = end;
-        } else if rest.starts_with(b"/*") {
-            let (mut depth, mut j) = (0usize, i);
-            while j < bytes.len() {
-                if bytes[j..].starts_with(b"/*") {
-                    depth += 1;
-                    j += 2;
-                } else if bytes[j..].starts_with(b"*/") {
-                    depth -= 1;
-                    j += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    j += 1;
-                }
-            }
-            blank(&mut out, i, j);
-            i = j;
-        } else if let Some(hashes) = raw_string(bytes, i) {
-            let close: Vec<u8> =
-                std::iter::once(b'"').chain(std::iter::repeat_n(b'#', hashes)).collect();
-            let start = i + 2 + hashes;
-            let end = bytes[start..]
-                .windows(close.len())
-                .position(|w| w == close.as_slice())
-                .map_or(bytes.len(), |n| start + n + close.len());
-            blank(&mut out, i, end);
-            i = end;
-        } else if rest[0] == b'"' {
-            let mut j = i + 1;
-            while j < bytes.len() && bytes[j] != b'"' {
-                j += if bytes[j] == b'\\' { 2 } else { 1 };
-            }
-            let end = (j + 1).min(bytes.len());
-            blank(&mut out, i, end);
-            i = end;
-        } else if rest[0] == b'\'' {
-            // A character literal ('x', '\n', '\u{..}', a multi-byte character), else a lifetime.
-            let end = if rest.get(1) == Some(&b'\\') {
-                rest[2..].iter().position(|&b| b == b'\'').map(|n| i + 2 + n + 1)
-            } else {
-                let width = text[i + 1..].chars().next().map_or(1, char::len_utf8);
-                (rest.get(1 + width) == Some(&b'\'')).then_some(i + 2 + width)
-            };
-            match end {
-                Some(end) => {
-                    blank(&mut out, i, end);
-                    i = end;
-                }
-                None => i += 1,
-            }
-        } else {
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// The number of `#` of a raw string literal starting at `i` (`r"`, `r#"`, `br"`), if one does.
-fn raw_string(bytes: &[u8], i: usize) -> Option<usize> {
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let starts_word = |at: usize| at == 0 || !ident(bytes[at - 1]);
-    let prefixed = starts_word(i) || (bytes[i - 1] == b'b' && starts_word(i - 1));
-    if bytes[i] != b'r' || !prefixed {
-        return None;
-    }
-    let hashes = bytes[i + 1..].iter().take_while(|&&b| b == b'#').count();
-    (bytes.get(i + 1 + hashes) == Some(&b'"')).then_some(hashes)
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Token {
-    Ident(String),
-    Colons,
-    Open,
-    Close,
-    Comma,
-    Semi,
-    Star,
-    Other(char),
-}
-
-fn tokens(code: &str) -> Vec<(Token, usize)> {
-    let mut out = Vec::new();
-    let mut chars = code.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let token = match c {
-            c if c.is_alphabetic() || c == '_' => {
-                let mut word = String::from(c);
-                while let Some(&(_, n)) = chars.peek() {
-                    if !(n.is_alphanumeric() || n == '_') {
-                        break;
-                    }
-                    word.push(n);
-                    chars.next();
-                }
-                Token::Ident(word)
-            }
-            c if c.is_ascii_digit() => {
-                while chars.peek().is_some_and(|&(_, n)| n.is_alphanumeric() || n == '_') {
-                    chars.next();
-                }
-                continue;
-            }
-            ':' if chars.peek().is_some_and(|&(_, n)| n == ':') => {
-                chars.next();
-                Token::Colons
-            }
-            '{' => Token::Open,
-            '}' => Token::Close,
-            ',' => Token::Comma,
-            ';' => Token::Semi,
-            '*' => Token::Star,
-            c if c.is_whitespace() => continue,
-            c => Token::Other(c),
-        };
-        out.push((token, at));
-    }
-    out
-}
-
-/// Whether the `mod` at `i` is under `#[cfg(test)]` (possibly `pub`).
-fn cfg_test(toks: &[(Token, usize)], i: usize) -> bool {
-    let mut end = i;
-    if end > 0 && toks[end - 1].0 == Token::Ident("pub".to_owned()) {
-        end -= 1;
-    }
-    let attribute = [
-        Token::Other('#'),
-        Token::Other('['),
-        Token::Ident("cfg".to_owned()),
-        Token::Other('('),
-        Token::Ident("test".to_owned()),
-        Token::Other(')'),
-        Token::Other(']'),
-    ];
-    end >= attribute.len()
-        && toks[end - attribute.len()..end].iter().map(|t| &t.0).eq(attribute.iter())
-}
-
-/// The file modules a source declares under `#[cfg(test)]` (`mod tests;`).
-fn test_files(source: &Source) -> Vec<Vec<String>> {
-    let toks = tokens(&source.code);
-    let mut out = Vec::new();
-    for i in 0..toks.len().saturating_sub(2) {
-        if let (Token::Ident(kw), Token::Ident(name), Token::Semi) =
-            (&toks[i].0, &toks[i + 1].0, &toks[i + 2].0)
-            && kw == "mod"
-            && cfg_test(&toks, i)
-        {
-            let mut module = source.module.clone();
-            module.push(name.clone());
-            out.push(module);
-        }
-    }
-    out
-}
-
-/// One leaf of a path or `use` tree: its segments and its `as` alias.
-type Leaf = (Vec<String>, Option<String>);
-
-/// Parses a path or `use` tree from `i`: its leaves and where it ends.
-fn tree(toks: &[(Token, usize)], mut i: usize) -> (Vec<Leaf>, usize) {
-    let mut segments = Vec::new();
-    loop {
-        match toks.get(i).map(|t| &t.0) {
-            Some(Token::Ident(s)) => {
-                segments.push(s.clone());
-                i += 1;
-                if toks.get(i).map(|t| &t.0) == Some(&Token::Colons) {
-                    i += 1;
-                    continue;
-                }
-                let alias = match (toks.get(i).map(|t| &t.0), toks.get(i + 1).map(|t| &t.0)) {
-                    (Some(Token::Ident(a)), Some(Token::Ident(name))) if a == "as" => {
-                        i += 2;
-                        Some(name.clone())
-                    }
-                    _ => None,
-                };
-                return (vec![(segments, alias)], i);
-            }
-            Some(Token::Star) => {
-                segments.push("*".to_owned());
-                return (vec![(segments, None)], i + 1);
-            }
-            Some(Token::Open) => {
-                let mut leaves = Vec::new();
-                i += 1;
-                loop {
-                    match toks.get(i).map(|t| &t.0) {
-                        None => return (leaves, i),
-                        Some(Token::Close) => return (leaves, i + 1),
-                        Some(Token::Comma) => i += 1,
-                        Some(_) => {
-                            let (inner, end) = tree(toks, i);
-                            for (mut s, alias) in inner {
-                                let mut full = segments.clone();
-                                full.append(&mut s);
-                                leaves.push((full, alias));
-                            }
-                            // Skip what the tree did not read (an unusual token) up to the
-                            // next item.
-                            i = end.max(i + 1);
-                        }
-                    }
-                }
-            }
-            _ => return (vec![(segments, None)], i),
-        }
-    }
-}
-
-/// Records each leaf of one use tree (or path) written at `line` in `module`.
-fn push_leaves(
-    out: &mut Vec<Written>,
-    leaves: Vec<Leaf>,
-    module: &[String],
-    line: usize,
-    test: bool,
-) {
-    out.extend(leaves.into_iter().map(|(segments, alias)| Written {
-        module: module.to_vec(),
-        segments,
-        alias,
-        line,
-        test,
-    }));
-}
-
-/// Every `crate::` and `super::` path of a file, and (`uses` set) every `use` tree with a
-/// relative path, each with the module it is written in.
-fn written(source: &Source, relative_uses: bool) -> Vec<Written> {
-    let toks = tokens(&source.code);
-    let line = |at: usize| source.code[..at].matches('\n').count() + 1;
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    // Inline modules (`mod tests { ... }`): name, the depth of their opening brace, and whether
-    // they are test code.
-    let mut inline: Vec<(String, usize, bool)> = Vec::new();
-    let mut i = 0;
-    while i < toks.len() {
-        let module = || {
-            let mut m = source.module.clone();
-            m.extend(inline.iter().map(|(n, _, _)| n.clone()));
-            m
-        };
-        let test = inline.iter().any(|(_, _, t)| *t);
-        match &toks[i].0 {
-            Token::Ident(kw) if kw == "mod" => {
-                if let (Some(Token::Ident(name)), Some(Token::Open)) =
-                    (toks.get(i + 1).map(|t| &t.0), toks.get(i + 2).map(|t| &t.0))
-                {
-                    inline.push((name.clone(), depth, cfg_test(&toks, i)));
-                    depth += 1;
-                    i += 3;
-                    continue;
-                }
-            }
-            Token::Open => depth += 1,
-            Token::Close => {
-                depth = depth.saturating_sub(1);
-                if inline.last().is_some_and(|(_, d, _)| *d == depth) {
-                    inline.pop();
-                }
-            }
-            Token::Ident(kw) if kw == "use" && relative_uses => {
-                let (leaves, end) = tree(&toks, i + 1);
-                push_leaves(&mut out, leaves, &module(), line(toks[i].1), test);
-                i = end;
-                continue;
-            }
-            Token::Ident(start) if start == "crate" || start == "super" => {
-                let after_path = i > 0 && toks[i - 1].0 == Token::Colons;
-                let in_macro = i > 0 && toks[i - 1].0 == Token::Other('$');
-                if !after_path && !in_macro && toks.get(i + 1).map(|t| &t.0) == Some(&Token::Colons)
-                {
-                    let (leaves, end) = tree(&toks, i);
-                    push_leaves(&mut out, leaves, &module(), line(toks[i].1), test);
-                    i = end;
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-/// A written path from the crate root (`None`: it climbs above the root, or is not a path of
-/// this crate). Relative paths name a child module of the one they are written in.
-fn absolute(w: &Written, children: &BTreeSet<Vec<String>>) -> Option<Vec<String>> {
-    let mut segments = w.segments.iter().peekable();
-    let mut base = w.module.clone();
-    match segments.peek().map(|s| s.as_str()) {
+/// `self`, `super` and `crate` resolved against the module `at`; `None` for a path that does
+/// not start at one of them (an outside crate, a prelude name) or climbs above the root.
+fn resolve(
+    at: &[String],
+    segments: &[String],
+    children: &dyn Fn(&str) -> bool,
+) -> Option<Vec<String>> {
+    let mut base: Vec<String> = at.to_vec();
+    let mut rest = segments;
+    match rest.first().map(String::as_str) {
         Some("crate") => {
-            segments.next();
             base.clear();
+            rest = &rest[1..];
         }
+        Some("self") => rest = &rest[1..],
         Some("super") => {
-            while segments.peek().is_some_and(|s| *s == "super") {
-                segments.next();
+            while rest.first().is_some_and(|s| s == "super") {
                 base.pop()?;
+                rest = &rest[1..];
             }
         }
-        Some("self") => {
-            segments.next();
-        }
-        Some(first) => {
-            let mut child = base.clone();
-            child.push(first.to_owned());
-            if !children.contains(&child) {
-                return None;
-            }
-        }
-        None => return None,
+        // A child module named without `self::` (`use engine::Engine;` in `lib.rs`).
+        Some(first) if children(first) => {}
+        _ => return None,
     }
-    base.extend(segments.cloned());
+    base.extend(rest.iter().cloned());
     Some(base)
 }
 
-fn sources() -> Vec<Source> {
-    let src = root().join(SRC);
-    let mut files = Vec::new();
-    collect(&src, &mut files);
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let rel = path.strip_prefix(&src).unwrap_or(&path);
-            let mut module: Vec<String> =
-                rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
-            let file = module.pop().unwrap_or_default();
-            let stem = file.trim_end_matches(".rs");
-            if stem != "mod" && stem != "lib" {
-                module.push(stem.to_owned());
+/// The paths of a `use` tree, each with its name in the module (for a re-export).
+fn use_paths(
+    tree: &syn::UseTree,
+    prefix: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, Option<String>)>,
+) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_paths(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        syn::UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            let mut path = prefix.clone();
+            if name != "self" {
+                path.push(name.clone());
             }
-            let text = fs::read_to_string(&path).unwrap_or_default();
-            Source { shown: format!("{SRC}/{}", rel.display()), module, code: strip(&text) }
-        })
-        .collect()
+            let alias = path.last().cloned();
+            out.push((path, alias));
+        }
+        syn::UseTree::Rename(r) => {
+            let mut path = prefix.clone();
+            path.push(r.ident.to_string());
+            out.push((path, Some(r.rename.to_string())));
+        }
+        syn::UseTree::Glob(_) => out.push((prefix.clone(), None)),
+        syn::UseTree::Group(g) => {
+            for tree in &g.items {
+                use_paths(tree, prefix, out);
+            }
+        }
+    }
+}
+
+/// Reads one file's module (and the inline modules in it).
+struct Reader<'a> {
+    krate: &'a mut Crate,
+    shown: String,
+    module: Module,
+    /// The file modules declared in this file, with whether they are test code.
+    declared: Vec<(Module, bool)>,
+    /// The paths as written, before resolution: module, path, line, text, in test code.
+    written: Vec<(Module, Vec<String>, usize, String, bool)>,
+    /// The re-exports (`pub use`): module, name (`*` for a glob), path as written.
+    exports: Vec<(Module, String, Vec<String>)>,
+    /// Inside test code.
+    test: bool,
+}
+
+impl<'ast> Visit<'ast> for Reader<'_> {
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        let test = self.test || is_test(&item.attrs);
+        let mut module = self.module.clone();
+        module.push(item.ident.to_string());
+        match &item.content {
+            None => self.declared.push((module, test)),
+            Some((_, items)) => {
+                self.krate.modules.insert(module.clone());
+                if test {
+                    self.krate.tests.insert(module.clone());
+                }
+                let (outer_module, outer_test) =
+                    (std::mem::replace(&mut self.module, module), self.test);
+                self.test = test;
+                for item in items {
+                    self.visit_item(item);
+                }
+                self.module = outer_module;
+                self.test = outer_test;
+            }
+        }
+    }
+
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if !is_test(&item.attrs) {
+            syn::visit::visit_item_fn(self, item);
+        }
+    }
+
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        if !is_test(&item.attrs) {
+            syn::visit::visit_item_impl(self, item);
+        }
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        if is_test(&item.attrs) {
+            return;
+        }
+        let line = item.span().start().line;
+        let public = !matches!(item.vis, syn::Visibility::Inherited);
+        let mut paths = Vec::new();
+        use_paths(&item.tree, &mut Vec::new(), &mut paths);
+        for (path, alias) in paths {
+            if public {
+                let name = alias.unwrap_or_else(|| "*".to_owned());
+                self.exports.push((self.module.clone(), name, path.clone()));
+            }
+            let text = path.join("::");
+            self.written.push((self.module.clone(), path, line, text, self.test));
+        }
+    }
+
+    fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+        if let syn::Meta::List(list) = &attr.meta {
+            self.scan(list.tokens.clone());
+        } else if let syn::Meta::NameValue(nv) = &attr.meta {
+            self.visit_expr(&nv.value);
+        }
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.visit_path(&mac.path);
+        self.scan(mac.tokens.clone());
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if segments.first().is_some_and(|s| matches!(s.as_str(), "crate" | "super" | "self")) {
+            let line = path.span().start().line;
+            self.written.push((
+                self.module.clone(),
+                segments.clone(),
+                line,
+                segments.join("::"),
+                self.test,
+            ));
+        }
+        syn::visit::visit_path(self, path);
+    }
+}
+
+impl Reader<'_> {
+    /// The paths from `crate`, `super` or `self` in tokens that are not parsed as code (an
+    /// attribute's arguments, a macro's input).
+    fn scan(&mut self, tokens: proc_macro2::TokenStream) {
+        use proc_macro2::TokenTree;
+        let trees: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut i = 0;
+        while i < trees.len() {
+            match &trees[i] {
+                TokenTree::Group(g) => self.scan(g.stream()),
+                TokenTree::Ident(id)
+                    if matches!(id.to_string().as_str(), "crate" | "super" | "self") =>
+                {
+                    let line = id.span().start().line;
+                    let mut segments = vec![id.to_string()];
+                    let mut j = i + 1;
+                    // `::` is two joint `:` puncts, then an identifier.
+                    while let (
+                        Some(TokenTree::Punct(a)),
+                        Some(TokenTree::Punct(b)),
+                        Some(TokenTree::Ident(next)),
+                    ) = (trees.get(j), trees.get(j + 1), trees.get(j + 2))
+                    {
+                        if a.as_char() != ':' || b.as_char() != ':' {
+                            break;
+                        }
+                        segments.push(next.to_string());
+                        j += 3;
+                    }
+                    if segments.len() > 1 {
+                        let text = segments.join("::");
+                        self.written.push((self.module.clone(), segments, line, text, self.test));
+                    }
+                    i = j;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+}
+
+/// The module of a source file, from its path under `src`.
+fn module_of(relative: &Path) -> Module {
+    let mut parts: Vec<String> =
+        relative.iter().map(|p| p.to_string_lossy().trim_end_matches(".rs").to_owned()).collect();
+    if matches!(parts.last().map(String::as_str), Some("lib" | "main" | "mod")) {
+        parts.pop();
+    }
+    parts
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -442,186 +292,193 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The names a module's `pub` items take: for a glob re-export.
-fn public_items(source: &Source) -> Vec<String> {
-    let toks = tokens(&source.code);
-    let mut names = Vec::new();
-    for w in toks.windows(3) {
-        if let (Token::Ident(p), Token::Ident(kind), Token::Ident(name)) =
-            (&w[0].0, &w[1].0, &w[2].0)
-            && p == "pub"
-            && ["struct", "enum", "trait", "fn", "const", "static", "type", "mod"]
-                .contains(&kind.as_str())
-        {
-            names.push(name.clone());
-        }
-    }
-    names
-}
-
-struct Crate {
-    sources: Vec<Source>,
-    modules: BTreeSet<Vec<String>>,
-    /// Test code: the file modules declared under `#[cfg(test)]`.
-    tests: BTreeSet<Vec<String>>,
-    exports: Exports,
-}
-
 impl Crate {
-    fn read() -> Self {
-        Self::new(sources())
-    }
-
-    fn new(sources: Vec<Source>) -> Self {
-        let mut modules: BTreeSet<Vec<String>> = sources.iter().map(|s| s.module.clone()).collect();
-        for source in &sources {
-            // Inline modules (`pub mod compatibility {}`), approximately placed: enough to know
-            // the root's own modules.
-            for w in tokens(&source.code).windows(3) {
-                if let (Token::Ident(kw), Token::Ident(name), Token::Open) =
-                    (&w[0].0, &w[1].0, &w[2].0)
-                    && kw == "mod"
-                {
-                    let mut module = source.module.clone();
-                    module.push(name.clone());
-                    modules.insert(module);
-                }
-            }
-        }
-        let mut exports = Exports::new();
-        for source in sources.iter().filter(|s| s.module.len() <= 1) {
-            let names = exports.entry(source.module.clone()).or_default();
-            for w in written(source, true) {
-                let Some(target) = absolute(&w, &modules) else { continue };
-                match w.alias.clone().or_else(|| target.last().cloned()) {
-                    Some(star) if star == "*" => {
-                        let module = &target[..target.len() - 1];
-                        let items = sources
-                            .iter()
-                            .find(|s| s.module == module)
-                            .map(public_items)
-                            .unwrap_or_default();
-                        for item in items {
-                            let mut path = module.to_vec();
-                            path.push(item.clone());
-                            names.entry(item).or_insert(path);
-                        }
-                    }
-                    Some(name) => {
-                        names.insert(name, target);
-                    }
-                    None => {}
-                }
-            }
-        }
-        let tests = sources.iter().flat_map(test_files).collect();
-        Self { sources, modules, tests, exports }
-    }
-
-    /// The stage and unit a path from the crate root lands in; `Ok(None)` for what belongs to
-    /// no stage (the root's own items, another crate).
-    fn place(&self, path: &[String], hops: usize) -> Result<Option<Place>, String> {
-        let Some(first) = path.first() else { return Ok(None) };
-        if let Some(stage) = STAGES.iter().position(|s| s == first) {
-            let unit = match path.get(1) {
-                Some(u) if self.modules.contains(&vec![first.clone(), u.clone()]) => {
-                    Some(u.clone())
-                }
-                Some(name) => {
-                    let target = self.exports.get(&vec![first.clone()]).and_then(|e| e.get(name));
-                    match target {
-                        Some(t) if hops < 8 => self
-                            .place(t, hops + 1)?
-                            .filter(|p| p.stage == stage)
-                            .and_then(|p| p.unit),
-                        _ => None,
-                    }
-                }
-                None => None,
+    /// Reads `files`: each a name for messages, its path under `src`, and its text.
+    fn new(files: &[(String, PathBuf, String)]) -> Result<Self, String> {
+        let mut krate = Crate::default();
+        let mut written = Vec::new();
+        let mut exports = Vec::new();
+        let mut declared = Vec::new();
+        for (shown, relative, text) in files {
+            let ast = syn::parse_file(text).map_err(|e| format!("{shown}: {e}"))?;
+            let module = module_of(relative);
+            krate.modules.insert(module.clone());
+            let mut reader = Reader {
+                krate: &mut krate,
+                shown: shown.clone(),
+                module,
+                declared: Vec::new(),
+                written: Vec::new(),
+                exports: Vec::new(),
+                test: false,
             };
-            return Ok(Some(Place { stage, unit }));
+            reader.visit_file(&ast);
+            let shown = reader.shown.clone();
+            declared.extend(reader.declared);
+            exports.extend(reader.exports);
+            written.extend(reader.written.into_iter().map(|w| (shown.clone(), w)));
         }
-        if self.modules.contains(&vec![first.clone()]) {
-            return Ok(None); // a module of the root that is no stage: `compatibility`
+        for (module, test) in declared {
+            if test {
+                krate.tests.insert(module.clone());
+            }
+            krate.modules.insert(module);
         }
-        match self.exports.get(&Vec::new()).and_then(|e| e.get(first)) {
-            Some(target) if hops < 8 => self.place(target, hops + 1),
-            Some(_) => Err(format!("`{first}` is re-exported in a loop")),
-            None => Err(format!("`crate::{first}` is neither a stage nor a re-export of lib.rs")),
+        // Test code is every module below a test module.
+        let tests: Vec<Module> = krate.tests.iter().cloned().collect();
+        for module in krate.modules.clone() {
+            if tests.iter().any(|t| module.starts_with(t)) {
+                krate.tests.insert(module);
+            }
         }
-    }
-
-    /// Every layering problem, one message each.
-    fn problems(&self) -> Vec<String> {
-        let mut problems = Vec::new();
-        // Per stage: edges between its units, with where each is first written.
-        let mut edges: BTreeMap<usize, BTreeMap<(String, String), String>> = BTreeMap::new();
-        for source in &self.sources {
-            let Some(stage) =
-                source.module.first().and_then(|m| STAGES.iter().position(|s| s == m))
-            else {
-                if !source.module.is_empty() {
-                    problems.push(format!(
-                        "{}: `{}` is not a stage; add it to STAGES in xtask/src/tidy/layers.rs at \
-                         its rank, or move the file into a stage",
-                        source.shown, source.module[0]
-                    ));
-                }
+        for (from, name, path) in exports {
+            let Some(target) = krate.resolve_in(&from, &path) else { continue };
+            if name == "*" {
+                krate.globs.entry(from).or_default().push(target);
+            } else {
+                krate.exports.entry(from).or_default().insert(name, target);
+            }
+        }
+        for (shown, (module, path, line, text, test)) in written {
+            if test || krate.tests.contains(&module) {
                 continue;
-            };
-            let unit = source.module.get(1);
-            let test_file =
-                (1..=source.module.len()).any(|n| self.tests.contains(&source.module[..n]));
-            for w in written(source, false).into_iter().filter(|w| !w.test && !test_file) {
-                let at = format!("{}:{}", source.shown, w.line);
-                let Some(path) = absolute(&w, &self.modules) else {
-                    problems.push(format!("{at}: `{}` climbs above the crate root", w.text()));
-                    continue;
-                };
-                let place = match self.place(&path, 0) {
-                    Ok(Some(place)) => place,
-                    Ok(None) => continue,
-                    Err(why) => {
-                        problems.push(format!("{at}: `{}`: {why}", w.text()));
-                        continue;
-                    }
-                };
-                if place.stage > stage {
-                    problems.push(format!(
-                        "{at}: `{}` names `{}`, a stage above `{}`: {}",
-                        w.text(),
-                        STAGES[place.stage],
-                        STAGES[stage],
-                        rule()
-                    ));
-                } else if place.stage == stage
-                    && let (Some(from), Some(to)) = (unit, place.unit)
-                    && *from != to
-                {
-                    edges
-                        .entry(stage)
-                        .or_default()
-                        .entry((from.clone(), to))
-                        .or_insert(format!("{at} `{}`", w.text()));
+            }
+            let Some(path) = krate.resolve_in(&module, &path) else { continue };
+            krate.named.push(Named { from: module, path, at: format!("{shown}:{line}"), text });
+        }
+        Ok(krate)
+    }
+
+    fn resolve_in(&self, at: &[String], segments: &[String]) -> Option<Vec<String>> {
+        let children = |name: &str| {
+            let mut child = at.to_vec();
+            child.push(name.to_owned());
+            self.modules.contains(&child)
+        };
+        resolve(at, segments, &children)
+    }
+
+    /// The module a path from the root lands in, re-exports followed.
+    fn lands(&self, path: &[String]) -> Module {
+        let mut module: Module = Vec::new();
+        let mut rest: Vec<String> = path.to_vec();
+        let mut hops = 0;
+        while let Some(next) = rest.first().cloned() {
+            let mut child = module.clone();
+            child.push(next.clone());
+            if self.modules.contains(&child) {
+                module = child;
+                rest.remove(0);
+                continue;
+            }
+            hops += 1;
+            let exported =
+                self.exports.get(&module).and_then(|e| e.get(&next)).cloned().or_else(|| {
+                    // A glob re-export: the first globbed module that has the name as a module or
+                    // an export of its own.
+                    self.globs.get(&module).into_iter().flatten().find_map(|g| {
+                        let mut candidate = g.clone();
+                        candidate.push(next.clone());
+                        let lands = self.modules.contains(&candidate)
+                            || self.exports.get(g).is_some_and(|e| e.contains_key(&next));
+                        lands.then_some(candidate)
+                    })
+                });
+            match exported {
+                Some(target) if hops < 16 => {
+                    rest.remove(0);
+                    let mut again = target;
+                    again.extend(rest);
+                    module = Vec::new();
+                    rest = again;
                 }
+                _ => break,
             }
         }
-        for (stage, edges) in edges {
+        module
+    }
+
+    /// For every module, its children's imports of each other: parent, then (from, to), then
+    /// where one such import is written.
+    fn sibling_edges(&self) -> BTreeMap<Module, BTreeMap<(String, String), String>> {
+        let mut edges: BTreeMap<Module, BTreeMap<(String, String), String>> = BTreeMap::new();
+        for named in &self.named {
+            let to = self.lands(&named.path);
+            let common = named.from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+            let (Some(a), Some(b)) = (named.from.get(common), to.get(common)) else { continue };
+            edges
+                .entry(named.from[..common].to_vec())
+                .or_default()
+                .entry((a.clone(), b.clone()))
+                .or_insert_with(|| format!("{} `{}`", named.at, named.text));
+        }
+        edges
+    }
+
+    /// Every circle between sibling modules.
+    fn circles(&self, name: &str) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (parent, edges) in self.sibling_edges() {
             for circle in circles(&edges) {
                 let steps: Vec<String> = circle
                     .windows(2)
                     .map(|w| edges[&(w[0].clone(), w[1].clone())].clone())
                     .collect();
+                let place = if parent.is_empty() {
+                    String::new()
+                } else {
+                    format!("::{}", parent.join("::"))
+                };
                 problems.push(format!(
-                    "{SRC}/{}: an import circle {}: {}; the files of a stage must not import each \
-                     other in a circle: move what they share into one of them, or down a stage",
-                    STAGES[stage],
+                    "{name}{place}: an import circle {}: {}; modules that share a parent must \
+                     not name each other in a circle: move what they share into one of them, or \
+                     below them",
                     circle.join(" -> "),
                     steps.join(", ")
                 ));
             }
         }
         problems
+    }
+
+    /// Every stage of `hooks-claude` naming one above it.
+    fn stages(&self) -> Vec<String> {
+        let rank = |m: &Module| m.first().and_then(|s| STAGES.iter().position(|t| t == s));
+        let mut problems = Vec::new();
+        for named in &self.named {
+            let (Some(from), Some(to)) = (rank(&named.from), rank(&self.lands(&named.path))) else {
+                continue;
+            };
+            if to > from {
+                problems.push(format!(
+                    "{}: `{}` names `{}`, a stage above `{}`: a stage names only itself and the \
+                     stages below it ({}); move what both need down to the lower stage",
+                    named.at,
+                    named.text,
+                    STAGES[to],
+                    STAGES[from],
+                    STAGES.join(" < ")
+                ));
+            }
+        }
+        problems
+    }
+
+    /// Reads a crate of the workspace (its `src`).
+    fn read(name: &str) -> Self {
+        let src = root().join(name).join("src");
+        let mut paths = Vec::new();
+        collect(&src, &mut paths);
+        paths.sort();
+        let files: Vec<(String, PathBuf, String)> = paths
+            .iter()
+            .map(|p| {
+                let relative = p.strip_prefix(&src).unwrap_or(p).to_path_buf();
+                let shown = p.strip_prefix(root()).unwrap_or(p).display().to_string();
+                (shown, relative, fs::read_to_string(p).unwrap_or_default())
+            })
+            .collect();
+        Crate::new(&files).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
@@ -663,14 +520,24 @@ fn circles(edges: &BTreeMap<(String, String), String>) -> Vec<Vec<String>> {
 }
 
 #[test]
+fn no_crate_has_an_import_circle() {
+    let mut problems = Vec::new();
+    let others = ["test-support", "examples/harness-loop"];
+    for name in super::CRATES.iter().chain(&others) {
+        problems.extend(Crate::read(name).circles(name));
+    }
+    assert!(problems.is_empty(), "import circles:\n{}", problems.join("\n"));
+}
+
+#[test]
 fn hooks_claude_stages_name_only_the_stages_below() {
-    let problems = Crate::read().problems();
-    assert!(problems.is_empty(), "the layering of {SRC} is broken:\n{}", problems.join("\n"));
+    let problems = Crate::read(STAGED).stages();
+    assert!(problems.is_empty(), "the layering of {STAGED} is broken:\n{}", problems.join("\n"));
 }
 
 #[test]
 fn every_stage_is_a_folder_whose_mod_rs_says_what_flows_through() {
-    let src = root().join(SRC);
+    let src = root().join(STAGED).join("src");
     let mut entries: Vec<String> = fs::read_dir(&src)
         .unwrap()
         .flatten()
@@ -681,21 +548,22 @@ fn every_stage_is_a_folder_whose_mod_rs_says_what_flows_through() {
         let stage = entry.trim_end_matches(".rs");
         assert!(
             entry == "lib.rs" || STAGES.contains(&stage),
-            "{SRC}/{entry}: the crate root holds lib.rs and the stage folders only ({}); put \
-             the file in the stage it belongs to",
+            "{STAGED}/src/{entry}: the crate root holds lib.rs and the stage folders only ({}); \
+             put the file in the stage it belongs to",
             STAGES.join(", ")
         );
     }
     for stage in STAGES {
         let path = src.join(stage).join("mod.rs");
-        let text = fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("{SRC}/{stage}/mod.rs is missing: every stage is a folder"));
+        let text = fs::read_to_string(&path).unwrap_or_else(|_| {
+            panic!("{STAGED}/src/{stage}/mod.rs is missing: every stage is a folder")
+        });
         let first: Vec<&str> =
             text.lines().take_while(|l| l.starts_with("//!") && l.trim() != "//!").collect();
         assert!(
             (3..=6).contains(&first.len()),
-            "{SRC}/{stage}/mod.rs: its doc opens with a paragraph of three to six lines saying \
-             what comes in, what goes out and what the stage may not touch (it has {})",
+            "{STAGED}/src/{stage}/mod.rs: its doc opens with a paragraph of three to six lines \
+             saying what comes in, what goes out and what the stage may not touch (it has {})",
             first.len()
         );
     }
@@ -705,17 +573,18 @@ fn every_stage_is_a_folder_whose_mod_rs_says_what_flows_through() {
 mod tests {
     use super::*;
 
-    fn source(shown: &str, module: &[&str], text: &str) -> Source {
-        Source {
-            shown: shown.to_owned(),
-            module: module.iter().map(|m| (*m).to_owned()).collect(),
-            code: strip(text),
-        }
-    }
-
-    fn fixture(files: &[(&str, &[&str], &str)]) -> Vec<String> {
-        let sources = files.iter().map(|(shown, module, text)| source(shown, module, text));
-        Crate::new(sources.collect()).problems()
+    fn fixture(files: &[(&str, &str)]) -> Crate {
+        let files: Vec<(String, PathBuf, String)> = files
+            .iter()
+            .map(|(path, text)| {
+                (
+                    (*path).to_owned(),
+                    Path::new(path).strip_prefix("src").unwrap().to_path_buf(),
+                    (*text).to_owned(),
+                )
+            })
+            .collect();
+        Crate::new(&files).unwrap()
     }
 
     const LIB: &str = "mod config;\nmod wire;\nmod run;\npub use wire::decision::*;\n\
@@ -724,65 +593,81 @@ mod tests {
     #[test]
     fn a_lower_stage_naming_a_higher_one_is_named_with_the_file_the_import_and_the_rule() {
         let problems = fixture(&[
-            ("src/lib.rs", &[], LIB),
-            ("src/config/mod.rs", &["config"], "mod settings;"),
+            ("src/lib.rs", LIB),
+            ("src/config/mod.rs", "mod settings;"),
             (
                 "src/config/settings.rs",
-                &["config", "settings"],
                 "// crate::run::env\nuse crate::{HostEnv, wire::decode};\nfn f() { let s = \"crate::run\"; }",
             ),
-            ("src/wire/mod.rs", &["wire"], "mod decode;\nmod decision;"),
-            ("src/wire/decode.rs", &["wire", "decode"], ""),
-            ("src/wire/decision.rs", &["wire", "decision"], "pub struct StopDecision;"),
-            ("src/run/mod.rs", &["run"], "mod env;"),
-            ("src/run/env.rs", &["run", "env"], "use crate::StopDecision;\npub struct HostEnv;"),
-        ]);
+            ("src/wire/mod.rs", "mod decode;\nmod decision;"),
+            ("src/wire/decode.rs", ""),
+            ("src/wire/decision.rs", "pub struct StopDecision;"),
+            ("src/run/mod.rs", "mod env;"),
+            ("src/run/env.rs", "use crate::StopDecision;\npub struct HostEnv;"),
+        ])
+        .stages();
         assert_eq!(problems.len(), 2, "{problems:#?}");
         assert!(problems[0].starts_with("src/config/settings.rs:2: `crate::HostEnv` names `run`, a stage above `config`: a stage names only itself and the stages below it (config < wire < run < present < hooks < session < conversation < dialect)"), "{}", problems[0]);
         assert!(problems[1].starts_with("src/config/settings.rs:2: `crate::wire::decode` names `wire`, a stage above `config`"), "{}", problems[1]);
     }
 
     #[test]
-    fn a_circle_between_the_files_of_a_stage_is_named_with_each_step() {
+    fn a_circle_between_siblings_is_named_with_each_step() {
         let problems = fixture(&[
-            ("src/lib.rs", &[], LIB),
-            ("src/run/mod.rs", &["run"], "mod command;\nmod hook;"),
-            (
-                "src/run/command.rs",
-                &["run", "command"],
-                "use super::hook::Hook;\nmod tests {\n    use super::*;\n}",
-            ),
-            ("src/run/hook.rs", &["run", "hook"], "fn f() { crate::run::command::run(); }"),
-        ]);
+            ("src/lib.rs", LIB),
+            ("src/run/mod.rs", "mod command;\nmod hook;"),
+            ("src/run/command.rs", "use super::hook::Hook;\nmod tests {\n    use super::*;\n}"),
+            ("src/run/hook.rs", "fn f() { crate::run::command::run(); }"),
+        ])
+        .circles("hooks-claude");
         assert_eq!(
             problems,
             [
-                "hooks-claude/src/run: an import circle command -> hook -> command: src/run/command.rs:1 `super::hook::Hook`, src/run/hook.rs:1 `crate::run::command::run`; the files of a stage must not import each other in a circle: move what they share into one of them, or down a stage"
+                "hooks-claude::run: an import circle command -> hook -> command: src/run/command.rs:1 `super::hook::Hook`, src/run/hook.rs:1 `crate::run::command::run`; modules that share a parent must not name each other in a circle: move what they share into one of them, or below them"
             ]
         );
     }
 
     #[test]
-    fn test_code_may_name_any_stage() {
+    fn a_circle_through_a_root_re_export_is_found() {
         let problems = fixture(&[
-            ("src/lib.rs", &[], LIB),
-            ("src/config/mod.rs", &["config"], "mod settings;"),
-            (
-                "src/config/settings.rs",
-                &["config", "settings"],
-                "#[cfg(test)]\nmod tests {\n    use crate::HostEnv;\n}\n#[cfg(test)]\nmod more;",
-            ),
-            ("src/config/settings/more.rs", &["config", "settings", "more"], "use crate::HostEnv;"),
-            ("src/run/mod.rs", &["run"], "mod env;"),
-            ("src/run/env.rs", &["run", "env"], "pub struct HostEnv;"),
-        ]);
-        assert_eq!(problems, Vec::<String>::new());
+            ("src/lib.rs", "mod cli;\nmod dialects;\npub use cli::Args;\n"),
+            ("src/cli.rs", "use crate::dialects::all;\npub struct Args;"),
+            ("src/dialects.rs", "use crate::Args;\npub fn all() {}"),
+        ])
+        .circles("hooks-cli");
+        assert_eq!(problems.len(), 1, "{problems:#?}");
+        assert!(
+            problems[0].starts_with("hooks-cli: an import circle cli -> dialects -> cli"),
+            "{}",
+            problems[0]
+        );
     }
 
     #[test]
-    fn literals_comments_and_lifetimes_are_not_code() {
-        let code = strip("a /* x /* y */ z */ b 'c' '\\n' 'é' r#\"q\"# \"s\\\"\" <'a> // e\nf");
-        let words: Vec<&str> = code.split_whitespace().collect();
-        assert_eq!(words, ["a", "b", "<'a>", "f"]);
+    fn test_code_may_name_anything() {
+        let krate = fixture(&[
+            ("src/lib.rs", LIB),
+            ("src/config/mod.rs", "mod settings;"),
+            (
+                "src/config/settings.rs",
+                "#[cfg(test)]\nmod tests {\n    use crate::HostEnv;\n}\n#[cfg(test)]\nmod more;",
+            ),
+            ("src/config/settings/more.rs", "use crate::HostEnv;"),
+            ("src/run/mod.rs", "mod env;"),
+            ("src/run/env.rs", "pub struct HostEnv;"),
+        ]);
+        assert_eq!(krate.stages(), Vec::<String>::new());
+        assert_eq!(krate.circles("c"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn outside_crates_and_prelude_names_are_not_modules() {
+        let krate = fixture(&[
+            ("src/lib.rs", "mod a;\nmod b;\n"),
+            ("src/a.rs", "use std::fmt;\nuse serde::Serialize;\nfn f() -> Option<u8> { None }"),
+            ("src/b.rs", "use super::a;\n"),
+        ]);
+        assert_eq!(krate.circles("c"), Vec::<String>::new());
     }
 }
