@@ -32,7 +32,8 @@ fuzz_target!(|data: &[u8]| {
             _ => Exit::TimedOut { escalated: value & 1 == 1 },
         };
         let class = classify(exit, 2);
-        assert_eq!(class == ExitClass::Success, exit == Exit::Code { code: 0 });
-        assert_eq!(class == ExitClass::Block, exit == Exit::Code { code: 2 });
+        assert_eq!(class == Some(ExitClass::Success), exit == Exit::Code { code: 0 });
+        assert_eq!(class == Some(ExitClass::Block), exit == Exit::Code { code: 2 });
+        assert_eq!(class.is_none(), matches!(exit, Exit::TimedOut { .. }));
     }
 });

@@ -4,7 +4,7 @@
 //! into an outcome with its record.
 #![no_main]
 
-use hooks_codex::{Engine, EventName, Layer, Loader, RunRecord, decode_outcome};
+use hooks_codex::{Engine, EventName, Scope, Loader, RunRecord, decode_outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -20,9 +20,9 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(rest);
     let mut loader = Loader::new().trust_all(true);
     if selector % 3 == 0 {
-        loader.hooks_json_text("/fuzz/.codex/hooks.json", &text, Layer::Project);
+        loader.hooks_json_text("/fuzz/.codex/hooks.json", &text, Scope::Project);
     } else {
-        loader.config_toml_text("/fuzz/.codex/config.toml", &text, Layer::Project);
+        loader.config_toml_text("/fuzz/.codex/config.toml", &text, Scope::Project);
     }
     let config = loader.finish();
     common::positions_inside(&text, &config.diagnostics);

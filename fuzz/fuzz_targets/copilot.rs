@@ -4,7 +4,7 @@
 //! into an outcome with its record.
 #![no_main]
 
-use hooks_copilot::{Engine, EventName, Loader, Place, RunRecord, decode_outcome};
+use hooks_copilot::{Engine, EventName, Loader, Scope, RunRecord, decode_outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -20,9 +20,9 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(rest);
     let mut loader = Loader::new();
     if selector % 3 == 0 {
-        loader.text("/fuzz/.github/hooks/hooks.json", &text, Place::Repo);
+        loader.text("/fuzz/.github/hooks/hooks.json", &text, Scope::Repo);
     } else {
-        loader.text("/fuzz/.github/copilot/settings.json", &text, Place::Settings);
+        loader.text("/fuzz/.github/copilot/settings.json", &text, Scope::Settings);
     }
     let config = loader.finish();
     common::positions_inside(&text, &config.diagnostics);

@@ -4,7 +4,7 @@
 //! or not) into an outcome with its record.
 #![no_main]
 
-use hooks_cursor::{Engine, EventName, Loader, Place, RunRecord, decode_outcome};
+use hooks_cursor::{Engine, EventName, Loader, Scope, RunRecord, decode_outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let text = String::from_utf8_lossy(rest);
     let mut loader = Loader::new();
-    loader.text("/fuzz/.cursor/hooks.json", &text, Place::Project);
+    loader.text("/fuzz/.cursor/hooks.json", &text, Scope::Project);
     let config = loader.finish();
     common::positions_inside(&text, &config.diagnostics);
     let _ = Engine::new(config, "/fuzz", None, None);

@@ -105,7 +105,7 @@ impl HookTrait for ExecHook {
 
     async fn run(&self, _event: &Event) -> HookOutcome {
         match run(&self.inv).await {
-            Ok(out) if out.exit.code() == Some(0) => HookOutcome::success(Verdict::none()),
+            Ok(out) if out.exit.code() == Some(0) => HookOutcome::success(Verdict::no_opinion()),
             Ok(out) => HookOutcome::failure(HookStatus::Failed, out.exit.to_string()),
             Err(e) => HookOutcome::failure(HookStatus::SpawnFailed, e.to_string()),
         }

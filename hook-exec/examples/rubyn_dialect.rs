@@ -142,7 +142,7 @@ fn response(raw: &RawOutcome) -> Result<Map<String, Value>, String> {
 fn verdict(answer: &Map<String, Value>) -> Result<Verdict, String> {
     let reason = answer.get("reason").and_then(Value::as_str).map(str::to_owned);
     let decision = match answer.get("decision").and_then(Value::as_str) {
-        None => return Ok(Verdict::none()),
+        None => return Ok(Verdict::no_opinion()),
         Some("allow") => Decision::Allow,
         Some("ask") => Decision::Ask,
         Some("block" | "deny") => Decision::Deny,
@@ -480,7 +480,7 @@ mod tests {
 
     #[tokio::test]
     async fn empty_output_is_no_opinion_and_failures_fail() {
-        assert_eq!(sh("cat >/dev/null").run(&bash("ls")).await.verdict, Verdict::none());
+        assert_eq!(sh("cat >/dev/null").run(&bash("ls")).await.verdict, Verdict::no_opinion());
         let failed = sh("exit 1").run(&bash("ls")).await;
         assert_eq!(failed.status, HookStatus::Failed);
         assert_eq!(failed.failure.as_deref(), Some("hook command failed: exit status 1"));

@@ -35,12 +35,12 @@ impl Reading {
 
     /// A run that failed, without an opinion.
     pub fn failed(error: impl Into<String>) -> Self {
-        Self::new(HookStatus::Failed, Verdict::none(), Some(error.into()))
+        Self::new(HookStatus::Failed, Verdict::no_opinion(), Some(error.into()))
     }
 
     /// A run that timed out, without an opinion.
     pub fn timed_out(error: impl Into<String>) -> Self {
-        Self::new(HookStatus::TimedOut, Verdict::none(), Some(error.into()))
+        Self::new(HookStatus::TimedOut, Verdict::no_opinion(), Some(error.into()))
     }
 
     /// The hook's outcome: the verdict with the status (a failure with its error), the process's

@@ -1,7 +1,7 @@
 //! The codec's shared rules: how an exit is classified and what stdout holds.
 //!
-//! Dialects pick the rules they need: [`classify`] turns an [`Exit`] into an [`ExitClass`]
-//! given the dialect's block code (2 in every dialect of this workspace); [`sniff`] reads
+//! Dialects pick the rules they need: [`classify`] turns the [`Exit`] of a hook that exited
+//! into an [`ExitClass`] given the dialect's block code (2 in every dialect of this workspace); [`sniff`] reads
 //! stdout as empty, one JSON object, the first JSON object of newline-delimited output, or text;
 //! [`parse_object`] parses bytes that must be one JSON object and says where they are not.
 //! Nothing here panics on any input, whatever bytes a hook printed.
@@ -12,7 +12,8 @@ use thiserror::Error;
 
 use crate::Exit;
 
-/// The class of a hook's exit, for a dialect whose block code is known.
+/// The class of a hook's exit, for a dialect whose block code is known. A hook that ran past
+/// its timeout did not exit: that is [`Exit::TimedOut`], the one timed-out state of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -31,8 +32,6 @@ pub enum ExitClass {
         /// The signal number.
         signal: i32,
     },
-    /// Ran past its timeout.
-    TimedOut,
 }
 
 impl ExitClass {
@@ -42,14 +41,15 @@ impl ExitClass {
     }
 }
 
-/// Classifies an exit for a dialect whose block code is `block_code`.
-pub fn classify(exit: Exit, block_code: i32) -> ExitClass {
+/// Classifies an exit for a dialect whose block code is `block_code`; `None` for a hook that
+/// did not exit ([`Exit::TimedOut`]).
+pub fn classify(exit: Exit, block_code: i32) -> Option<ExitClass> {
     match exit {
-        Exit::Code { code: 0 } => ExitClass::Success,
-        Exit::Code { code } if code == block_code => ExitClass::Block,
-        Exit::Code { code } => ExitClass::Failure { code },
-        Exit::Signal { signal } => ExitClass::Signal { signal },
-        Exit::TimedOut { .. } => ExitClass::TimedOut,
+        Exit::Code { code: 0 } => Some(ExitClass::Success),
+        Exit::Code { code } if code == block_code => Some(ExitClass::Block),
+        Exit::Code { code } => Some(ExitClass::Failure { code }),
+        Exit::Signal { signal } => Some(ExitClass::Signal { signal }),
+        Exit::TimedOut { .. } => None,
     }
 }
 
@@ -177,12 +177,12 @@ mod tests {
 
     #[test]
     fn classify_each_exit() {
-        assert_eq!(classify(Exit::Code { code: 0 }, 2), ExitClass::Success);
-        assert_eq!(classify(Exit::Code { code: 2 }, 2), ExitClass::Block);
-        assert_eq!(classify(Exit::Code { code: 127 }, 2), ExitClass::Failure { code: 127 });
-        assert_eq!(classify(Exit::Signal { signal: 9 }, 2), ExitClass::Signal { signal: 9 });
-        assert_eq!(classify(Exit::TimedOut { escalated: false }, 2), ExitClass::TimedOut);
-        assert!(ExitClass::TimedOut.is_failure());
+        assert_eq!(classify(Exit::Code { code: 0 }, 2), Some(ExitClass::Success));
+        assert_eq!(classify(Exit::Code { code: 2 }, 2), Some(ExitClass::Block));
+        assert_eq!(classify(Exit::Code { code: 127 }, 2), Some(ExitClass::Failure { code: 127 }));
+        assert_eq!(classify(Exit::Signal { signal: 9 }, 2), Some(ExitClass::Signal { signal: 9 }));
+        assert_eq!(classify(Exit::TimedOut { escalated: false }, 2), None);
+        assert!(ExitClass::Signal { signal: 9 }.is_failure());
         assert!(!ExitClass::Block.is_failure());
     }
 

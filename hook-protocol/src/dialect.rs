@@ -197,7 +197,8 @@ pub enum DecisionWord {
     /// Refused: an action the hooks blocked.
     Block,
     /// No hook had an opinion.
-    None,
+    #[serde(rename = "none")]
+    NoOpinion,
 }
 
 impl DecisionWord {
@@ -208,7 +209,7 @@ impl DecisionWord {
         DecisionWord::Defer,
         DecisionWord::Deny,
         DecisionWord::Block,
-        DecisionWord::None,
+        DecisionWord::NoOpinion,
     ];
 
     /// `allow`, `ask`, `defer`, `deny`, `block`, `none`.
@@ -219,7 +220,7 @@ impl DecisionWord {
             DecisionWord::Defer => "defer",
             DecisionWord::Deny => "deny",
             DecisionWord::Block => "block",
-            DecisionWord::None => "none",
+            DecisionWord::NoOpinion => "none",
         }
     }
 
@@ -232,7 +233,7 @@ impl DecisionWord {
     /// ([`DecisionWord::Deny`] for a permission, [`DecisionWord::Block`] for an action).
     pub fn of(decision: Option<Decision>, deny: DecisionWord) -> Self {
         match decision {
-            None => DecisionWord::None,
+            None => DecisionWord::NoOpinion,
             Some(Decision::Allow) => DecisionWord::Allow,
             Some(Decision::Ask) => DecisionWord::Ask,
             Some(Decision::Defer) => DecisionWord::Defer,
@@ -317,7 +318,7 @@ impl EventRun {
         Self {
             event: event.into(),
             subject: None,
-            decision: DecisionWord::None,
+            decision: DecisionWord::NoOpinion,
             reason: None,
             context: Vec::new(),
             updated_input: None,

@@ -222,14 +222,14 @@ impl HookOutcome {
 
     /// A failed run with a status that is a failure and its reason; the verdict is no opinion.
     pub fn failure(status: HookStatus, reason: impl Into<String>) -> Self {
-        let mut outcome = Self::with_status(status, Verdict::none());
+        let mut outcome = Self::with_status(status, Verdict::no_opinion());
         outcome.failure = Some(reason.into());
         outcome
     }
 
     /// A hook that did not run.
     pub fn skipped(why: impl Into<String>) -> Self {
-        let mut outcome = Self::with_status(HookStatus::Skipped, Verdict::none());
+        let mut outcome = Self::with_status(HookStatus::Skipped, Verdict::no_opinion());
         outcome.warnings.push(why.into());
         outcome
     }
@@ -237,7 +237,7 @@ impl HookOutcome {
     /// A hook the harness cancelled (see [`HookStatus::Cancelled`]); `why` says at which
     /// point (before it started, while it ran).
     pub fn cancelled(why: impl Into<String>) -> Self {
-        let mut outcome = Self::with_status(HookStatus::Cancelled, Verdict::none());
+        let mut outcome = Self::with_status(HookStatus::Cancelled, Verdict::no_opinion());
         outcome.warnings.push(why.into());
         outcome
     }

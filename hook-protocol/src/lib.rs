@@ -75,7 +75,7 @@
 //!             Some(c) if c.contains("rm -rf") => {
 //!                 HookOutcome::success(Verdict::deny("recursive deletes are refused"))
 //!             }
-//!             _ => HookOutcome::success(Verdict::none()),
+//!             _ => HookOutcome::success(Verdict::no_opinion()),
 //!         }
 //!     }
 //! }
@@ -162,8 +162,8 @@ pub use outcome::{Exit, Mechanism, RawOutcome, ResourceLimit, StdinOutcome, sign
 pub use scrub::Scrub;
 pub use seam::Seam;
 pub use seam_decision::{
-    BlockDecision, ContextDecision, Continuation, Control, Injected, PermissionAnswer,
-    PermissionDecision, PostToolDecision, PreToolDecision, PromptSubmitDecision, PromptVerdict,
+    BlockDecision, ContextDecision, Continuation, Control, Injected, PermissionDecision,
+    PostToolDecision, PreToolDecision, PromptPermission, PromptSubmitDecision, RequestPermission,
     ToolPermission, TurnEndDecision,
 };
 pub use shown::{ModelText, Placement, Shown};

@@ -88,9 +88,10 @@ impl FromReport for ContextDecision {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum PromptVerdict {
-    /// The prompt goes to the model.
-    Proceed,
+pub enum PromptPermission {
+    /// No hook blocked it: the prompt goes to the model.
+    #[serde(rename = "proceed")]
+    NoOpinion,
     /// The prompt is blocked; the reason is for the user.
     Block {
         /// Why.
@@ -105,8 +106,9 @@ pub enum PromptVerdict {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct PromptSubmitDecision {
-    /// Proceed or block.
-    pub verdict: PromptVerdict,
+    /// Whether the prompt goes on.
+    #[serde(rename = "verdict")]
+    pub permission: PromptPermission,
     /// Context to add to the prompt.
     pub context: Vec<Injected>,
     /// Halt and messages.
@@ -116,12 +118,12 @@ pub struct PromptSubmitDecision {
 impl PromptSubmitDecision {
     /// Reads the decision off a merged result.
     pub fn from_merged(merged: &Merged) -> Self {
-        let verdict = match merged.decision {
-            _ if merged.interrupted => PromptVerdict::Interrupted,
-            Some(Decision::Deny) => PromptVerdict::Block { reason: merged.reason() },
-            _ => PromptVerdict::Proceed,
+        let permission = match merged.decision {
+            _ if merged.interrupted => PromptPermission::Interrupted,
+            Some(Decision::Deny) => PromptPermission::Block { reason: merged.reason() },
+            _ => PromptPermission::NoOpinion,
         };
-        Self { verdict, context: injected_unless_interrupted(merged), control: control(merged) }
+        Self { permission, context: injected_unless_interrupted(merged), control: control(merged) }
     }
 }
 
@@ -219,9 +221,10 @@ impl FromReport for PreToolDecision {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum PermissionAnswer {
+pub enum RequestPermission {
     /// No hook answered (or one asked/deferred): show the prompt.
-    Prompt,
+    #[serde(rename = "prompt")]
+    NoOpinion,
     /// Grant it, possibly with a rewritten input.
     Allow {
         /// A replacement for the whole tool input.
@@ -241,8 +244,9 @@ pub enum PermissionAnswer {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct PermissionDecision {
-    /// The answer.
-    pub answer: PermissionAnswer,
+    /// The permission the request gets.
+    #[serde(rename = "answer")]
+    pub permission: RequestPermission,
     /// Halt and messages.
     pub control: Control,
 }
@@ -251,14 +255,14 @@ impl PermissionDecision {
     /// Reads the decision off a merged result.
     pub fn from_merged(merged: &Merged) -> Self {
         let answer = match merged.decision {
-            _ if merged.interrupted => PermissionAnswer::Interrupted,
-            Some(Decision::Deny) => PermissionAnswer::Deny { reason: merged.reason() },
-            Some(Decision::Allow) => PermissionAnswer::Allow {
+            _ if merged.interrupted => RequestPermission::Interrupted,
+            Some(Decision::Deny) => RequestPermission::Deny { reason: merged.reason() },
+            Some(Decision::Allow) => RequestPermission::Allow {
                 updated_input: merged.updated_input.as_ref().map(|u| u.value.clone()),
             },
-            _ => PermissionAnswer::Prompt,
+            _ => RequestPermission::NoOpinion,
         };
-        Self { answer, control: control(merged) }
+        Self { permission: answer, control: control(merged) }
     }
 }
 
@@ -437,10 +441,10 @@ mod tests {
             assert!(!pre.permission.may_run());
             assert_eq!((pre.updated_input, pre.context.len()), (None, 0), "nothing of it applies");
             let prompt = PromptSubmitDecision::from_merged(&merged);
-            assert_eq!(prompt.verdict, PromptVerdict::Interrupted);
+            assert_eq!(prompt.permission, PromptPermission::Interrupted);
             assert!(prompt.context.is_empty());
             let ask = PermissionDecision::from_merged(&merged);
-            assert_eq!(ask.answer, PermissionAnswer::Interrupted);
+            assert_eq!(ask.permission, RequestPermission::Interrupted);
             let end = TurnEndDecision::from_merged(&merged);
             assert_eq!(end.continuation, Continuation::Stop, "the turn ends");
         }
@@ -463,7 +467,10 @@ mod tests {
         let mut v = Verdict::deny("secret in prompt");
         v.halt = Some(Halt::new(Some("stop".into())));
         let d = PromptSubmitDecision::from_merged(&fold(vec![Verdict::context("c"), v]));
-        assert_eq!(d.verdict, PromptVerdict::Block { reason: Some("secret in prompt".into()) });
+        assert_eq!(
+            d.permission,
+            PromptPermission::Block { reason: Some("secret in prompt".into()) }
+        );
         assert_eq!(d.control.halt, Some(Some("stop".into())));
         assert_eq!(d.context.len(), 1);
     }
@@ -471,13 +478,13 @@ mod tests {
     #[test]
     fn permission_answers() {
         assert_eq!(
-            PermissionDecision::from_merged(&fold(vec![Verdict::allow()])).answer,
-            PermissionAnswer::Allow { updated_input: None }
+            PermissionDecision::from_merged(&fold(vec![Verdict::allow()])).permission,
+            RequestPermission::Allow { updated_input: None }
         );
         assert_eq!(
             PermissionDecision::from_merged(&fold(vec![Verdict::decide(Decision::Ask, None)]))
-                .answer,
-            PermissionAnswer::Prompt
+                .permission,
+            RequestPermission::NoOpinion
         );
         assert_eq!(
             PostToolDecision::from_merged(&fold(vec![Verdict::deny("bad")])).feedback.as_deref(),

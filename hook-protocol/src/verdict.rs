@@ -123,7 +123,7 @@ pub struct Verdict {
 
 impl Verdict {
     /// No opinion: the identity of the merge.
-    pub fn none() -> Self {
+    pub fn no_opinion() -> Self {
         Self::default()
     }
 

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hook_protocol::{Continuation, PromptVerdict, ToolPermission};
+use hook_protocol::{Continuation, PromptPermission, ToolPermission};
 use hooks_claude::input::TypedInput;
 use hooks_claude::{Engine, EventName, HostEnv, Loader, Record, Scope, samples};
 use serde_json::{Value, json};
@@ -140,8 +140,8 @@ async fn decision(engine: &Engine, event: EventName, mode: &str) -> Result<(), S
         }
         (EventName::UserPromptSubmit, "block") => {
             let (f, r) = fire::<UserPromptSubmit>(engine).await?;
-            match f.decision.verdict {
-                PromptVerdict::Block { .. } => Ok(()),
+            match f.decision.permission {
+                PromptPermission::Block { .. } => Ok(()),
                 other => fail(format!("expected the prompt blocked, got {other:?}"), r),
             }
         }

@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 
 use hooks_claude::input::{Base, PreToolUse};
 use hooks_claude::{Engine as ClaudeEngine, HostEnv, Loader as ClaudeLoader, Scope};
-use hooks_codex::{Engine as CodexEngine, EventName, Layer, Loader as CodexLoader};
-use hooks_copilot::{Engine as CopilotEngine, Loader as CopilotLoader, Place};
+use hooks_codex::{Engine as CodexEngine, EventName, Loader as CodexLoader};
+use hooks_copilot::{Engine as CopilotEngine, Loader as CopilotLoader, Scope as CopilotScope};
 use hooks_cursor::{Engine as CursorEngine, Loader as CursorLoader};
 use serde_json::{Map, Value, json};
 
@@ -93,13 +93,21 @@ fn main() {
         .build()
         .unwrap_or_else(|e| fail(&e.to_string()));
     let mut codex = CodexLoader::new().trust_all(true);
-    codex.hooks_json_text(dir.join(".codex/hooks.json"), &settings.to_string(), Layer::Project);
+    codex.hooks_json_text(
+        dir.join(".codex/hooks.json"),
+        &settings.to_string(),
+        hooks_codex::Scope::Project,
+    );
     let codex =
         CodexEngine::new(codex.finish(), &dir, None).unwrap_or_else(|e| fail(&e.to_string()));
     let copilot_file =
         json!({"version": 1, "hooks": {"preToolUse": [{"matcher": "bash", "bash": LINE}]}});
     let mut copilot = CopilotLoader::new();
-    copilot.text(dir.join(".github/hooks/hooks.json"), &copilot_file.to_string(), Place::Repo);
+    copilot.text(
+        dir.join(".github/hooks/hooks.json"),
+        &copilot_file.to_string(),
+        CopilotScope::Repo,
+    );
     let copilot =
         CopilotEngine::new(copilot.finish(), &dir, None).unwrap_or_else(|e| fail(&e.to_string()));
     let copilot_input: Map<String, Value> = json!({
@@ -115,7 +123,7 @@ fn main() {
     cursor.text(
         dir.join(".cursor/hooks.json"),
         &cursor_file.to_string(),
-        hooks_cursor::Place::Project,
+        hooks_cursor::Scope::Project,
     );
     let cursor = CursorEngine::new(cursor.finish(), &dir, None, None)
         .unwrap_or_else(|e| fail(&e.to_string()));

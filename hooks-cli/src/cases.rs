@@ -432,7 +432,7 @@ cases:
             context: Some(vec![]),
             ..Expect::default()
         };
-        let none = Expect { decision: Some(DecisionWord::None), ..Expect::default() };
+        let none = Expect { decision: Some(DecisionWord::NoOpinion), ..Expect::default() };
         let updated = file.updated(&[deny.clone(), none.clone(), deny.clone()]);
         assert_eq!(
             updated,

@@ -108,7 +108,7 @@ impl RunDocument {
             return 2;
         }
         match self.decision {
-            DecisionWord::Allow | DecisionWord::None => 0,
+            DecisionWord::Allow | DecisionWord::NoOpinion => 0,
             DecisionWord::Deny | DecisionWord::Block => 2,
             DecisionWord::Ask | DecisionWord::Defer => 3,
         }
@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn exit_status_per_decision() {
-        assert_eq!(doc(DecisionWord::None, true).exit_status(), 0);
+        assert_eq!(doc(DecisionWord::NoOpinion, true).exit_status(), 0);
         assert_eq!(doc(DecisionWord::Allow, true).exit_status(), 0);
         assert_eq!(doc(DecisionWord::Deny, true).exit_status(), 2);
         assert_eq!(doc(DecisionWord::Block, true).exit_status(), 2);

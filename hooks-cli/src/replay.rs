@@ -222,7 +222,7 @@ pub(crate) fn summary(rows: &[Row], total_ms: u128) -> String {
     let overrides = rows.iter().filter(|r| overridden(r)).count();
     let asked = count(DecisionWord::Ask) + count(DecisionWord::Defer);
     let allowed = count(DecisionWord::Allow);
-    let none = count(DecisionWord::None);
+    let none = count(DecisionWord::NoOpinion);
     let hooks: usize = rows.iter().map(|r| r.doc.hooks.len()).sum();
     let runs = || rows.iter().flat_map(|r| &r.doc.hooks);
     let blocking = runs().filter(|h| h.status == HookStatus::Blocked).count();

@@ -142,13 +142,13 @@ fn on_exit2(event: EventName, stderr: &str) -> Reading {
         | EventName::PostToolUse
         | EventName::Stop
         | EventName::SubagentStop => Reading::blocked(Verdict::deny(reason)),
-        _ => Reading::success(Verdict::none()),
+        _ => Reading::success(Verdict::no_opinion()),
     }
 }
 
 /// Exit 0: nothing, plain text, or one JSON object.
 fn on_success(event: EventName, stdout: &str) -> Reading {
-    let Some(plain) = trimmed(stdout) else { return Reading::success(Verdict::none()) };
+    let Some(plain) = trimmed(stdout) else { return Reading::success(Verdict::no_opinion()) };
     let Some(object) = object_of(stdout) else {
         if looks_like_json(stdout) {
             return Reading::failed(format!(
@@ -159,7 +159,7 @@ fn on_success(event: EventName, stdout: &str) -> Reading {
         return Reading::success(if event.plain_stdout_is_context() {
             Verdict::context(plain)
         } else {
-            Verdict::none()
+            Verdict::no_opinion()
         });
     };
     let universal = Universal::of(&object);
@@ -170,9 +170,9 @@ fn on_success(event: EventName, stdout: &str) -> Reading {
         EventName::UserPromptSubmit => blocking(event, &object, &universal, true),
         EventName::Stop | EventName::SubagentStop => blocking(event, &object, &universal, false),
         EventName::SessionStart | EventName::SubagentStart => {
-            Reading::success(with_context(Verdict::none(), &object))
+            Reading::success(with_context(Verdict::no_opinion(), &object))
         }
-        _ => Reading::success(Verdict::none()),
+        _ => Reading::success(Verdict::no_opinion()),
     };
     if let Some(message) = universal.system_message {
         reading.verdict.messages.push(message);
@@ -249,7 +249,7 @@ fn pre_tool_use(object: &Map<String, Value>, universal: &Universal) -> Reading {
     } else {
         (legacy == Some("block")).then(|| reason.and_then(trimmed)).flatten()
     };
-    let verdict = with_context(Verdict::none(), object);
+    let verdict = with_context(Verdict::no_opinion(), object);
     match block {
         Some(reason) => {
             let mut v = Verdict::deny(reason);
@@ -275,7 +275,7 @@ fn permission_request(object: &Map<String, Value>, universal: &Universal) -> Rea
     let Some(decision) =
         specific(object).and_then(|s| s.get("decision")).and_then(Value::as_object)
     else {
-        return Reading::success(Verdict::none());
+        return Reading::success(Verdict::no_opinion());
     };
     let unsupported = if decision.contains_key("updatedInput") {
         Some("updatedInput")
@@ -327,7 +327,7 @@ fn post_tool_use(object: &Map<String, Value>, universal: &Universal) -> Reading 
     if !block && reason.is_some() {
         return Reading::failed("PostToolUse hook returned reason without decision");
     }
-    let verdict = with_context(Verdict::none(), object);
+    let verdict = with_context(Verdict::no_opinion(), object);
     match (block, reason) {
         (true, Some(reason)) => {
             let mut v = Verdict::deny(reason.to_owned());
@@ -348,7 +348,8 @@ fn blocking(
 ) -> Reading {
     let block = text(object, "decision") == Some("block");
     let reason = text(object, "reason").and_then(trimmed);
-    let mut verdict = if context { with_context(Verdict::none(), object) } else { Verdict::none() };
+    let mut verdict =
+        if context { with_context(Verdict::no_opinion(), object) } else { Verdict::no_opinion() };
     if !universal.continue_processing {
         if event == EventName::UserPromptSubmit {
             let reason = universal.stop_reason.clone().or(reason).unwrap_or_default();

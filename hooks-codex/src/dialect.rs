@@ -11,7 +11,7 @@ use hook_protocol::{
 };
 use serde_json::{Map, Value};
 
-use crate::{AsyncOutput, Engine, EventName, Layer, Loader, Reviews, discover};
+use crate::{AsyncOutput, Engine, EventName, Loader, Reviews, Scope, discover};
 
 /// The Codex dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
 /// (the `hooks` command does).
@@ -95,9 +95,9 @@ impl Dialect for Codex {
     fn check(&self, path: &Path, text: &str, _project_dir: &Path) -> Vec<Diagnostic> {
         let mut loader = Loader::new().trust_all(true);
         if is_toml(path) {
-            loader.config_toml_text(path, text, Layer::User);
+            loader.config_toml_text(path, text, Scope::User);
         } else {
-            loader.hooks_json_text(path, text, Layer::User);
+            loader.hooks_json_text(path, text, Scope::User);
         }
         loader.finish().diagnostics
     }
@@ -113,9 +113,9 @@ impl Dialect for Codex {
             for path in request.files_of(FileKind::Config) {
                 named_file(path, "Codex hook file")?;
                 if is_toml(path) {
-                    loader.config_toml(path, Layer::User);
+                    loader.config_toml(path, Scope::User);
                 } else {
-                    loader.hooks_json(path, Layer::User);
+                    loader.hooks_json(path, Scope::User);
                 }
             }
             // Plugins come after the layers, as in Codex.
@@ -220,7 +220,7 @@ impl CommandEngine for Engine {
 
     fn after_step(&self, pending: &mut Self::State, _: EventName, step: &mut SessionStep) {
         if let Some(outputs) = pending.take()
-            && step.run.decision == DecisionWord::None
+            && step.run.decision == DecisionWord::NoOpinion
         {
             self.commit_async(outputs.len());
             step.late = outputs.iter().map(late_line).collect();

@@ -24,12 +24,12 @@
 //! Codex, is in the [`compatibility`] module (`docs/codex.md`).
 //!
 //! ```no_run
-//! use hooks_codex::{Engine, EventName, Layer, Loader};
+//! use hooks_codex::{Engine, EventName, Scope, Loader};
 //! use serde_json::json;
 //!
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut loader = Loader::new().trust_all(true);
-//! loader.hooks_json("project/.codex/hooks.json", Layer::Project);
+//! loader.hooks_json("project/.codex/hooks.json", Scope::Project);
 //! let config = loader.finish();
 //! for problem in &config.diagnostics {
 //!     eprintln!("{problem}");
@@ -56,7 +56,7 @@ pub mod present;
 mod trust;
 
 pub use background::{AsyncOutput, MAX_QUEUED, MAX_RUNNING};
-pub use config::{Config, DEFAULT_TIMEOUT, Entry, Layer, Loader, Plugin, Source, discover};
+pub use config::{Config, DEFAULT_TIMEOUT, Entry, Loader, Plugin, Scope, SourceFile, discover};
 pub use decode::{RunRecord, decode_outcome};
 pub use dialect::{codex_home, dialect};
 pub use engine::{Engine, Run, aliases};
@@ -68,3 +68,11 @@ pub use hook_exec::ResourceLimits;
 pub use hook_exec::RunGroup;
 pub use payload::{InputObject, Turn};
 pub use trust::{Reviews, Trust};
+
+/// Renamed [`Scope`]: where a file comes from is its scope in every dialect.
+#[deprecated(note = "renamed `Scope`")]
+pub type Layer = Scope;
+
+/// Renamed [`SourceFile`]: `Source` is attribution in the core; a file read is a `SourceFile` in every dialect.
+#[deprecated(note = "renamed `SourceFile`")]
+pub type Source = SourceFile;

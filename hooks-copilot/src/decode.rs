@@ -97,7 +97,7 @@ pub(crate) fn decode(
             Reading::new(HookStatus::Blocked, deny(EXIT_2_REASON), None)
         }
         Exit::Code { code: 2 } => {
-            let mut verdict = Verdict::none();
+            let mut verdict = Verdict::no_opinion();
             if !stderr.trim().is_empty() {
                 verdict.messages.push(stderr.trim().to_owned());
             }
@@ -134,15 +134,15 @@ fn deny(reason: &str) -> Verdict {
 
 /// A crash: a deny on `preToolUse` (Copilot fails closed there), nothing elsewhere.
 fn crashed(event: EventName, error: String) -> Reading {
-    let verdict = if event.crash_denies() { deny(ERRORED_REASON) } else { Verdict::none() };
+    let verdict = if event.crash_denies() { deny(ERRORED_REASON) } else { Verdict::no_opinion() };
     Reading::new(HookStatus::Failed, verdict, Some(error))
 }
 
 /// Exit 0: the answer on stdout, if it is a JSON object.
 fn on_success(event: EventName, stdout: &str, record: &mut RunRecord) -> Reading {
     let ok = |verdict| Reading::new(HookStatus::Success, verdict, None);
-    let Some(object) = answer(stdout) else { return ok(Verdict::none()) };
-    let mut verdict = Verdict::none();
+    let Some(object) = answer(stdout) else { return ok(Verdict::no_opinion()) };
+    let mut verdict = Verdict::no_opinion();
     if let Some(context) = text(&object, "additionalContext").filter(|c| !c.is_empty()) {
         verdict.context.push(context.to_owned());
     }

@@ -10,7 +10,7 @@ use hook_protocol::{
 };
 use serde_json::{Map, Value};
 
-use crate::{Engine, EventName, Loader, Place, discover};
+use crate::{Engine, EventName, Loader, Scope, discover};
 
 /// The Copilot dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
 /// (the `hooks` command does).
@@ -31,12 +31,12 @@ pub fn copilot_home(home: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// The place a file has by its path: a settings file's name, else a hook folder's file.
-fn place_of(path: &Path) -> Place {
+fn place_of(path: &Path) -> Scope {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     if matches!(name, "settings.json" | "settings.local.json") {
-        Place::Settings
+        Scope::Settings
     } else {
-        Place::Repo
+        Scope::Repo
     }
 }
 

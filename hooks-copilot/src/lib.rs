@@ -29,12 +29,12 @@
 //! module (`docs/copilot.md`).
 //!
 //! ```no_run
-//! use hooks_copilot::{Engine, EventName, Loader, Place};
+//! use hooks_copilot::{Engine, EventName, Loader, Scope};
 //! use serde_json::json;
 //!
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut loader = Loader::new();
-//! loader.file("project/.github/hooks/policy.json", Place::Repo);
+//! loader.file("project/.github/hooks/policy.json", Scope::Repo);
 //! let config = loader.finish();
 //! for problem in &config.diagnostics {
 //!     eprintln!("{problem}");
@@ -59,7 +59,7 @@ mod payload;
 pub mod present;
 mod session;
 
-pub use config::{Command, Config, DEFAULT_TIMEOUT, Entry, Loader, Place, Source, discover};
+pub use config::{Command, Config, DEFAULT_TIMEOUT, Entry, Loader, Scope, SourceFile, discover};
 pub use decode::{RunRecord, decode_outcome};
 pub use dialect::{copilot_home, dialect};
 pub use engine::{Engine, Run, aliases, both_aliases};
@@ -73,3 +73,11 @@ pub use hook_exec::RunGroup;
 pub use hook_protocol::StopGuard;
 pub use payload::InputObject;
 pub use session::guard_notice;
+
+/// Renamed [`Scope`]: where a file comes from is its scope in every dialect.
+#[deprecated(note = "renamed `Scope`")]
+pub type Place = Scope;
+
+/// Renamed [`SourceFile`]: `Source` is attribution in the core; a file read is a `SourceFile` in every dialect.
+#[deprecated(note = "renamed `SourceFile`")]
+pub type Source = SourceFile;

@@ -73,7 +73,7 @@ pub(crate) fn decode(ctx: Context, raw: &RawOutcome, mut record: RunRecord) -> H
     let (status, verdict, error) = match raw.exit {
         Exit::TimedOut { .. } => (
             HookStatus::TimedOut,
-            Verdict::none(),
+            Verdict::no_opinion(),
             Some(format!("hook timed out after {}s", ctx.timeout.as_secs_f64())),
         ),
         Exit::Code { code: 0 } => match stdout.trim() {
@@ -81,14 +81,14 @@ pub(crate) fn decode(ctx: Context, raw: &RawOutcome, mut record: RunRecord) -> H
                 let why = format!("Hook `{}` returned no output", record.command);
                 (HookStatus::Failed, Verdict::deny(why.clone()), Some(why))
             }
-            "" => (HookStatus::Success, Verdict::none(), None),
+            "" => (HookStatus::Success, Verdict::no_opinion(), None),
             out => match serde_json::from_str::<Value>(out) {
                 Ok(Value::Object(object)) => {
                     (HookStatus::Success, answer(ctx, &object, &mut record), None)
                 }
                 _ => (
                     HookStatus::Failed,
-                    Verdict::none(),
+                    Verdict::no_opinion(),
                     Some("the hook's output is not a JSON object".to_owned()),
                 ),
             },
@@ -100,13 +100,15 @@ pub(crate) fn decode(ctx: Context, raw: &RawOutcome, mut record: RunRecord) -> H
             };
             (HookStatus::Blocked, Verdict::deny(reason), None)
         }
-        Exit::Code { code: 2 } => (HookStatus::Success, Verdict::none(), None),
+        Exit::Code { code: 2 } => (HookStatus::Success, Verdict::no_opinion(), None),
         Exit::Code { code } => {
             let stderr = raw.stderr_text();
             let why = format!("hook exited with code {code}: {}", stderr.trim_end());
-            (HookStatus::Failed, Verdict::none(), Some(why))
+            (HookStatus::Failed, Verdict::no_opinion(), Some(why))
         }
-        _ => (HookStatus::Failed, Verdict::none(), Some(format!("hook ended by {}", raw.exit))),
+        _ => {
+            (HookStatus::Failed, Verdict::no_opinion(), Some(format!("hook ended by {}", raw.exit)))
+        }
     };
     record.error.clone_from(&error);
     hook_kit::Reading::new(status, verdict, error).outcome(raw, record)
@@ -123,7 +125,7 @@ pub(crate) fn spawn_failed(error: &str, mut record: RunRecord) -> HookOutcome {
 
 /// An exit-0 JSON object, read by the event's rules: flat snake_case fields only.
 fn answer(ctx: Context, object: &Map<String, Value>, record: &mut RunRecord) -> Verdict {
-    let mut verdict = Verdict::none();
+    let mut verdict = Verdict::no_opinion();
     let user_message = text(object, "user_message").map(str::to_owned);
     record.agent_message = text(object, "agent_message").map(str::to_owned);
     if let Some(context) = text(object, "additional_context") {

@@ -11,7 +11,7 @@ use hook_protocol::{
 use serde_json::{Map, Value};
 
 use crate::payload::target;
-use crate::{Engine, EventName, Loader, Place, discover};
+use crate::{Engine, EventName, Loader, Scope, discover};
 
 /// The Cursor dialect, for a program that drives dialects through [`hook_protocol::Dialect`]
 /// (the `hooks` command does).
@@ -29,8 +29,8 @@ pub fn cursor_home(home: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// The place a file has by its path.
-fn place_of(path: &Path) -> Place {
-    if path.starts_with("/etc/cursor") { Place::Enterprise } else { Place::Project }
+fn place_of(path: &Path) -> Scope {
+    if path.starts_with("/etc/cursor") { Scope::Enterprise } else { Scope::Project }
 }
 
 /// Whether a path is a `.cursor/hooks.json`.
@@ -97,7 +97,7 @@ impl Dialect for Cursor {
             for dir in request.files_of(FileKind::Plugin) {
                 let path = dir.join("hooks/hooks.json");
                 named_file(&path, "Cursor plugin hook file")?;
-                loader.file(path, Place::Plugin);
+                loader.file(path, Scope::Plugin);
             }
         } else {
             let found = discover(home.as_deref(), &request.project_dir);
@@ -172,7 +172,7 @@ fn event_run(run: &crate::Run) -> EventRun {
     let mut out = hook_kit::event_run(run, run.event.seam() == Some(hook_protocol::Seam::PreTool));
     let subject = target(run.event, &run.input);
     out.subject = (!subject.is_empty()).then_some(subject);
-    if let (Some(prompt), DecisionWord::None) = (&run.report.merged.follow_up, out.decision) {
+    if let (Some(prompt), DecisionWord::NoOpinion) = (&run.report.merged.follow_up, out.decision) {
         out.decision = DecisionWord::Block;
         out.reason = Some(prompt.value.clone());
     }

@@ -11,7 +11,7 @@ use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
 use hook_protocol::{Event, FailurePolicy, Hook, HookInfo, HookOutcome, Payload, Scrub};
 use serde_json::{Map, Value};
 
-use crate::config::Place;
+use crate::config::Scope;
 use crate::decode::{Context, RunRecord, decode, spawn_failed};
 use crate::payload::{CURSOR_VERSION, stdin_object, target};
 use crate::{Entry, EventName};
@@ -98,9 +98,9 @@ impl CommandHook {
     /// Where the hook runs: the project's root, `~/.cursor` for a user hook, the plugin's
     /// folder (above its `hooks/hooks.json`) for a plugin's.
     fn cwd(&self) -> PathBuf {
-        match (self.entry.source.place, &self.cursor_home) {
-            (Place::User, Some(home)) if home.is_dir() => home.clone(),
-            (Place::Plugin, _) => {
+        match (self.entry.source.scope, &self.cursor_home) {
+            (Scope::User, Some(home)) if home.is_dir() => home.clone(),
+            (Scope::Plugin, _) => {
                 let file = &self.entry.source.path;
                 let root = file.parent().filter(|d| d.ends_with("hooks")).and_then(Path::parent);
                 root.or_else(|| file.parent())

@@ -24,12 +24,12 @@
 //! Cursor, is in the [`compatibility`] module (`docs/cursor.md`).
 //!
 //! ```no_run
-//! use hooks_cursor::{Engine, EventName, Loader, Place};
+//! use hooks_cursor::{Engine, EventName, Loader, Scope};
 //! use serde_json::json;
 //!
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut loader = Loader::new();
-//! loader.file("project/.cursor/hooks.json", Place::Project);
+//! loader.file("project/.cursor/hooks.json", Scope::Project);
 //! let config = loader.finish();
 //! for problem in &config.diagnostics {
 //!     eprintln!("{problem}");
@@ -56,7 +56,8 @@ mod payload;
 pub mod present;
 
 pub use config::{
-    Config, DEFAULT_LOOP_LIMIT, DEFAULT_TIMEOUT, Entry, HookType, Loader, Place, Source, discover,
+    Config, DEFAULT_MAX_FOLLOW_UPS, DEFAULT_TIMEOUT, Entry, HookType, Loader, Scope, SourceFile,
+    discover,
 };
 pub use decode::{EXIT_2_NO_REASON, RunRecord, decode_outcome};
 pub use dialect::{cursor_home, dialect};
@@ -68,3 +69,15 @@ pub use hook_exec::ResourceLimits;
 /// The hooks of one engine, with their containment choices ([`Engine::new_in`]).
 pub use hook_exec::RunGroup;
 pub use payload::{CURSOR_VERSION, InputObject, Turn};
+
+/// Renamed [`Scope`]: where a file comes from is its scope in every dialect.
+#[deprecated(note = "renamed `Scope`")]
+pub type Place = Scope;
+
+/// Renamed [`SourceFile`]: `Source` is attribution in the core; a file read is a `SourceFile` in every dialect.
+#[deprecated(note = "renamed `SourceFile`")]
+pub type Source = SourceFile;
+
+/// Renamed [`DEFAULT_MAX_FOLLOW_UPS`]: a limit is named for what it limits.
+#[deprecated(note = "renamed `DEFAULT_MAX_FOLLOW_UPS`")]
+pub const DEFAULT_LOOP_LIMIT: u32 = DEFAULT_MAX_FOLLOW_UPS;

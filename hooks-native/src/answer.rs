@@ -32,7 +32,7 @@ use crate::seam::{Allows, Asks, Blocks, Continues, Denies, Informs, Rewrites, Se
 /// use hooks_native::Answer;
 /// use hooks_native::seam::TurnEnd;
 ///
-/// let _: Answer<TurnEnd> = Answer::with_input(Answer::none(), serde_json::json!({}));
+/// let _: Answer<TurnEnd> = Answer::with_input(Answer::no_opinion(), serde_json::json!({}));
 /// ```
 pub struct Answer<K> {
     verdict: Verdict,
@@ -49,8 +49,8 @@ impl<K: SeamKind> Answer<K> {
     }
 
     /// No opinion: the harness proceeds as if the hook were not there.
-    pub fn none() -> Self {
-        Self::of(Verdict::none())
+    pub fn no_opinion() -> Self {
+        Self::of(Verdict::no_opinion())
     }
 
     /// Sets the reason given with the decision.
@@ -146,7 +146,7 @@ impl<K: Rewrites> Answer<K> {
 impl<K: Informs> Answer<K> {
     /// No decision, only context for the model.
     pub fn context(text: impl Into<String>) -> Self {
-        Self::none().with_context(text)
+        Self::no_opinion().with_context(text)
     }
 
     /// Adds context for the model; it carries the hook's source (dialect `native`).
@@ -158,7 +158,7 @@ impl<K: Informs> Answer<K> {
 
 impl<K: SeamKind> Default for Answer<K> {
     fn default() -> Self {
-        Self::none()
+        Self::no_opinion()
     }
 }
 

@@ -50,7 +50,7 @@ pub const DIALECT: &str = "native";
 /// let guard = SeamHook::pre_tool("no-rm", |call: &ToolCall, _: &Common| {
 ///     match call.tool_input.get("command").and_then(|c| c.as_str()) {
 ///         Some(cmd) if cmd.contains("rm -rf") => Answer::deny("`rm -rf` is not allowed"),
-///         _ => Answer::none(),
+///         _ => Answer::no_opinion(),
 ///     }
 /// })
 /// .priority(-10)
@@ -70,7 +70,7 @@ pub const DIALECT: &str = "native";
 ///     if call.tool_name == "Bash" && common.cwd.ends_with("prod") {
 ///         Answer::deny("no shell in the production checkout")
 ///     } else {
-///         Answer::none()
+///         Answer::no_opinion()
 ///     }
 /// });
 /// # let _ = audit;

@@ -106,17 +106,17 @@ pub(crate) fn interpret(
     timeout: Duration,
 ) -> HookOutcome {
     let mut outcome = match codec::classify(raw.exit, BLOCK_EXIT_CODE) {
-        ExitClass::Success => answered(raw, event_type, payload),
-        ExitClass::Block => blocked_by_exit(raw),
-        ExitClass::Failure { code } => HookOutcome::failure(
+        Some(ExitClass::Success) => answered(raw, event_type, payload),
+        Some(ExitClass::Block) => blocked_by_exit(raw),
+        Some(ExitClass::Failure { code }) => HookOutcome::failure(
             HookStatus::Failed,
             format!("exit status {code}{}", stderr_note(raw)),
         ),
-        ExitClass::Signal { signal } => HookOutcome::failure(
+        Some(ExitClass::Signal { signal }) => HookOutcome::failure(
             HookStatus::Failed,
             format!("killed by signal {signal} ({}){}", signal_name(signal), stderr_note(raw)),
         ),
-        ExitClass::TimedOut => HookOutcome::failure(
+        None => HookOutcome::failure(
             HookStatus::TimedOut,
             format!("timed out after {} ms and was killed", timeout.as_millis()),
         ),
@@ -148,7 +148,7 @@ fn answered(raw: &RawOutcome, event_type: &EventType, payload: &Map<String, Valu
         Ok(r) => r,
         Err(e) => return protocol_failure(e),
     };
-    let mut verdict = Verdict::none();
+    let mut verdict = Verdict::no_opinion();
     match response.decision {
         DecisionKind::Allow | DecisionKind::Skip => {}
         DecisionKind::Block => {

@@ -38,7 +38,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hook_protocol::{Common, Continuation, Matcher, PermissionAnswer, ToolCall, ToolPermission};
+use hook_protocol::{Common, Continuation, Matcher, RequestPermission, ToolCall, ToolPermission};
 use hooks_claude::conversation::{Block, Conversation, Message, Role};
 use hooks_claude::input::{
     Base, PermissionRequest, PostToolBatch, PostToolUse, PreToolUse, SessionEnd, SessionStart,
@@ -230,7 +230,7 @@ fn engine(dir: &Path) -> Result<Engine, Error> {
     let no_dotenv = SeamHook::pre_tool("no-dotenv", |call: &ToolCall, _: &Common| {
         match call.tool_input["file_path"].as_str() {
             Some(path) if path.ends_with(".env") => Answer::deny("secrets stay out of the context"),
-            _ => Answer::none(),
+            _ => Answer::no_opinion(),
         }
     })
     .matcher(Matcher::exact(["Read"]));
@@ -280,12 +280,12 @@ async fn tool_call(
             };
             let answer = session.permission_request(&request, None).await?;
             chat.step(&answer)?;
-            match answer.decision.answer {
-                PermissionAnswer::Allow { updated_input } => {
+            match answer.decision.permission {
+                RequestPermission::Allow { updated_input } => {
                     input = updated_input.unwrap_or(input);
                     true
                 }
-                PermissionAnswer::Prompt => {
+                RequestPermission::NoOpinion => {
                     // The session says what the model gets for the person's answer: nothing
                     // for a yes, Claude Code's refusal for a no.
                     let yes = ask_the_user(log, tool, &input, reason.as_deref());

@@ -71,7 +71,7 @@ async fn parallel_fold_is_in_configuration_order_whatever_finishes_first() {
 async fn hooks_run_concurrently_up_to_the_limit() {
     let mut b = Dispatcher::builder();
     for i in 0..4 {
-        b = b.hook(fake(&format!("h{i}"), 100, ok(Verdict::none())));
+        b = b.hook(fake(&format!("h{i}"), 100, ok(Verdict::no_opinion())));
     }
     let parallel = b.build().unwrap();
     let started = Instant::now();
@@ -81,7 +81,7 @@ async fn hooks_run_concurrently_up_to_the_limit() {
 
     let mut b = Dispatcher::builder().mode(Mode::Parallel { limit: 1 });
     for i in 0..3 {
-        b = b.hook(fake(&format!("h{i}"), 50, ok(Verdict::none())));
+        b = b.hook(fake(&format!("h{i}"), 50, ok(Verdict::no_opinion())));
     }
     let started = Instant::now();
     b.build().unwrap().dispatch(&bash("ls")).await;
@@ -109,7 +109,7 @@ async fn matchers_and_seams_select_hooks() {
     only_write.info.matcher = Matcher::exact(["Write"]);
     let mut prompt = fake("prompt", 0, ok(Verdict::deny("no prompts")));
     prompt.info.on = On::seam(Seam::PromptSubmit);
-    let mut every = fake("every", 0, ok(Verdict::none()));
+    let mut every = fake("every", 0, ok(Verdict::no_opinion()));
     every.info.on = On::Every;
     let d = Dispatcher::builder().hook(only_write).hook(prompt).hook(every).build().unwrap();
     let report = d.dispatch(&bash("ls")).await;
@@ -155,7 +155,7 @@ fn names_or_pattern_is_the_shared_character_rule() {
 #[tokio::test]
 async fn custom_events_reach_their_name_every_event_and_the_custom_seam() {
     let named = |id: &str, on: On| {
-        let mut hook = fake(id, 0, ok(Verdict::none()));
+        let mut hook = fake(id, 0, ok(Verdict::no_opinion()));
         hook.info.on = on;
         hook
     };
@@ -206,7 +206,7 @@ impl Hook for OnlyLs {
 #[tokio::test]
 async fn an_inactive_hook_is_left_out_without_a_record() {
     let only_ls = Arc::new(OnlyLs(fake("only-ls", 0, ok(Verdict::deny("no ls")))));
-    let every = fake("every", 0, ok(Verdict::none()));
+    let every = fake("every", 0, ok(Verdict::no_opinion()));
     let d = Dispatcher::builder().hook(Arc::clone(&only_ls)).hook(every).build().unwrap();
     let report = d.dispatch(&bash("pwd")).await;
     assert_eq!(report.records.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["every"]);
@@ -262,7 +262,7 @@ async fn crashes_and_timeouts_each_have_their_mode() {
 
 #[tokio::test]
 async fn a_follow_up_continues_the_turn_until_the_hooks_continuation_limit() {
-    let mut follow = Verdict::none();
+    let mut follow = Verdict::no_opinion();
     follow.follow_up = Some("now run the tests".into());
     let turn_end = |continuations: u32| {
         let mut end = TurnEnd::new();
@@ -292,7 +292,7 @@ async fn pipeline_chains_rewrites_and_honours_end_chain() {
     };
     let first = fake("first", 0, rewrite("ls -a"));
     let second = fake("second", 0, rewrite("ls -la"));
-    let mut stopper = Verdict::none();
+    let mut stopper = Verdict::no_opinion();
     stopper.end_chain = true;
     let third = fake("third", 0, ok(stopper));
     let fourth = fake("fourth", 0, ok(Verdict::deny("never consulted")));
@@ -330,9 +330,9 @@ async fn observer_gets_adjacent_pairs_in_configuration_order() {
         sink.lock().unwrap().push(line);
     };
     let d = Dispatcher::builder()
-        .hook(fake("a", 50, ok(Verdict::none())))
-        .hook(fake("b", 0, ok(Verdict::none())))
-        .hook(fake("c", 20, ok(Verdict::none())))
+        .hook(fake("a", 50, ok(Verdict::no_opinion())))
+        .hook(fake("b", 0, ok(Verdict::no_opinion())))
+        .hook(fake("c", 20, ok(Verdict::no_opinion())))
         .observer(Arc::new(observer))
         .build()
         .unwrap();
@@ -368,7 +368,7 @@ impl Hook for WaitsToBeSeen {
 
     async fn run(&self, _event: &Event) -> HookOutcome {
         self.seen.notified().await;
-        ok(Verdict::none())
+        ok(Verdict::no_opinion())
     }
 }
 
@@ -384,7 +384,7 @@ async fn started_is_observed_while_the_hook_runs() {
     info.on = On::seam(Seam::PreTool);
     for mode in [Mode::default(), Mode::Pipeline] {
         let d = Dispatcher::builder()
-            .hook(fake("other", 0, ok(Verdict::none())))
+            .hook(fake("other", 0, ok(Verdict::no_opinion())))
             .hook(WaitsToBeSeen { info: info.clone(), seen: Arc::clone(&seen) })
             .mode(mode)
             .observer(Arc::new(observer.clone()))
@@ -558,7 +558,7 @@ async fn on_a_multi_thread_runtime_hooks_spread_and_fold_the_same() {
 
     let mut b = Dispatcher::builder().mode(Mode::Parallel { limit: 1 });
     for i in 0..3 {
-        b = b.hook(fake(&format!("h{i}"), 50, ok(Verdict::none())));
+        b = b.hook(fake(&format!("h{i}"), 50, ok(Verdict::no_opinion())));
     }
     let started = Instant::now();
     b.build().unwrap().dispatch(&bash("ls")).await;
@@ -591,7 +591,7 @@ fn the_records_of_the_slots_keep_their_order_in_the_slots_own_allocation() {
     let info = |id: &str| HookInfo::new(id, Source::new("fake", None));
     let at = Instant::now();
     let slot = |position: usize, id: &str| {
-        Some(record(position, &info(id), HookOutcome::success(Verdict::none()), at))
+        Some(record(position, &info(id), HookOutcome::success(Verdict::no_opinion()), at))
     };
     let done = vec![slot(0, "a"), None, slot(2, "c"), slot(3, "d"), None];
     let allocation = done.as_ptr().cast::<u8>();

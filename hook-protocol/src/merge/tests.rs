@@ -21,8 +21,8 @@ fn most_restrictive_decision_wins() {
     ];
     for (i, lower) in order.iter().enumerate() {
         for higher in &order[i..] {
-            let a = Verdict { decision: *lower, ..Verdict::none() };
-            let b = Verdict { decision: *higher, ..Verdict::none() };
+            let a = Verdict { decision: *lower, ..Verdict::no_opinion() };
+            let b = Verdict { decision: *higher, ..Verdict::no_opinion() };
             assert_eq!(merge([(at(0), a.clone()), (at(1), b.clone())]).decision, *higher);
             assert_eq!(merge([(at(0), b), (at(1), a)]).decision, *higher);
         }
@@ -31,10 +31,13 @@ fn most_restrictive_decision_wins() {
 
 #[test]
 fn no_opinion_is_the_identity() {
-    let merged =
-        merge([(at(0), Verdict::none()), (at(1), Verdict::allow()), (at(2), Verdict::none())]);
+    let merged = merge([
+        (at(0), Verdict::no_opinion()),
+        (at(1), Verdict::allow()),
+        (at(2), Verdict::no_opinion()),
+    ]);
     assert_eq!(merged.decision, Some(Decision::Allow));
-    assert_eq!(merge([(at(0), Verdict::none())]), Merged::default());
+    assert_eq!(merge([(at(0), Verdict::no_opinion())]), Merged::default());
 }
 
 #[test]
@@ -67,7 +70,7 @@ fn contexts_and_messages_keep_configuration_order() {
 
 #[test]
 fn halt_is_sticky_and_keeps_the_first_reason() {
-    let halt = |r: &str| Verdict { halt: Some(Halt::new(Some(r.into()))), ..Verdict::none() };
+    let halt = |r: &str| Verdict { halt: Some(Halt::new(Some(r.into()))), ..Verdict::no_opinion() };
     let merged = merge([
         (at(0), Verdict::allow()),
         (at(1), halt("one")),

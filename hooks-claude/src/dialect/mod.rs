@@ -338,7 +338,7 @@ impl Loaded for Hooks {
 /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` from the environment, as Claude Code reads it (default 8;
 /// 0 disables the guard), and a warning when it is not a number.
 fn stop_hook_block_cap() -> (u32, Option<String>) {
-    let default = StopGuard::DEFAULT_CAP;
+    let default = StopGuard::DEFAULT_MAX_BLOCKS;
     match std::env::var("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") {
         Ok(v) => match v.trim().parse() {
             Ok(cap) => (cap, None),

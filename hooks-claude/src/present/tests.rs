@@ -400,7 +400,7 @@ async fn the_stop_guard_ends_the_turn_with_its_notice() {
     let r = report(EventName::Stop, &input, &[out("./stop.sh", block("again"))]).await;
     let mut guard = StopGuard::default();
     let mut decision = StopDecision::from_report(&r);
-    for _ in 0..StopGuard::DEFAULT_CAP {
+    for _ in 0..StopGuard::DEFAULT_MAX_BLOCKS {
         let mut d = decision.clone();
         guard.review(&mut d);
         assert!(d.guard_override.is_none());

@@ -193,7 +193,7 @@ fn background_outcome(hook: &Runner, refused: Option<Refused>) -> HookOutcome {
     let mut outcome = match &refused {
         None => {
             meta.message = Some("started in the background".to_owned());
-            HookOutcome::success(Verdict::none())
+            HookOutcome::success(Verdict::no_opinion())
         }
         Some(r) => {
             tracing::warn!(target: "hooks", hook = %hook.info.id, "{r}");

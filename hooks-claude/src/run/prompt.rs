@@ -111,13 +111,13 @@ pub(crate) fn answer_verdict(
 ) -> Verdict {
     use EventName::*;
     if answer.ok {
-        return Verdict::none();
+        return Verdict::no_opinion();
     }
     let reason = answer.reason.clone().unwrap_or_default();
     let continues = agent || continue_on_block;
     match event {
         // The reason becomes the next instruction; `impossible` lets the stop happen.
-        Stop | SubagentStop if answer.impossible && !agent => Verdict::none(),
+        Stop | SubagentStop if answer.impossible && !agent => Verdict::no_opinion(),
         // The tool is denied (or its result flagged) and, by default, the turn ends.
         PreToolUse | PostToolUse => {
             let mut v = Verdict::deny(reason.clone());
@@ -128,12 +128,12 @@ pub(crate) fn answer_verdict(
         }
         // The teammate stops by default; with `continueOnBlock` it keeps working.
         TeammateIdle if !continues => {
-            let mut v = Verdict::none();
+            let mut v = Verdict::no_opinion();
             v.halt = Some(Halt::new(Some(reason)));
             v
         }
         // `ok: false` has no effect.
-        PermissionRequest | PermissionDenied => Verdict::none(),
+        PermissionRequest | PermissionDenied => Verdict::no_opinion(),
         _ => Verdict::deny(reason),
     }
 }

@@ -163,7 +163,7 @@ impl Session {
             session_id: format!("session-{id:016x}"),
             transcript_path: String::new(),
             cwd,
-            cap: StopGuard::DEFAULT_CAP,
+            cap: StopGuard::DEFAULT_MAX_BLOCKS,
             guard: StopGuard::default(),
             agents: HashMap::new(),
             cwd_files: Vec::new(),

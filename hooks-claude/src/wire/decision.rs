@@ -15,7 +15,8 @@ use std::path::PathBuf;
 
 use hook_protocol::{
     ContextDecision, Continuation, Control, Decision, FromReport, HookRecord, Injected, Merged,
-    PermissionAnswer, PermissionDecision, PreToolDecision, PromptVerdict, Report, ToolPermission,
+    PermissionDecision, PreToolDecision, PromptPermission, Report, RequestPermission,
+    ToolPermission,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -103,7 +104,8 @@ fn conflict(merged: &Merged) -> Vec<String> {
 #[non_exhaustive]
 pub struct PermissionRequestDecision {
     /// Allow (with a rewrite), deny, or show the prompt.
-    pub answer: PermissionAnswer,
+    #[serde(rename = "answer")]
+    pub permission: RequestPermission,
     /// With allow: permission rules to apply (`PermissionUpdate` objects), in configuration
     /// order.
     pub updated_permissions: Vec<Value>,
@@ -118,18 +120,18 @@ pub struct PermissionRequestDecision {
 impl FromReport for PermissionRequestDecision {
     fn from_report(report: &Report) -> Self {
         let mut d = PermissionDecision::from_merged(&report.merged);
-        if let PermissionAnswer::Deny { reason } = &mut d.answer {
+        if let RequestPermission::Deny { reason } = &mut d.permission {
             *reason = shown_reason(report);
         }
         let mut updated_permissions = Vec::new();
         let mut interrupt = false;
         for s in specifics(report) {
             if let Specific::PermissionRequest(p) = s {
-                match (p.behavior, &d.answer) {
-                    (Some(PermissionBehavior::Allow), PermissionAnswer::Allow { .. }) => {
+                match (p.behavior, &d.permission) {
+                    (Some(PermissionBehavior::Allow), RequestPermission::Allow { .. }) => {
                         updated_permissions.extend(p.updated_permissions.unwrap_or_default());
                     }
-                    (Some(PermissionBehavior::Deny), PermissionAnswer::Deny { .. }) => {
+                    (Some(PermissionBehavior::Deny), RequestPermission::Deny { .. }) => {
                         interrupt |= p.interrupt == Some(true);
                     }
                     _ => {}
@@ -137,7 +139,7 @@ impl FromReport for PermissionRequestDecision {
             }
         }
         Self {
-            answer: d.answer,
+            permission: d.permission,
             updated_permissions,
             interrupt,
             rewrite_conflict: conflict(&report.merged),
@@ -217,8 +219,9 @@ impl FromReport for ToolResultDecision {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct UserPromptDecision {
-    /// Proceed, or block (the reason is for the user, not the model).
-    pub verdict: PromptVerdict,
+    /// Whether the prompt goes on, or is blocked (the reason is for the user, not the model).
+    #[serde(rename = "verdict")]
+    pub permission: PromptPermission,
     /// Context added with the prompt (none when the prompt is blocked).
     pub context: Vec<Injected>,
     /// A new session title (last in configuration order).
@@ -232,7 +235,7 @@ pub struct UserPromptDecision {
 impl FromReport for UserPromptDecision {
     fn from_report(report: &Report) -> Self {
         let mut d = hook_protocol::PromptSubmitDecision::from_merged(&report.merged);
-        if let PromptVerdict::Block { reason } = &mut d.verdict {
+        if let PromptPermission::Block { reason } = &mut d.permission {
             *reason = shown_reason(report);
         }
         let mut session_title = None;
@@ -245,10 +248,13 @@ impl FromReport for UserPromptDecision {
         }
         // One blocking hook wins over another's context
         // (docs/claude-code.md#several-hooks-on-one-event).
-        let context =
-            if matches!(d.verdict, PromptVerdict::Block { .. }) { Vec::new() } else { d.context };
+        let context = if matches!(d.permission, PromptPermission::Block { .. }) {
+            Vec::new()
+        } else {
+            d.context
+        };
         Self {
-            verdict: d.verdict,
+            permission: d.permission,
             context,
             session_title,
             suppress_original_prompt,

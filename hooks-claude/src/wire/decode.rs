@@ -186,7 +186,7 @@ impl DecodeCtx<'_> {
 fn blocking_verdict(ctx: &DecodeCtx<'_>, reason: String) -> Verdict {
     match ctx.exit2() {
         Exit2::Block | Exit2::Feedback => Verdict::deny(reason),
-        Exit2::UserNotice | Exit2::Ignored => Verdict::none(),
+        Exit2::UserNotice | Exit2::Ignored => Verdict::no_opinion(),
     }
 }
 
@@ -236,7 +236,7 @@ fn failed(ctx: &DecodeCtx<'_>, mut d: Decoded, error: String, blocking: Option<S
 /// Decodes a process that could not start.
 pub(crate) fn decode_spawn_error(ctx: &DecodeCtx<'_>, error: &ExecError) -> Decoded {
     let d = Decoded {
-        verdict: Verdict::none(),
+        verdict: Verdict::no_opinion(),
         meta: meta(ctx, HookStatus::SpawnFailed, None),
         failure: None,
         warnings: Vec::new(),
@@ -252,7 +252,7 @@ pub(crate) fn decode_spawn_error(ctx: &DecodeCtx<'_>, error: &ExecError) -> Deco
 pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     let exit_code = raw.exit.code();
     let mut d = Decoded {
-        verdict: Verdict::none(),
+        verdict: Verdict::no_opinion(),
         meta: meta(ctx, HookStatus::Success, exit_code),
         failure: None,
         warnings: Vec::new(),
@@ -407,7 +407,7 @@ pub(crate) fn settle_worktree(d: &mut Decoded, cwd: &std::path::Path) {
 /// ([Timeouts](crate::compatibility#timeouts)).
 pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
     let mut d = Decoded {
-        verdict: Verdict::none(),
+        verdict: Verdict::no_opinion(),
         meta: meta(ctx, HookStatus::TimedOut, None),
         failure: None,
         warnings: Vec::new(),
@@ -429,7 +429,7 @@ pub(crate) fn decode_timeout(ctx: &DecodeCtx<'_>) -> Decoded {
 /// and the worktree events turn into a block.
 pub(crate) fn decode_failure(ctx: &DecodeCtx<'_>, error: String) -> Decoded {
     let d = Decoded {
-        verdict: Verdict::none(),
+        verdict: Verdict::no_opinion(),
         meta: meta(ctx, HookStatus::Failed, None),
         failure: None,
         warnings: Vec::new(),

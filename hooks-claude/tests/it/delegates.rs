@@ -3,7 +3,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use hook_protocol::{Continuation, HookStatus, PromptVerdict, ToolPermission};
+use hook_protocol::{Continuation, HookStatus, PromptPermission, ToolPermission};
 use hooks_claude::delegate::{
     AgentRequest, AgentRunner, DelegateError, McpToolCaller, McpToolRequest, McpToolResult,
     ModelEvaluator, PromptRequest,
@@ -159,7 +159,7 @@ async fn continue_on_block_impossible_and_ok() {
     let input =
         UserPromptSubmit { base: base(&dir), prompt: "hi".into(), ..UserPromptSubmit::default() };
     let fired = engine.user_prompt_submit(&input).await;
-    assert_eq!(fired.decision.verdict, PromptVerdict::Proceed);
+    assert_eq!(fired.decision.permission, PromptPermission::NoOpinion);
 }
 
 #[tokio::test]

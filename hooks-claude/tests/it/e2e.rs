@@ -3,8 +3,8 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Continuation, Event, Hook, HookInfo, HookOutcome, HookStatus, On, PromptVerdict, Seam, Source,
-    ToolPermission, Verdict,
+    Continuation, Event, Hook, HookInfo, HookOutcome, HookStatus, On, PromptPermission, Seam,
+    Source, ToolPermission, Verdict,
 };
 use hooks_claude::input::{Base, PostToolUse, PreToolUse, Stop, UserPromptSubmit};
 use hooks_claude::{Engine, HostEnv, Loader, Plugin, Scope, StopGuard};
@@ -133,7 +133,7 @@ async fn hooks_run_in_parallel() {
     );
     let texts: Vec<_> = d.context.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(texts, vec!["a", "b", "c"], "contexts in configuration order");
-    assert_eq!(d.verdict, PromptVerdict::Proceed);
+    assert_eq!(d.permission, PromptPermission::NoOpinion);
 }
 
 #[tokio::test]

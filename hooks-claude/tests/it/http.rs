@@ -1,6 +1,6 @@
 use std::time::{Duration, Instant};
 
-use hook_protocol::{HookStatus, PromptVerdict, ToolPermission};
+use hook_protocol::{HookStatus, PromptPermission, ToolPermission};
 use hooks_claude::input::{Base, PreToolUse, UserPromptSubmit};
 use hooks_claude::{Engine, HostEnv, HttpPolicy, Loader, Scope};
 use serde_json::{Value, json};
@@ -225,7 +225,7 @@ async fn every_response_rule() {
     };
     let fired = engine.user_prompt_submit(&input).await;
     assert!(fired.decision.context.is_empty(), "plain text is not context");
-    assert_eq!(fired.decision.verdict, PromptVerdict::Proceed);
+    assert_eq!(fired.decision.permission, PromptPermission::NoOpinion);
 }
 
 #[tokio::test]

@@ -27,7 +27,7 @@ use crate::trust::{Reviews, Trust};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum Layer {
+pub enum Scope {
     /// Managed by an administrator (`/etc/codex/requirements.toml`, `/etc/codex/config.toml`
     /// and `hooks.json`): its hooks always run.
     Managed,
@@ -39,14 +39,14 @@ pub enum Layer {
     Plugin,
 }
 
-impl Layer {
+impl Scope {
     /// `managed`, `user` or `project`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Layer::Managed => "managed",
-            Layer::User => "user",
-            Layer::Project => "project",
-            Layer::Plugin => "plugin",
+            Scope::Managed => "managed",
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Plugin => "plugin",
         }
     }
 }
@@ -54,16 +54,16 @@ impl Layer {
 /// A configuration file that was read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct Source {
+pub struct SourceFile {
     /// The file.
     pub path: PathBuf,
-    /// Its layer.
-    pub layer: Layer,
-    /// The plugin whose hooks these are ([`Layer::Plugin`]).
+    /// Its scope (Codex's layer).
+    pub scope: Scope,
+    /// The plugin whose hooks these are ([`Scope::Plugin`]).
     pub plugin: Option<Plugin>,
 }
 
-impl Source {
+impl SourceFile {
     /// How Codex starts its hooks' review keys: the file's path, or for a plugin
     /// `<id>:<where in the plugin>`.
     pub fn key_source(&self) -> String {
@@ -94,7 +94,7 @@ pub struct Entry {
     /// `statusMessage`.
     pub status_message: Option<String>,
     /// Where it comes from.
-    pub source: Arc<Source>,
+    pub source: Arc<SourceFile>,
     /// The position of the handler in its file.
     pub position: Position,
     /// Its group's index among its event's groups in the file, and its own in the group.
@@ -109,7 +109,7 @@ pub struct Entry {
 
 /// Everything loaded: one entry per handler in configuration order (layer by layer, lowest
 /// precedence first; in a layer, `hooks.json` before `config.toml`), and every problem found.
-pub type Config = hook_kit::Config<Entry, Source>;
+pub type Config = hook_kit::Config<Entry, SourceFile>;
 
 /// Reads configuration files into a [`Config`].
 #[derive(Debug, Default)]
@@ -147,10 +147,10 @@ impl Loader {
 
     /// Reads a `hooks.json` of a layer. A file that cannot be read is an error of the
     /// configuration, naming it.
-    pub fn hooks_json(&mut self, path: impl Into<PathBuf>, layer: Layer) {
+    pub fn hooks_json(&mut self, path: impl Into<PathBuf>, scope: Scope) {
         let path = path.into();
         match read::file_text(&path) {
-            Ok(text) => self.hooks_json_text(path, &text, layer),
+            Ok(text) => self.hooks_json_text(path, &text, scope),
             Err(message) => self.config.diagnostics.push(Diagnostic::error(
                 &path,
                 Position::default(),
@@ -160,7 +160,7 @@ impl Loader {
     }
 
     /// Reads the text of a `hooks.json`.
-    pub fn hooks_json_text(&mut self, path: impl Into<PathBuf>, text: &str, layer: Layer) {
+    pub fn hooks_json_text(&mut self, path: impl Into<PathBuf>, text: &str, scope: Scope) {
         let path = absolute(path.into());
         let idx = LineIndex::new(text);
         let parsed = jsonc_parser::parse_to_ast(
@@ -178,16 +178,16 @@ impl Loader {
                 return self.error(&path, at, &format!("invalid JSON: {}", e.kind()));
             }
         };
-        let source = Arc::new(Source { path, layer, plugin: None });
+        let source = Arc::new(SourceFile { path, scope, plugin: None });
         let hooks = read::hooks_file(&source, &root, &mut self.config.diagnostics);
         self.add(&source, hooks);
     }
 
     /// Reads the `[hooks]` tables of a `config.toml` of a layer.
-    pub fn config_toml(&mut self, path: impl Into<PathBuf>, layer: Layer) {
+    pub fn config_toml(&mut self, path: impl Into<PathBuf>, scope: Scope) {
         let path = path.into();
         match read::file_text(&path) {
-            Ok(text) => self.config_toml_text(path, &text, layer),
+            Ok(text) => self.config_toml_text(path, &text, scope),
             Err(message) => self.config.diagnostics.push(Diagnostic::error(
                 &path,
                 Position::default(),
@@ -197,7 +197,7 @@ impl Loader {
     }
 
     /// Reads the `[hooks]` tables of a `config.toml`'s text.
-    pub fn config_toml_text(&mut self, path: impl Into<PathBuf>, text: &str, layer: Layer) {
+    pub fn config_toml_text(&mut self, path: impl Into<PathBuf>, text: &str, scope: Scope) {
         let path = absolute(path.into());
         let idx = LineIndex::new(text);
         let document = match toml::de::DeTable::parse(text) {
@@ -213,7 +213,7 @@ impl Loader {
             document.span().start,
             &idx,
         );
-        let source = Arc::new(Source { path, layer, plugin: None });
+        let source = Arc::new(SourceFile { path, scope, plugin: None });
         let hooks = read::toml_hooks(&source, &root, &mut self.config.diagnostics);
         self.add(&source, hooks);
     }
@@ -227,10 +227,10 @@ impl Loader {
     }
 
     /// Adds a file's entries, with their trust.
-    fn add(&mut self, source: &Arc<Source>, entries: Vec<Entry>) {
+    fn add(&mut self, source: &Arc<SourceFile>, entries: Vec<Entry>) {
         let trusted = entries.into_iter().map(|mut entry| {
-            entry.trust = match source.layer {
-                Layer::Managed => Trust::Managed,
+            entry.trust = match source.scope {
+                Scope::Managed => Trust::Managed,
                 _ => match self.reviews.trust(&entry.key, &entry.hash) {
                     Trust::Untrusted | Trust::Modified if self.trust_all => Trust::Trusted,
                     trust => trust,
@@ -262,24 +262,24 @@ pub fn discover(
     codex_home: Option<&Path>,
     project_dir: &Path,
     reviews: &Reviews,
-) -> Vec<(PathBuf, Layer)> {
+) -> Vec<(PathBuf, Scope)> {
     let mut out = Vec::new();
-    let layer = |dir: &Path, layer: Layer, out: &mut Vec<(PathBuf, Layer)>| {
+    let layer = |dir: &Path, scope: Scope, out: &mut Vec<(PathBuf, Scope)>| {
         for name in ["hooks.json", "config.toml"] {
             let file = dir.join(name);
             if file.is_file() {
-                out.push((file, layer));
+                out.push((file, scope));
             }
         }
     };
     let managed = Path::new("/etc/codex");
     let requirements = managed.join("requirements.toml");
     if requirements.is_file() {
-        out.push((requirements, Layer::Managed));
+        out.push((requirements, Scope::Managed));
     }
-    layer(managed, Layer::Managed, &mut out);
+    layer(managed, Scope::Managed, &mut out);
     if let Some(home) = codex_home {
-        layer(home, Layer::User, &mut out);
+        layer(home, Scope::User, &mut out);
     }
     let root = project_dir.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(project_dir);
     if reviews.trusts_project(project_dir) || reviews.trusts_project(root) {
@@ -287,7 +287,7 @@ pub fn discover(
             project_dir.ancestors().take_while(|dir| dir.starts_with(root)).collect();
         dirs.reverse();
         for dir in dirs {
-            layer(&dir.join(".codex"), Layer::Project, &mut out);
+            layer(&dir.join(".codex"), Scope::Project, &mut out);
         }
     }
     out

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use hook_protocol::{Diagnostic, LineIndex, Position};
 
 use super::node::{self, Node, Shape};
-use super::{Layer, Loader, Source, read};
+use super::{Loader, Scope, SourceFile, read};
 
 /// A plugin whose hooks a configuration holds: what its hooks are told of it, and how Codex
 /// keys their reviews.
@@ -169,9 +169,9 @@ impl Loader {
             };
             match parse(&text) {
                 Ok(node) => {
-                    let source = Arc::new(Source {
+                    let source = Arc::new(SourceFile {
                         path: std::path::absolute(&file).unwrap_or(file),
-                        layer: Layer::Plugin,
+                        scope: Scope::Plugin,
                         plugin: Some(plugin(relative)),
                     });
                     let hooks = read::hooks_file(&source, &node, &mut self.config.diagnostics);
@@ -184,9 +184,9 @@ impl Loader {
 
     /// An inline hooks object of a plugin's manifest.
     fn inline(&mut self, manifest: &Path, node: &Node, plugin: Plugin) {
-        let source = Arc::new(Source {
+        let source = Arc::new(SourceFile {
             path: manifest.to_path_buf(),
-            layer: Layer::Plugin,
+            scope: Scope::Plugin,
             plugin: Some(plugin),
         });
         let hooks = read::hooks_file(&source, node, &mut self.config.diagnostics);

@@ -9,7 +9,7 @@ use hook_protocol::text_file::{Cap, read_text};
 use hook_protocol::{Diagnostic, Matcher, Position};
 
 use super::node::{Node, Shape};
-use super::{DEFAULT_TIMEOUT, Entry, Source};
+use super::{DEFAULT_TIMEOUT, Entry, SourceFile};
 use crate::EventName;
 use crate::trust::{self, Identity, Trust};
 
@@ -21,7 +21,7 @@ pub(super) fn file_text(path: &Path) -> Result<String, String> {
 /// A `hooks.json`: `{"description"?, "hooks": {...}}`; Codex refuses a file with any other
 /// key.
 pub(super) fn hooks_file(
-    source: &Arc<Source>,
+    source: &Arc<SourceFile>,
     root: &Node,
     out: &mut Vec<Diagnostic>,
 ) -> Vec<Entry> {
@@ -56,7 +56,7 @@ pub(super) fn hooks_file(
 /// A `config.toml`: its `[hooks]` table, less the hook states and managed-folder settings
 /// that live there too.
 pub(super) fn toml_hooks(
-    source: &Arc<Source>,
+    source: &Arc<SourceFile>,
     root: &Node,
     out: &mut Vec<Diagnostic>,
 ) -> Vec<Entry> {
@@ -71,7 +71,12 @@ pub(super) fn toml_hooks(
 }
 
 /// The event table: each event's groups. `skip`: keys that are not events.
-fn events(sink: &mut Sink<'_>, source: &Arc<Source>, hooks: &Node, skip: &[&str]) -> Vec<Entry> {
+fn events(
+    sink: &mut Sink<'_>,
+    source: &Arc<SourceFile>,
+    hooks: &Node,
+    skip: &[&str],
+) -> Vec<Entry> {
     let Shape::Table(keys) = &hooks.value else {
         sink.error(hooks.at, format!("`hooks` must be a table of events, found {}", hooks.kind()));
         return Vec::new();
@@ -106,7 +111,7 @@ fn events(sink: &mut Sink<'_>, source: &Arc<Source>, hooks: &Node, skip: &[&str]
 
 fn group_entries(
     sink: &mut Sink<'_>,
-    source: &Arc<Source>,
+    source: &Arc<SourceFile>,
     event: EventName,
     group: &Node,
     group_index: usize,

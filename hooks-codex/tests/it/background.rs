@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use hooks_codex::{EventName, Layer, Loader};
+use hooks_codex::{EventName, Loader, Scope};
 use serde_json::json;
 
 use crate::support::*;
@@ -174,7 +174,7 @@ fn an_async_hook_loads_without_a_warning() {
     let p = Project::new();
     let path = p.hooks_json(async_on("Stop", "true"));
     let mut loader = Loader::new().trust_all(true);
-    loader.hooks_json(&path, Layer::Project);
+    loader.hooks_json(&path, Scope::Project);
     let config = loader.finish();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert!(config.entries[0].is_async);

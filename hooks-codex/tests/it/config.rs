@@ -2,7 +2,7 @@
 //! rule.
 
 use hook_protocol::Level;
-use hooks_codex::{EventName, Layer, Loader, Reviews, Trust, discover};
+use hooks_codex::{EventName, Loader, Reviews, Scope, Trust, discover};
 
 use crate::support::*;
 
@@ -13,7 +13,7 @@ fn toml_hooks_read_like_hooks_json() {
     let text = "model = \"gpt-5.5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\ntimeout_sec = 30\n\n[hooks.state.\"x\"]\nenabled = true\n";
     std::fs::write(&toml, text).unwrap();
     let mut loader = Loader::new().trust_all(true);
-    loader.config_toml(&toml, Layer::Project);
+    loader.config_toml(&toml, Scope::Project);
     let config = loader.finish();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     assert_eq!(config.entries.len(), 1);
@@ -36,7 +36,7 @@ fn problems_are_reported_at_their_line_and_column() {
   }
 }"#;
     let mut loader = Loader::new();
-    loader.hooks_json_text(&path, text, Layer::Project);
+    loader.hooks_json_text(&path, text, Scope::Project);
     let config = loader.finish();
     let seen: Vec<String> = config
         .diagnostics
@@ -61,7 +61,7 @@ fn an_unknown_top_level_key_makes_codex_refuse_the_file() {
     let mut loader = Loader::new();
     let text =
         r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "b"}]}]}, "version": 1}"#;
-    loader.hooks_json_text("/p/.codex/hooks.json", text, Layer::Project);
+    loader.hooks_json_text("/p/.codex/hooks.json", text, Scope::Project);
     let config = loader.finish();
     assert!(config.entries.is_empty());
     assert_eq!(config.diagnostics[0].level, Level::Error);
@@ -74,7 +74,7 @@ fn only_reviewed_hooks_that_did_not_change_run_unless_managed() {
     let path = p.hooks_json(on("PreToolUse", Some("Bash"), "./guard.sh"));
     let probe = {
         let mut l = Loader::new();
-        l.hooks_json(&path, Layer::User);
+        l.hooks_json(&path, Scope::User);
         l.finish().entries.remove(0)
     };
     assert_eq!(probe.trust, Trust::Untrusted);
@@ -88,7 +88,7 @@ fn only_reviewed_hooks_that_did_not_change_run_unless_managed() {
         l.hooks_json(path, layer);
         l.finish().entries.remove(0).trust
     };
-    assert_eq!(trusted(&path, Layer::User), Trust::Trusted);
+    assert_eq!(trusted(&path, Scope::User), Trust::Trusted);
     // The command changes: the review no longer holds.
     std::fs::write(
         &path,
@@ -98,9 +98,9 @@ fn only_reviewed_hooks_that_did_not_change_run_unless_managed() {
         .unwrap(),
     )
     .unwrap();
-    assert_eq!(trusted(&path, Layer::User), Trust::Modified);
+    assert_eq!(trusted(&path, Scope::User), Trust::Modified);
     assert!(Trust::Modified.why_not().unwrap().contains("changed since it was trusted"));
-    assert_eq!(trusted(&path, Layer::Managed), Trust::Managed);
+    assert_eq!(trusted(&path, Scope::Managed), Trust::Managed);
 }
 
 #[test]
@@ -110,11 +110,11 @@ fn a_project_is_read_only_once_trusted() {
     let home = tempfile::tempdir().unwrap();
     std::fs::write(home.path().join("hooks.json"), r#"{"hooks": {}}"#).unwrap();
     let none = discover(Some(home.path()), p.path(), &Reviews::default());
-    assert_eq!(none, [(home.path().join("hooks.json"), Layer::User)]);
+    assert_eq!(none, [(home.path().join("hooks.json"), Scope::User)]);
     let trusted: toml::Table =
         format!("[projects.\"{}\"]\ntrust_level = \"trusted\"\n", p.path().display())
             .parse()
             .unwrap();
     let found = discover(Some(home.path()), p.path(), &Reviews::from_config(&trusted));
-    assert_eq!(found.last(), Some(&(p.path().join(".codex/hooks.json"), Layer::Project)));
+    assert_eq!(found.last(), Some(&(p.path().join(".codex/hooks.json"), Scope::Project)));
 }

@@ -2,7 +2,7 @@
 
 use hook_protocol::{
     Continuation, Decision, HookStatus, Placement, PostToolDecision, PreToolDecision,
-    PromptSubmitDecision, PromptVerdict, ToolPermission, TurnEndDecision,
+    PromptPermission, PromptSubmitDecision, ToolPermission, TurnEndDecision,
 };
 use hooks_codex::EventName;
 use serde_json::json;
@@ -207,7 +207,11 @@ async fn a_blocked_prompt_is_dropped_and_shown_to_no_one() {
         let engine = p.engine(on("UserPromptSubmit", None, &hook));
         let run = run(&engine, EventName::UserPromptSubmit, object(json!({"prompt": "hi"}))).await;
         let d: PromptSubmitDecision = run.report.decision();
-        assert!(matches!(d.verdict, PromptVerdict::Block { .. }), "{script}: {:?}", d.verdict);
+        assert!(
+            matches!(d.permission, PromptPermission::Block { .. }),
+            "{script}: {:?}",
+            d.permission
+        );
         assert!(run.shown.is_empty(), "{script}: {:?}", run.shown);
     }
 }

@@ -2,7 +2,7 @@
 //! plugin's id, data folder and review keys; what its hooks are told; its bad manifests.
 
 use hook_protocol::Level;
-use hooks_codex::{Engine, EventName, Layer, Loader, Reviews, Trust};
+use hooks_codex::{Engine, EventName, Loader, Reviews, Scope, Trust};
 use serde_json::json;
 
 use crate::support::*;
@@ -42,7 +42,7 @@ async fn a_plugins_default_hooks_run_told_where_the_plugin_and_its_data_are() {
     let config = loader.finish();
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     let entry = &config.entries[0];
-    assert_eq!(entry.source.layer, Layer::Plugin);
+    assert_eq!(entry.source.scope, Scope::Plugin);
     assert_eq!(entry.key, "guard@local:hooks/hooks.json:pre_tool_use:0:0");
     let data = home.join("plugins/data/local/guard");
     assert_eq!(entry.source.plugin.as_ref().unwrap().data, data);

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_codex::{Config, Engine, EventName, Layer, Loader, Run};
+use hooks_codex::{Config, Engine, EventName, Loader, Run, Scope};
 use serde_json::{Map, Value, json};
 
 /// A temporary project, removed when dropped.
@@ -38,7 +38,7 @@ impl Project {
     pub(crate) fn config(&self, hooks: Value) -> Config {
         let path = self.hooks_json(hooks);
         let mut loader = Loader::new().trust_all(true);
-        loader.hooks_json(path, Layer::Project);
+        loader.hooks_json(path, Scope::Project);
         loader.finish()
     }
 

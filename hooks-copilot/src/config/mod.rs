@@ -22,7 +22,7 @@ use crate::EventName;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum Place {
+pub enum Scope {
     /// The administrator's policy folder (`/etc/github-copilot/policy.d/*.json`).
     Policy,
     /// The user's hook folder (`~/.copilot/hooks/*.json`).
@@ -37,15 +37,15 @@ pub enum Place {
     Plugin,
 }
 
-impl Place {
+impl Scope {
     /// `policy`, `user`, `repo`, `settings` or `plugin`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Place::Policy => "policy",
-            Place::User => "user",
-            Place::Repo => "repo",
-            Place::Settings => "settings",
-            Place::Plugin => "plugin",
+            Scope::Policy => "policy",
+            Scope::User => "user",
+            Scope::Repo => "repo",
+            Scope::Settings => "settings",
+            Scope::Plugin => "plugin",
         }
     }
 }
@@ -53,19 +53,19 @@ impl Place {
 /// A hook file that was read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct Source {
+pub struct SourceFile {
     /// The file.
     pub path: PathBuf,
-    /// Its place.
-    pub place: Place,
+    /// Its scope.
+    pub scope: Scope,
 }
 
-impl Source {
+impl SourceFile {
     /// The folder a hook of this file gets as `COPILOT_HOOK_DIR`: the file's own, except for
     /// settings files, whose hooks get none.
     pub fn hook_dir(&self) -> Option<&Path> {
-        match self.place {
-            Place::Settings => None,
+        match self.scope {
+            Scope::Settings => None,
             _ => self.path.parent(),
         }
     }
@@ -73,7 +73,7 @@ impl Source {
     /// The folder of the plugin whose hooks these are (`PLUGIN_ROOT`): the file's folder, or
     /// the one above it for a `hooks/hooks.json`.
     pub fn plugin_root(&self) -> Option<&Path> {
-        if self.place != Place::Plugin {
+        if self.scope != Scope::Plugin {
             return None;
         }
         let folder = self.path.parent()?;
@@ -132,7 +132,7 @@ pub struct Entry {
     #[serde(skip)]
     pub matcher: Matcher,
     /// Where it comes from.
-    pub source: Arc<Source>,
+    pub source: Arc<SourceFile>,
     /// The position of the entry in its file.
     pub position: Position,
 }
@@ -140,7 +140,7 @@ pub struct Entry {
 /// Everything loaded: one entry per hook in the order Copilot runs them (the files' order, see
 /// [`discover`] for Copilot's, and within a file array order), every problem found, and
 /// whether a file set `disableAllHooks`.
-pub type Config = hook_kit::Config<Entry, Source>;
+pub type Config = hook_kit::Config<Entry, SourceFile>;
 
 /// The default timeout of a hook that sets none.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -159,17 +159,17 @@ impl Loader {
 
     /// Reads a hook file (or a settings file's `hooks`) of a place. A file that cannot be read
     /// is an error of the configuration, naming it.
-    pub fn file(&mut self, path: impl Into<PathBuf>, place: Place) -> &mut Self {
+    pub fn file(&mut self, path: impl Into<PathBuf>, scope: Scope) -> &mut Self {
         let path = path.into();
         if let Some(text) = self.config.read(&path) {
-            self.text(path, &text, place);
+            self.text(path, &text, scope);
         }
         self
     }
 
     /// Reads the text of a hook file (or a settings file) of a place.
-    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, place: Place) -> &mut Self {
-        let source = Arc::new(Source { path: hook_kit::absolute(path), place });
+    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, scope: Scope) -> &mut Self {
+        let source = Arc::new(SourceFile { path: hook_kit::absolute(path), scope });
         let read = read::hook_file(&source, text, &mut self.config.diagnostics);
         self.config.disabled |= read.disable_all;
         self.config.add(&source, read.entries);
@@ -183,7 +183,7 @@ impl Loader {
         let file =
             ["hooks.json", "hooks/hooks.json"].iter().map(|f| dir.join(f)).find(|f| f.is_file());
         match file {
-            Some(file) => self.file(file, Place::Plugin),
+            Some(file) => self.file(file, Scope::Plugin),
             None => {
                 self.config.diagnostics.push(Diagnostic::warning(
                     &dir,
@@ -206,9 +206,9 @@ impl Loader {
 /// `*.json` in descending file-name order, as Copilot runs them), then the settings files'
 /// inline hooks (`.github/copilot/settings.json`, `.github/copilot/settings.local.json`,
 /// `~/.copilot/settings.json`). Only files that exist. `copilot_home` is `~/.copilot`.
-pub fn discover(copilot_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf, Place)> {
+pub fn discover(copilot_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf, Scope)> {
     let mut out = Vec::new();
-    let folder = |dir: &Path, place: Place, out: &mut Vec<(PathBuf, Place)>| {
+    let folder = |dir: &Path, scope: Scope, out: &mut Vec<(PathBuf, Scope)>| {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         let mut files: Vec<PathBuf> = entries
             .filter_map(Result::ok)
@@ -216,13 +216,13 @@ pub fn discover(copilot_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf
             .filter(|p| p.extension().is_some_and(|e| e == "json") && p.is_file())
             .collect();
         files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
-        out.extend(files.into_iter().map(|f| (f, place)));
+        out.extend(files.into_iter().map(|f| (f, scope)));
     };
-    folder(Path::new("/etc/github-copilot/policy.d"), Place::Policy, &mut out);
+    folder(Path::new("/etc/github-copilot/policy.d"), Scope::Policy, &mut out);
     if let Some(home) = copilot_home {
-        folder(&home.join("hooks"), Place::User, &mut out);
+        folder(&home.join("hooks"), Scope::User, &mut out);
     }
-    folder(&project_dir.join(".github/hooks"), Place::Repo, &mut out);
+    folder(&project_dir.join(".github/hooks"), Scope::Repo, &mut out);
     let mut settings = vec![
         project_dir.join(".github/copilot/settings.json"),
         project_dir.join(".github/copilot/settings.local.json"),
@@ -230,6 +230,6 @@ pub fn discover(copilot_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf
     if let Some(home) = copilot_home {
         settings.push(home.join("settings.json"));
     }
-    out.extend(settings.into_iter().filter(|f| f.is_file()).map(|f| (f, Place::Settings)));
+    out.extend(settings.into_iter().filter(|f| f.is_file()).map(|f| (f, Scope::Settings)));
     out
 }

@@ -10,7 +10,7 @@ use hook_kit::json::{Sink, kind};
 use hook_protocol::{Diagnostic, Matcher, Position};
 use jsonc_parser::ast::{Object, Value as Ast};
 
-use super::{Command, DEFAULT_TIMEOUT, Entry, Place, Source};
+use super::{Command, DEFAULT_TIMEOUT, Entry, Scope, SourceFile};
 use crate::EventName;
 
 /// What a file gave.
@@ -20,13 +20,13 @@ pub(super) struct Read {
 }
 
 /// Reads one file's text.
-pub(super) fn hook_file(source: &Arc<Source>, text: &str, out: &mut Vec<Diagnostic>) -> Read {
+pub(super) fn hook_file(source: &Arc<SourceFile>, text: &str, out: &mut Vec<Diagnostic>) -> Read {
     let mut read = Read { entries: Vec::new(), disable_all: false };
     let mut sink = Sink::new(&source.path, text, out);
     // Copilot parses its files as strict JSON: the strict parser says where one is not.
     let Some(parsed) = hook_kit::json::parse(text, &mut sink) else { return read };
     let Some(root) = hook_kit::json::root(&parsed, &mut sink) else { return read };
-    let settings = source.place == Place::Settings;
+    let settings = source.scope == Scope::Settings;
     let mut hooks = None;
     let mut version = None;
     for prop in &root.properties {
@@ -137,7 +137,7 @@ fn looks_like_claude_code(events: &Object<'_>) -> bool {
 /// One entry, or `None` (with a diagnostic) when Copilot would skip it.
 fn entry(
     sink: &mut Sink<'_>,
-    source: &Arc<Source>,
+    source: &Arc<SourceFile>,
     event: EventName,
     index: usize,
     node: &Ast<'_>,

@@ -1,6 +1,6 @@
 //! Loading as Copilot loads: its places and order, and every entry it would skip said.
 
-use hooks_copilot::{Command, Loader, Place};
+use hooks_copilot::{Command, Loader, Scope};
 use serde_json::json;
 
 use crate::support::{Project, problems};
@@ -29,9 +29,9 @@ fn files_run_in_descending_name_order_user_before_repo() {
     assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
     let order: Vec<String> = config.entries.iter().map(|e| e.command.label()).collect();
     assert_eq!(order, ["echo user", "echo z", "echo m", "echo a", "echo 0", "echo settings"]);
-    let places: Vec<Place> = found.iter().map(|(_, place)| *place).collect();
-    assert_eq!(places.first(), Some(&Place::User));
-    assert_eq!(places.last(), Some(&Place::Settings));
+    let places: Vec<Scope> = found.iter().map(|(_, place)| *place).collect();
+    assert_eq!(places.first(), Some(&Scope::User));
+    assert_eq!(places.last(), Some(&Scope::Settings));
     assert!(config.entries.last().unwrap().source.hook_dir().is_none(), "no COPILOT_HOOK_DIR");
 }
 
@@ -68,7 +68,7 @@ fn entries_copilot_skips_are_warnings_and_the_rest_loads() {
         ]
     );
     let mut loader = Loader::new();
-    loader.text("/p/.github/hooks/h.json", text, Place::Repo);
+    loader.text("/p/.github/hooks/h.json", text, Scope::Repo);
     let config = loader.finish();
     let commands: Vec<&Command> = config.entries.iter().map(|e| &e.command).collect();
     assert_eq!(
@@ -132,7 +132,7 @@ async fn a_plugins_hooks_run_after_the_others_told_where_the_plugin_is() {
     let config = loader.finish();
     let warnings: Vec<String> = config.diagnostics.iter().map(|d| d.message.clone()).collect();
     assert_eq!(warnings, ["this plugin has no hooks (no hooks.json, no hooks/hooks.json)"]);
-    assert!(config.entries.iter().all(|e| e.source.place == Place::Plugin));
+    assert!(config.entries.iter().all(|e| e.source.scope == Scope::Plugin));
     let engine = Engine::new(config, &p.root, None).unwrap();
     engine.run_json(EventName::SessionStart, test_support::object(serde_json::json!({}))).await;
     let lines: Vec<String> =

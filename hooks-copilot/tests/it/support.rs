@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_copilot::{Engine, EventName, Loader, Place, Run};
+use hooks_copilot::{Engine, EventName, Loader, Run, Scope};
 use serde_json::{Map, Value};
 
 /// A project directory of its own.
@@ -57,7 +57,7 @@ impl Project {
 /// `LINE:COL: level: message`.
 pub(crate) fn problems(path: &Path, text: &str) -> Vec<String> {
     let mut loader = Loader::new();
-    loader.text(path, text, Place::Repo);
+    loader.text(path, text, Scope::Repo);
     loader
         .finish()
         .diagnostics

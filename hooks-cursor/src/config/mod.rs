@@ -21,7 +21,7 @@ use crate::EventName;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum Place {
+pub enum Scope {
     /// The administrator's (`/etc/cursor/hooks.json`).
     Enterprise,
     /// The project's (`.cursor/hooks.json`): its hooks run in the project's root.
@@ -33,14 +33,14 @@ pub enum Place {
     Plugin,
 }
 
-impl Place {
+impl Scope {
     /// `enterprise`, `project` or `user`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Place::Enterprise => "enterprise",
-            Place::Project => "project",
-            Place::User => "user",
-            Place::Plugin => "plugin",
+            Scope::Enterprise => "enterprise",
+            Scope::Project => "project",
+            Scope::User => "user",
+            Scope::Plugin => "plugin",
         }
     }
 }
@@ -48,11 +48,11 @@ impl Place {
 /// A `hooks.json` that was read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct Source {
+pub struct SourceFile {
     /// The file.
     pub path: PathBuf,
-    /// Its place.
-    pub place: Place,
+    /// Its scope.
+    pub scope: Scope,
 }
 
 /// What kind of hook an entry is.
@@ -90,20 +90,20 @@ pub struct Entry {
     #[serde(skip)]
     pub matcher: Matcher,
     /// Where it comes from.
-    pub source: Arc<Source>,
+    pub source: Arc<SourceFile>,
     /// The position of the entry in its file.
     pub position: Position,
 }
 
 /// Everything loaded: one entry per hook in priority order (the files' order, see [`discover`]
 /// for Cursor's, and within a file array order), and every problem found.
-pub type Config = hook_kit::Config<Entry, Source>;
+pub type Config = hook_kit::Config<Entry, SourceFile>;
 
 /// The timeout of a hook that sets none.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The `loop_limit` of a `stop` or `subagentStop` hook that sets none.
-pub const DEFAULT_LOOP_LIMIT: u32 = 5;
+pub const DEFAULT_MAX_FOLLOW_UPS: u32 = 5;
 
 /// Reads `hooks.json` files into a [`Config`].
 #[derive(Debug, Default)]
@@ -119,17 +119,17 @@ impl Loader {
 
     /// Reads a `hooks.json` of a place. A file that cannot be read is an error of the
     /// configuration, naming it.
-    pub fn file(&mut self, path: impl Into<PathBuf>, place: Place) -> &mut Self {
+    pub fn file(&mut self, path: impl Into<PathBuf>, scope: Scope) -> &mut Self {
         let path = path.into();
         if let Some(text) = self.config.read(&path) {
-            self.text(path, &text, place);
+            self.text(path, &text, scope);
         }
         self
     }
 
     /// Reads the text of a `hooks.json` of a place.
-    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, place: Place) -> &mut Self {
-        let source = Arc::new(Source { path: hook_kit::absolute(path), place });
+    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, scope: Scope) -> &mut Self {
+        let source = Arc::new(SourceFile { path: hook_kit::absolute(path), scope });
         let entries = read::hooks_file(&source, text, &mut self.config.diagnostics);
         self.config.add(&source, entries);
         self
@@ -145,13 +145,13 @@ impl Loader {
 /// enterprise's (`/etc/cursor/hooks.json`), the project's (`.cursor/hooks.json`), the user's
 /// (`cursor_home/hooks.json`, `~/.cursor` by default). Only files that exist. Every hook of
 /// every file runs.
-pub fn discover(cursor_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf, Place)> {
+pub fn discover(cursor_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf, Scope)> {
     let mut found = vec![
-        (PathBuf::from("/etc/cursor/hooks.json"), Place::Enterprise),
-        (project_dir.join(".cursor/hooks.json"), Place::Project),
+        (PathBuf::from("/etc/cursor/hooks.json"), Scope::Enterprise),
+        (project_dir.join(".cursor/hooks.json"), Scope::Project),
     ];
     if let Some(home) = cursor_home {
-        found.push((home.join("hooks.json"), Place::User));
+        found.push((home.join("hooks.json"), Scope::User));
     }
     found.retain(|(path, _)| path.is_file());
     found

@@ -7,7 +7,7 @@ use hook_kit::json::{Sink, kind, text_of};
 use hook_protocol::{Diagnostic, Matcher, Position};
 use jsonc_parser::ast::Value as Ast;
 
-use super::{DEFAULT_LOOP_LIMIT, DEFAULT_TIMEOUT, Entry, HookType, Source};
+use super::{DEFAULT_MAX_FOLLOW_UPS, DEFAULT_TIMEOUT, Entry, HookType, SourceFile};
 use crate::EventName;
 
 /// The longest `timeout` taken: a day.
@@ -15,7 +15,7 @@ const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 
 /// Reads one file's text.
 pub(super) fn hooks_file(
-    source: &Arc<Source>,
+    source: &Arc<SourceFile>,
     text: &str,
     out: &mut Vec<Diagnostic>,
 ) -> Vec<Entry> {
@@ -87,7 +87,7 @@ pub(super) fn hooks_file(
 /// One entry, or `None` (with a diagnostic) when it cannot run.
 fn entry(
     sink: &mut Sink<'_>,
-    source: &Arc<Source>,
+    source: &Arc<SourceFile>,
     event: EventName,
     index: usize,
     node: &Ast<'_>,
@@ -102,7 +102,7 @@ fn entry(
     let mut hook_type = HookType::Command;
     let mut timeout = DEFAULT_TIMEOUT;
     let mut fail_closed = false;
-    let mut loop_limit = Some(DEFAULT_LOOP_LIMIT);
+    let mut loop_limit = Some(DEFAULT_MAX_FOLLOW_UPS);
     let mut matcher_raw = None;
     for prop in &fields.properties {
         let key = prop.name.as_str();

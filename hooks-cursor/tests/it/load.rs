@@ -1,10 +1,10 @@
 //! Loading: every problem at its line and column, the fields' ranges.
 
-use hooks_cursor::{Loader, Place};
+use hooks_cursor::{Loader, Scope};
 
 fn problems(text: &str) -> Vec<String> {
     let mut loader = Loader::new();
-    loader.text("/p/.cursor/hooks.json", text, Place::Project);
+    loader.text("/p/.cursor/hooks.json", text, Scope::Project);
     loader
         .finish()
         .diagnostics
@@ -52,9 +52,9 @@ fn bad_fields_name_themselves() {
 fn defaults_are_cursors() {
     let mut loader = Loader::new();
     let text = r#"{"version": 1, "hooks": {"stop": [{"command": "a"}, {"command": "b", "loop_limit": null, "timeout": 1.5}]}}"#;
-    loader.text("/p/.cursor/hooks.json", text, Place::Project);
+    loader.text("/p/.cursor/hooks.json", text, Scope::Project);
     let config = loader.finish();
-    assert_eq!(config.entries[0].loop_limit, Some(hooks_cursor::DEFAULT_LOOP_LIMIT));
+    assert_eq!(config.entries[0].loop_limit, Some(hooks_cursor::DEFAULT_MAX_FOLLOW_UPS));
     assert_eq!(config.entries[0].timeout, hooks_cursor::DEFAULT_TIMEOUT);
     assert_eq!(config.entries[1].loop_limit, None);
     assert_eq!(config.entries[1].timeout, std::time::Duration::from_millis(1500), "seconds");

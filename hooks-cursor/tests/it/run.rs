@@ -200,8 +200,8 @@ async fn a_plugins_hooks_come_after_the_projects_and_run_in_the_plugins_folder()
     std::fs::write(plugin.join("hooks/hooks.json"), text.to_string()).unwrap();
 
     let mut loader = hooks_cursor::Loader::new();
-    loader.file(p.root.join(".cursor/hooks.json"), hooks_cursor::Place::Project);
-    loader.file(plugin.join("hooks/hooks.json"), hooks_cursor::Place::Plugin);
+    loader.file(p.root.join(".cursor/hooks.json"), hooks_cursor::Scope::Project);
+    loader.file(plugin.join("hooks/hooks.json"), hooks_cursor::Scope::Plugin);
     let config = loader.finish();
     assert!(config.diagnostics.iter().all(|d| !d.is_error()), "{:?}", config.diagnostics);
     let engine = hooks_cursor::Engine::new(config, &p.root, None, None).unwrap();

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use hook_protocol::{Common, Event, Payload, Report, ToolCall, ToolResult};
-use hooks_cursor::{Engine, Loader, Place};
+use hooks_cursor::{Engine, Loader, Scope};
 use serde_json::{Value, json};
 
 /// A project directory of its own.
@@ -37,7 +37,7 @@ impl Project {
 
     pub(crate) fn engine(&self) -> Engine {
         let mut loader = Loader::new();
-        loader.file(self.root.join(".cursor/hooks.json"), Place::Project);
+        loader.file(self.root.join(".cursor/hooks.json"), Scope::Project);
         let config = loader.finish();
         assert!(config.diagnostics.iter().all(|d| !d.is_error()), "{:?}", config.diagnostics);
         Engine::new(config, &self.root, None, None).unwrap()

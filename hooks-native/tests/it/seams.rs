@@ -3,8 +3,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hook_protocol::{
     Common, Continuation, Custom, Decision, Dispatcher, Event, FailurePolicy, Hook, HookStatus,
-    Matcher, Mode, Payload, PermissionAnswer, PermissionDecision, PostToolDecision,
-    PreToolDecision, PromptSubmit, PromptSubmitDecision, PromptVerdict, Report, Seam, Source,
+    Matcher, Mode, Payload, PermissionDecision, PostToolDecision, PreToolDecision,
+    PromptPermission, PromptSubmit, PromptSubmitDecision, Report, RequestPermission, Seam, Source,
     ToolCall, ToolPermission, ToolResult, TurnEnd, TurnEndDecision,
 };
 use hooks_native::{Answer, DIALECT, SeamHook};
@@ -49,7 +49,7 @@ async fn a_native_deny_beside_a_native_allow_denies() {
         if command(call).contains("rm -rf") {
             Answer::deny("`rm -rf` is not allowed")
         } else {
-            Answer::none()
+            Answer::no_opinion()
         }
     });
     let report = parallel(vec![allow, deny], &bash("rm -rf /")).await;
@@ -64,7 +64,7 @@ async fn a_native_deny_beside_a_native_allow_denies() {
 
     let allow = SeamHook::pre_tool("allow-all", |_: &ToolCall, _: &Common| Answer::allow());
     let deny = SeamHook::pre_tool("no-rm", |call: &ToolCall, _: &Common| {
-        if command(call).contains("rm -rf") { Answer::deny("no") } else { Answer::none() }
+        if command(call).contains("rm -rf") { Answer::deny("no") } else { Answer::no_opinion() }
     });
     let report = parallel(vec![allow, deny], &bash("ls")).await;
     assert_eq!(
@@ -202,16 +202,16 @@ async fn typed_decisions_read_back_from_the_report() {
     let event = Event::new(common(), PromptSubmit::new("key AKIA123"));
     let d = parallel(vec![prompt], &event).await.decision::<PromptSubmitDecision>();
     assert_eq!(
-        d.verdict,
-        PromptVerdict::Block { reason: Some("the prompt holds an access key".into()) }
+        d.permission,
+        PromptPermission::Block { reason: Some("the prompt holds an access key".into()) }
     );
 
     // Turn end: continue with the next instruction; halt carries its reason.
     let keep_going = SeamHook::turn_end("tests", |t: &TurnEnd, _: &Common| {
-        if t.continuing { Answer::none() } else { Answer::continue_with("run the tests") }
+        if t.continuing { Answer::no_opinion() } else { Answer::continue_with("run the tests") }
     });
     let halt = SeamHook::turn_end("budget", |_: &TurnEnd, _: &Common| {
-        Answer::none().halt("budget spent").with_message("stopping: budget spent")
+        Answer::no_opinion().halt("budget spent").with_message("stopping: budget spent")
     });
     let d = parallel(vec![keep_going, halt], &Event::new(common(), TurnEnd::new()))
         .await
@@ -230,8 +230,8 @@ async fn typed_decisions_read_back_from_the_report() {
     );
     let d = parallel(vec![grant], &event).await.decision::<PermissionDecision>();
     assert_eq!(
-        d.answer,
-        PermissionAnswer::Allow { updated_input: Some(json!({ "file_path": "/repo/safe" })) }
+        d.permission,
+        RequestPermission::Allow { updated_input: Some(json!({ "file_path": "/repo/safe" })) }
     );
 
     // Post-tool: blocking feedback for the model.
@@ -239,7 +239,7 @@ async fn typed_decisions_read_back_from_the_report() {
         if r.tool_response.get("warnings").is_some() {
             Answer::block("fix the warnings first")
         } else {
-            Answer::none()
+            Answer::no_opinion()
         }
     });
     let result = ToolResult::new(ToolCall::new("Bash", json!({})), json!({ "warnings": 3 }));
@@ -251,7 +251,7 @@ async fn typed_decisions_read_back_from_the_report() {
 #[tokio::test]
 async fn in_a_pipeline_a_native_rewrite_reaches_the_next_native_hook() {
     let rewrite = SeamHook::pre_tool("rewrite", |_: &ToolCall, _: &Common| {
-        Answer::none().with_input(json!({ "command": "ls -la" }))
+        Answer::no_opinion().with_input(json!({ "command": "ls -la" }))
     })
     .priority(-1);
     let check = SeamHook::pre_tool("check", |call: &ToolCall, _: &Common| {
@@ -314,7 +314,7 @@ async fn an_async_hook_answers_after_awaiting_and_folds_with_sync_ones() {
             Ok::<_, String>(if command(&call).contains("deploy") {
                 Answer::deny("deploys go through the release train")
             } else {
-                Answer::none()
+                Answer::no_opinion()
             })
         }
     })
@@ -346,7 +346,7 @@ async fn an_async_hook_that_errs_or_panics_is_a_failure_under_its_policy() {
         if true {
             panic!("bug in the hook");
         }
-        Answer::<hooks_native::seam::PreTool>::none()
+        Answer::<hooks_native::seam::PreTool>::no_opinion()
     });
     let report = parallel(vec![errs, panics], &bash("ls")).await;
     let statuses: Vec<_> = report.records.iter().map(|r| (r.status, r.failure.clone())).collect();

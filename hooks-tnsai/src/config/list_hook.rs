@@ -59,7 +59,7 @@ impl Hook for ListHook {
             self.dispatcher.dispatch(&stamped).await
         };
         let merged = &report.merged;
-        let mut verdict = Verdict::none();
+        let mut verdict = Verdict::no_opinion();
         verdict.decision = merged.decision;
         verdict.reason = merged.reason();
         verdict.context = merged.context.iter().map(|c| c.value.clone()).collect();

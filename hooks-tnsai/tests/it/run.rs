@@ -34,7 +34,7 @@ async fn allow_and_skip_have_no_opinion() {
         ));
         let o = run(&s.hook(decision, &body, OPEN), &bash("ls")).await;
         assert_eq!(o.status, HookStatus::Success, "{o:?}");
-        assert_eq!(o.verdict, Verdict::none(), "a TNSAI allow grants nothing");
+        assert_eq!(o.verdict, Verdict::no_opinion(), "a TNSAI allow grants nothing");
         assert_eq!(meta(&o).decision.as_str(), decision);
         assert_eq!(meta(&o).reason.as_deref(), Some("fine"));
     }
@@ -103,7 +103,7 @@ async fn modify_that_does_not_fit_is_a_protocol_error() {
             "{failure}"
         );
         assert!(failure.contains(expected), "{failure}");
-        assert_eq!(o.verdict, Verdict::none());
+        assert_eq!(o.verdict, Verdict::no_opinion());
     }
 }
 

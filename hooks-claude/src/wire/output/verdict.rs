@@ -20,7 +20,7 @@ fn permission(value: PermissionDecisionValue) -> Decision {
 
 /// The neutral verdict of an output the event's discard rules were applied to.
 pub(crate) fn to_verdict(event: Option<EventName>, out: &HookOutput) -> Verdict {
-    let mut v = Verdict::none();
+    let mut v = Verdict::no_opinion();
     if out.continue_ == Some(false) {
         v.halt = Some(Halt::new(out.stop_reason.clone()));
     }
