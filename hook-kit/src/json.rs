@@ -44,12 +44,12 @@ impl<'a> Sink<'a> {
     }
 
     /// An error at `at`: something did not register.
-    pub fn error(&mut self, at: Position, message: impl Into<String>) {
+    pub fn error(&mut self, at: Position, message: impl Into<hook_protocol::Problem>) {
         self.out.push(Diagnostic::error(self.file, at, message));
     }
 
     /// A warning at `at`: worth knowing, and everything still works.
-    pub fn warning(&mut self, at: Position, message: impl Into<String>) {
+    pub fn warning(&mut self, at: Position, message: impl Into<hook_protocol::Problem>) {
         self.out.push(Diagnostic::warning(self.file, at, message));
     }
 }

@@ -91,6 +91,61 @@ impl Level {
     }
 }
 
+/// What a problem makes a loader leave out, as data: a harness that loads everything else
+/// says it; a program that stops on the problem leaves it unsaid ([`Diagnostic::problem`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Skipped {
+    /// A value: a setting is ignored, and the rest of its hook loads.
+    Value,
+    /// One hook (a handler).
+    Hook,
+    /// A matcher group and its hooks.
+    Group,
+    /// An event's hooks.
+    Event,
+    /// A whole file (a settings file, a plugin's hook file or manifest).
+    File,
+}
+
+/// What a problem left out, and the words its dialect says it in (`this handler is skipped`),
+/// which end the diagnostic's message after `; `.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Skip {
+    /// What was left out.
+    pub skipped: Skipped,
+    /// How the dialect says it.
+    pub words: String,
+}
+
+/// The words of a problem: what is wrong and, when the loader leaves something out because of
+/// it, what ([`skipping`]). A string is a problem that leaves nothing out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    message: String,
+    skip: Option<Skip>,
+}
+
+impl From<String> for Problem {
+    fn from(message: String) -> Self {
+        Self { message, skip: None }
+    }
+}
+
+impl From<&str> for Problem {
+    fn from(message: &str) -> Self {
+        Self { message: message.to_owned(), skip: None }
+    }
+}
+
+/// A problem that makes the loader leave `skipped` out, said as `words` after the message
+/// (`skipping("`timeout` must be a number", Skipped::Hook, "this handler is skipped")`).
+pub fn skipping(message: impl Into<String>, skipped: Skipped, words: &str) -> Problem {
+    Problem { message: message.into(), skip: Some(Skip { skipped, words: words.to_owned() }) }
+}
+
 /// One problem in one configuration file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -103,8 +158,11 @@ pub struct Diagnostic {
     pub column: usize,
     /// Warning or error.
     pub level: Level,
-    /// What is wrong, naming the value.
+    /// What is wrong, naming the value, and what the loader left out because of it (the
+    /// words of [`Diagnostic::skip`], after `; `).
     pub message: String,
+    /// What the loader left out because of it, when it left something out.
+    pub skip: Option<Skip>,
 }
 
 impl Diagnostic {
@@ -113,29 +171,51 @@ impl Diagnostic {
         file: impl Into<PathBuf>,
         position: Position,
         level: Level,
-        message: impl Into<String>,
+        problem: impl Into<Problem>,
     ) -> Self {
+        let Problem { mut message, skip } = problem.into();
+        if let Some(skip) = &skip {
+            message.push_str("; ");
+            message.push_str(&skip.words);
+        }
         Self {
             file: file.into(),
             line: position.line,
             column: position.column,
             level,
-            message: message.into(),
+            message,
+            skip,
         }
     }
 
     /// An error at a position.
-    pub fn error(file: impl Into<PathBuf>, position: Position, message: impl Into<String>) -> Self {
-        Self::new(file, position, Level::Error, message)
+    pub fn error(
+        file: impl Into<PathBuf>,
+        position: Position,
+        problem: impl Into<Problem>,
+    ) -> Self {
+        Self::new(file, position, Level::Error, problem)
     }
 
     /// A warning at a position.
     pub fn warning(
         file: impl Into<PathBuf>,
         position: Position,
-        message: impl Into<String>,
+        problem: impl Into<Problem>,
     ) -> Self {
-        Self::new(file, position, Level::Warning, message)
+        Self::new(file, position, Level::Warning, problem)
+    }
+
+    /// What is wrong, without what the loader left out: for a program that stops on it.
+    pub fn problem(&self) -> &str {
+        let words = self.skip.as_ref().map_or(0, |s| s.words.len() + "; ".len());
+        self.message.get(..self.message.len().saturating_sub(words)).unwrap_or(&self.message)
+    }
+
+    /// The diagnostic as [`Display`](fmt::Display) prints it, with [`Diagnostic::problem`] for
+    /// its message.
+    pub fn without_skip(&self) -> Self {
+        Self { message: self.problem().to_owned(), skip: None, ..self.clone() }
     }
 
     /// Where in the file.
@@ -163,6 +243,25 @@ impl fmt::Display for Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_problem_skips_is_data_said_after_it() {
+        let problem =
+            skipping("`timeout` must be a number", Skipped::Hook, "this handler is skipped");
+        let d = Diagnostic::error("/p/s.json", Position::new(3, 4), problem);
+        assert_eq!(
+            d.to_string(),
+            "/p/s.json:3:4: error: `timeout` must be a number; this handler is skipped"
+        );
+        assert_eq!(d.problem(), "`timeout` must be a number");
+        assert_eq!(d.skip.as_ref().map(|s| s.skipped), Some(Skipped::Hook));
+        assert_eq!(
+            d.without_skip().to_string(),
+            "/p/s.json:3:4: error: `timeout` must be a number"
+        );
+        let plain = Diagnostic::warning("/p/s.json", Position::default(), "odd; but fine");
+        assert_eq!((plain.problem(), &plain.skip), ("odd; but fine", &None));
+    }
 
     #[test]
     fn offsets_become_lines_and_columns() {

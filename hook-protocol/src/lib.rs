@@ -140,7 +140,7 @@ mod stop_guard;
 pub mod text_file;
 mod verdict;
 
-pub use diagnostic::{Diagnostic, Level, LineIndex, Position};
+pub use diagnostic::{Diagnostic, Level, LineIndex, Position, Problem, Skip, Skipped, skipping};
 pub use dialect::{
     Claim, DecisionWord, Dialect, DialectError, EventRun, FileKind, GuardState, HookLine, LateLine,
     Listed, LoadRequest, Loaded, Session, SessionStep, Settled,

@@ -120,6 +120,15 @@ impl ReadError {
         crate::Diagnostic::error(self.path(), at, format!("{}; {consequence}", self.reason()))
     }
 
+    /// As [`ReadError::diagnostic`], the file skipped: what it says after the reason is
+    /// [`Skipped::File`](crate::Skipped::File) in `words`.
+    pub fn skipping_file(&self, words: &str) -> crate::Diagnostic {
+        let at =
+            self.line().map_or_else(crate::Position::default, |line| crate::Position::new(line, 1));
+        let problem = crate::skipping(self.reason(), crate::Skipped::File, words);
+        crate::Diagnostic::error(self.path(), at, problem)
+    }
+
     /// The line a problem is on, when it is about one (text that is not UTF-8).
     pub fn line(&self) -> Option<usize> {
         match self {

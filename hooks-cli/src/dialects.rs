@@ -156,29 +156,12 @@ fn report(diagnostics: &[Diagnostic]) -> Result<(), CliError> {
     }
     match errors.as_slice() {
         [] => Ok(()),
-        [only] => Err(cli_error!("{}; no hook was run", stopping(&only.to_string()))),
+        [only] => Err(cli_error!("{}; no hook was run", only.without_skip())),
         many => {
             for d in many {
-                output::errln!("hooks: {}", stopping(&d.to_string()));
+                output::errln!("hooks: {}", d.without_skip());
             }
             Err(cli_error!("{} errors in the configuration; no hook was run", many.len()))
         }
     }
-}
-
-/// A loader error without its note on what the loader skips (`; this handler is skipped`):
-/// true for a harness, which runs everything else, but not for a command that stops.
-fn stopping(message: &str) -> String {
-    const SKIPS: &[&str] = &[
-        "; this handler is skipped",
-        "; the group is skipped",
-        "; its hooks are skipped",
-        "; no hook from this file registers",
-        "; no hook from it registers",
-        "; it is not loaded",
-        "; the manifest is ignored",
-        "; this one is ignored",
-        "; it is ignored",
-    ];
-    SKIPS.iter().find_map(|s| message.strip_suffix(s)).unwrap_or(message).to_owned()
 }

@@ -13,11 +13,11 @@ pub(crate) struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    pub(crate) fn error(&mut self, pos: Position, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, pos: Position, message: impl Into<hook_protocol::Problem>) {
         self.out.push(Diagnostic::new(self.file, pos, Level::Error, message));
     }
 
-    pub(crate) fn warning(&mut self, pos: Position, message: impl Into<String>) {
+    pub(crate) fn warning(&mut self, pos: Position, message: impl Into<hook_protocol::Problem>) {
         self.out.push(Diagnostic::new(self.file, pos, Level::Warning, message));
     }
 }

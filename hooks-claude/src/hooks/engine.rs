@@ -290,7 +290,11 @@ impl Engine {
                     path,
                     hook_protocol::Position::default(),
                     hook_protocol::Level::Error,
-                    format!("the skill's matchers cannot be compiled with the others: {e}; no hook from it registers"),
+                    hook_protocol::skipping(
+                        format!("the skill's matchers cannot be compiled with the others: {e}"),
+                        hook_protocol::Skipped::File,
+                        "no hook from it registers",
+                    ),
                 ));
                 (name, problems)
             }

@@ -92,7 +92,14 @@ fn events(
                 .find(|e| e.as_str().eq_ignore_ascii_case(name))
                 .map(|e| format!(" (did you mean `{e}`? event names are case-sensitive)"))
                 .unwrap_or_default();
-            sink.warning(*at, format!("unknown Codex event `{name}`{hint}; its hooks are skipped"));
+            sink.warning(
+                *at,
+                hook_protocol::skipping(
+                    format!("unknown Codex event `{name}`{hint}"),
+                    hook_protocol::Skipped::Event,
+                    "its hooks are skipped",
+                ),
+            );
             continue;
         };
         let Shape::List(list) = &groups.value else {
@@ -151,7 +158,14 @@ fn group_entries(
         Some((m, at)) => match Matcher::names_or_pattern(m) {
             Ok(compiled) => compiled,
             Err(e) => {
-                sink.warning(*at, format!("invalid matcher `{m}`: {e}; the group is skipped"));
+                sink.warning(
+                    *at,
+                    hook_protocol::skipping(
+                        format!("invalid matcher `{m}`: {e}"),
+                        hook_protocol::Skipped::Group,
+                        "the group is skipped",
+                    ),
+                );
                 return;
             }
         },

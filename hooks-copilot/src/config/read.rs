@@ -38,9 +38,10 @@ pub(super) fn hook_file(source: &Arc<SourceFile>, text: &str, out: &mut Vec<Diag
                 let at = sink.at(v);
                 sink.warning(
                     at,
-                    format!(
-                        "`disableAllHooks` must be a boolean, found {}; it is ignored",
-                        kind(v)
+                    hook_protocol::skipping(
+                        format!("`disableAllHooks` must be a boolean, found {}", kind(v)),
+                        hook_protocol::Skipped::Value,
+                        "it is ignored",
                     ),
                 );
             }
@@ -94,7 +95,11 @@ pub(super) fn hook_file(source: &Arc<SourceFile>, text: &str, out: &mut Vec<Diag
                 .unwrap_or_default();
             sink.warning(
                 at,
-                format!("unknown Copilot event `{name}`{hint}; its hooks are skipped"),
+                hook_protocol::skipping(
+                    format!("unknown Copilot event `{name}`{hint}"),
+                    hook_protocol::Skipped::Event,
+                    "its hooks are skipped",
+                ),
             );
             continue;
         };

@@ -64,7 +64,14 @@ pub(super) fn hooks_file(
             let hint = EventName::near(name)
                 .map(|e| format!(" (did you mean `{e}`? event names are case-sensitive)"))
                 .unwrap_or_default();
-            sink.warning(at, format!("unknown Cursor event `{name}`{hint}; its hooks are skipped"));
+            sink.warning(
+                at,
+                hook_protocol::skipping(
+                    format!("unknown Cursor event `{name}`{hint}"),
+                    hook_protocol::Skipped::Event,
+                    "its hooks are skipped",
+                ),
+            );
             continue;
         };
         let Ast::Array(list) = &prop.value else {

@@ -58,7 +58,11 @@ impl Loader {
                 &path,
                 at,
                 Level::Error,
-                format!("{message}; no hook from it registers"),
+                hook_protocol::skipping(
+                    message,
+                    hook_protocol::Skipped::File,
+                    "no hook from it registers",
+                ),
             )
         };
         let fields: Map<String, Value> = match serde_saphyr::from_str::<Option<Value>>(yaml) {

@@ -125,7 +125,14 @@ impl Fields<'_, '_, '_> {
     fn ignored(&mut self, name: &str, why: &str) {
         if let Some(p) = prop(self.obj, name) {
             let at = self.w.pos(&p.value);
-            self.w.sink.warning(at, format!("`{name}` {why}; it is ignored"));
+            self.w.sink.warning(
+                at,
+                hook_protocol::skipping(
+                    format!("`{name}` {why}"),
+                    hook_protocol::Skipped::Value,
+                    "it is ignored",
+                ),
+            );
         }
     }
 }
@@ -174,9 +181,13 @@ pub(super) fn handler(
             .collect();
         w.sink.error(
             type_pos,
-            format!(
-                "`{event}` does not accept `{kind}` handlers (it accepts {}); this handler is skipped",
-                accepted.join(", ")
+            hook_protocol::skipping(
+                format!(
+                    "`{event}` does not accept `{kind}` handlers (it accepts {})",
+                    accepted.join(", ")
+                ),
+                hook_protocol::Skipped::Hook,
+                "this handler is skipped",
             ),
         );
         return None;
@@ -204,8 +215,10 @@ pub(super) fn handler(
             {
                 f.w.sink.error(
                     *p,
-                    format!(
-                        "`shell` must be `bash` or `powershell`, got `{s}`; this handler is skipped"
+                    hook_protocol::skipping(
+                        format!("`shell` must be `bash` or `powershell`, got `{s}`"),
+                        hook_protocol::Skipped::Hook,
+                        "this handler is skipped",
                     ),
                 );
                 f.ok = false;
@@ -273,7 +286,17 @@ fn timeout(f: &mut Fields<'_, '_, '_>) -> Option<Duration> {
         Some(Ast::NumberLit(n)) => {
             let secs: f64 = n.value.parse().unwrap_or(f64::NAN);
             let Ok(timeout) = hook_exec::timeout_from_secs(secs) else {
-                f.w.sink.error(f.w.pos(n), format!("`timeout` must be a positive number of seconds, got `{}`; this handler is skipped", n.value));
+                f.w.sink.error(
+                    f.w.pos(n),
+                    hook_protocol::skipping(
+                        format!(
+                            "`timeout` must be a positive number of seconds, got `{}`",
+                            n.value
+                        ),
+                        hook_protocol::Skipped::Hook,
+                        "this handler is skipped",
+                    ),
+                );
                 f.ok = false;
                 return None;
             };
@@ -301,7 +324,14 @@ fn if_rule(
     match PermissionRule::parse(&text) {
         Ok(r) => rule = Some(r),
         Err(e) => {
-            f.w.sink.error(p, format!("{e}; this handler is skipped"));
+            f.w.sink.error(
+                p,
+                hook_protocol::skipping(
+                    format!("{e}"),
+                    hook_protocol::Skipped::Hook,
+                    "this handler is skipped",
+                ),
+            );
             f.ok = false;
         }
     }
@@ -335,8 +365,10 @@ fn on_failure(f: &mut Fields<'_, '_, '_>, kind: HandlerType) -> OnFailure {
         Some((s, p)) => {
             f.w.sink.error(
                 p,
-                format!(
-                    "`onFailure` must be `continue` or `block`, got `{s}`; this handler is skipped"
+                hook_protocol::skipping(
+                    format!("`onFailure` must be `continue` or `block`, got `{s}`"),
+                    hook_protocol::Skipped::Hook,
+                    "this handler is skipped",
                 ),
             );
             f.ok = false;
@@ -353,7 +385,14 @@ fn http(f: &mut Fields<'_, '_, '_>, at: Position) -> Option<HandlerSpec> {
     if let Some((u, p)) = &url
         && let Err(e) = crate::config::url::check_url(u)
     {
-        f.w.sink.error(*p, format!("{e}; this handler is skipped"));
+        f.w.sink.error(
+            *p,
+            hook_protocol::skipping(
+                format!("{e}"),
+                hook_protocol::Skipped::Hook,
+                "this handler is skipped",
+            ),
+        );
         f.ok = false;
     }
     let mut headers = Vec::new();
@@ -364,7 +403,14 @@ fn http(f: &mut Fields<'_, '_, '_>, at: Position) -> Option<HandlerSpec> {
                 let name = p.name.as_str();
                 if let Err(e) = crate::config::url::check_header_name(name) {
                     let at = f.w.pos(&p.name);
-                    f.w.sink.error(at, format!("{e}; this handler is skipped"));
+                    f.w.sink.error(
+                        at,
+                        hook_protocol::skipping(
+                            format!("{e}"),
+                            hook_protocol::Skipped::Hook,
+                            "this handler is skipped",
+                        ),
+                    );
                     f.ok = false;
                 }
                 match &p.value {

@@ -124,7 +124,7 @@ impl Loader {
     }
 
     fn unreadable(&mut self, e: &ReadError) -> &mut Self {
-        self.config.diagnostics.push(e.diagnostic("no hook from it registers"));
+        self.config.diagnostics.push(e.skipping_file("no hook from it registers"));
         self
     }
 
@@ -183,7 +183,11 @@ impl Loader {
                     let at = w.idx.position(e.range().start);
                     w.sink.error(
                         at,
-                        format!("invalid JSON: {}; no hook from this file registers", e.kind()),
+                        hook_protocol::skipping(
+                            format!("invalid JSON: {}", e.kind()),
+                            hook_protocol::Skipped::File,
+                            "no hook from this file registers",
+                        ),
                     );
                     self.config.diagnostics.append(&mut diagnostics);
                     return;
@@ -192,7 +196,11 @@ impl Loader {
             let Some(Ast::Object(root)) = parsed.value else {
                 w.sink.error(
                     Position::new(1, 1),
-                    "expected a JSON object at the top level; no hook from this file registers",
+                    hook_protocol::skipping(
+                        "expected a JSON object at the top level",
+                        hook_protocol::Skipped::File,
+                        "no hook from this file registers",
+                    ),
                 );
                 self.config.diagnostics.append(&mut diagnostics);
                 return;
@@ -246,7 +254,14 @@ impl Loader {
                         }
                     }
                 }
-                v => w.sink.warning(w.pos(v), "`env` must be an object; it is ignored"),
+                v => w.sink.warning(
+                    w.pos(v),
+                    hook_protocol::skipping(
+                        "`env` must be an object",
+                        hook_protocol::Skipped::Value,
+                        "it is ignored",
+                    ),
+                ),
             }
         }
         if scope.is_some() {
@@ -263,8 +278,10 @@ impl Loader {
                                 Ast::StringLit(s) => list.push(s.value.to_string()),
                                 v => w.sink.error(
                                     w.pos(v),
-                                    format!(
-                                        "every element of `{key}` must be a string; it is ignored"
+                                    hook_protocol::skipping(
+                                        format!("every element of `{key}` must be a string"),
+                                        hook_protocol::Skipped::Value,
+                                        "it is ignored",
                                     ),
                                 ),
                             }
@@ -300,7 +317,11 @@ impl Loader {
                     .unwrap_or_default();
                 w.sink.warning(
                     at,
-                    format!("unknown hook event `{name}`{hint}; its hooks are skipped"),
+                    hook_protocol::skipping(
+                        format!("unknown hook event `{name}`{hint}"),
+                        hook_protocol::Skipped::Event,
+                        "its hooks are skipped",
+                    ),
                 );
                 continue;
             };
@@ -368,7 +389,11 @@ impl Loader {
                 }
                 v => w.sink.warning(
                     w.pos(v),
-                    "`enabledPlugins` must be an object of `plugin@marketplace` to booleans; it is ignored",
+                    hook_protocol::skipping(
+                        "`enabledPlugins` must be an object of `plugin@marketplace` to booleans",
+                        hook_protocol::Skipped::Value,
+                        "it is ignored",
+                    ),
                 ),
             }
         }
@@ -397,7 +422,14 @@ impl Loader {
                 Some(s.value.to_string())
             }
             Some(v) => {
-                w.sink.error(w.pos(v), "`matcher` must be a string; the group is skipped");
+                w.sink.error(
+                    w.pos(v),
+                    hook_protocol::skipping(
+                        "`matcher` must be a string",
+                        hook_protocol::Skipped::Group,
+                        "the group is skipped",
+                    ),
+                );
                 return;
             }
         };
@@ -415,7 +447,14 @@ impl Loader {
         let matcher = match compile(matcher_raw.as_deref(), Some(event)) {
             Ok(m) => m,
             Err(e) => {
-                w.sink.error(matcher_pos, format!("{e}; the group is skipped"));
+                w.sink.error(
+                    matcher_pos,
+                    hook_protocol::skipping(
+                        format!("{e}"),
+                        hook_protocol::Skipped::Group,
+                        "the group is skipped",
+                    ),
+                );
                 return;
             }
         };

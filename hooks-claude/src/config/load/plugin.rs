@@ -103,13 +103,17 @@ impl Loader {
         at: Position,
         standard: &Path,
     ) {
-        let mut problem = |severity, message: String| {
+        let mut problem = |severity, message: hook_protocol::Problem| {
             self.config.diagnostics.push(Diagnostic::new(manifest, at, severity, message));
         };
         let Some(relative) = file.strip_prefix("./") else {
             problem(
                 Level::Error,
-                format!("hook file `{file}` must be a path starting with `./`; it is not loaded"),
+                hook_protocol::skipping(
+                    format!("hook file `{file}` must be a path starting with `./`"),
+                    hook_protocol::Skipped::File,
+                    "it is not loaded",
+                ),
             );
             return;
         };
@@ -117,7 +121,11 @@ impl Loader {
         if relative.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
             problem(
                 Level::Error,
-                format!("hook file `{file}` must stay inside the plugin; it is not loaded"),
+                hook_protocol::skipping(
+                    format!("hook file `{file}` must stay inside the plugin"),
+                    hook_protocol::Skipped::File,
+                    "it is not loaded",
+                ),
             );
             return;
         }
@@ -125,7 +133,7 @@ impl Loader {
         if path.components().eq(standard.components()) {
             problem(
                 Level::Warning,
-                format!("`{file}` is the plugin's standard hooks file, loaded once already"),
+                format!("`{file}` is the plugin's standard hooks file, loaded once already").into(),
             );
             return;
         }
@@ -136,7 +144,11 @@ impl Loader {
             }
             Err(e) => problem(
                 Level::Error,
-                format!("hook file `{file}` cannot be read: {e}; no hook from it registers"),
+                hook_protocol::skipping(
+                    format!("hook file `{file}` cannot be read: {e}"),
+                    hook_protocol::Skipped::File,
+                    "no hook from it registers",
+                ),
             ),
         }
     }
@@ -154,21 +166,32 @@ impl Loader {
             }
         };
         let idx = LineIndex::new(&text);
-        let mut problem = |at: Position, message: String| {
+        let mut problem = |at: Position, message: hook_protocol::Problem| {
             self.config.diagnostics.push(Diagnostic::new(&path, at, Level::Error, message));
         };
         let root_value = match parse_to_ast(&text, &CollectOptions::default(), &strict()) {
             Ok(parsed) => parsed.value,
             Err(e) => {
                 let at = idx.position(e.range().start);
-                problem(at, format!("invalid JSON: {}; the manifest is ignored", e.kind()));
+                problem(
+                    at,
+                    hook_protocol::skipping(
+                        format!("invalid JSON: {}", e.kind()),
+                        hook_protocol::Skipped::File,
+                        "the manifest is ignored",
+                    ),
+                );
                 return None;
             }
         };
         let Some(Ast::Object(object)) = root_value else {
             problem(
                 Position::new(1, 1),
-                "the manifest must be a JSON object; it is ignored".into(),
+                hook_protocol::skipping(
+                    "the manifest must be a JSON object",
+                    hook_protocol::Skipped::Value,
+                    "it is ignored",
+                ),
             );
             return None;
         };
@@ -190,7 +213,11 @@ impl Loader {
                         }
                         v => problem(
                             idx.position(v.range().start),
-                            "every element of `hooks` must be a path; this one is ignored".into(),
+                            hook_protocol::skipping(
+                                "every element of `hooks` must be a path",
+                                hook_protocol::Skipped::Value,
+                                "this one is ignored",
+                            ),
                         ),
                     }
                 }
@@ -200,8 +227,11 @@ impl Loader {
             Some(v) => {
                 problem(
                     idx.position(v.range().start),
-                    "`hooks` must be a path, a list of paths or an object of events; it is ignored"
-                        .into(),
+                    hook_protocol::skipping(
+                        "`hooks` must be a path, a list of paths or an object of events",
+                        hook_protocol::Skipped::Value,
+                        "it is ignored",
+                    ),
                 );
                 None
             }
