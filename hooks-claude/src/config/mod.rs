@@ -4,7 +4,6 @@
 //! event table every other stage reads. It names no other stage: nothing here runs, decodes or
 //! renders.
 
-pub(crate) mod diagnostic;
 pub(crate) mod event_name;
 pub(crate) mod load;
 pub mod matcher;

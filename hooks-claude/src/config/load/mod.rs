@@ -7,15 +7,15 @@ use std::sync::Arc;
 
 use jsonc_parser::ast::{Object, Value as Ast};
 use jsonc_parser::common::Ranged;
-use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
+use jsonc_parser::{CollectOptions, parse_to_ast};
 
 use hook_protocol::text_file::{Cap, ReadError, read_text};
 use hook_protocol::{Diagnostic, LineIndex, Position};
 
-use crate::config::diagnostic::Sink;
 use crate::config::settings::{Origin, Plugin, Scope, SourceFile};
 use crate::matcher::{compile, mcp_server_warning};
 use crate::{Config, Entry, EventName};
+use hook_kit::json::Sink;
 
 mod frontmatter;
 mod handler;
@@ -168,14 +168,14 @@ impl Loader {
     }
 
     fn load_text(&mut self, source: SourceFile, text: &str) {
-        let options = strict();
+        let options = hook_kit::json::strict();
         let path = source.path.clone();
         let mut diagnostics = Vec::new();
         let mut entries = Vec::new();
         {
             let mut w = Walk {
                 idx: LineIndex::new(text),
-                sink: Sink { file: &path, out: &mut diagnostics },
+                sink: Sink::without_text(&path, &mut diagnostics),
             };
             let parsed = match parse_to_ast(text, &CollectOptions::default(), &options) {
                 Ok(parsed) => parsed,
@@ -484,21 +484,5 @@ impl Loader {
                 });
             }
         }
-    }
-}
-
-/// Strict JSON: no comments, no trailing commas, nothing JSON itself does not allow.
-fn strict() -> ParseOptions {
-    ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
     }
 }

@@ -9,7 +9,7 @@ use jsonc_parser::ast::Value as Ast;
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, parse_to_ast};
 
-use super::{Loader, strict};
+use super::Loader;
 use hook_protocol::text_file::{Cap, read_text};
 use hook_protocol::{Diagnostic, Level, LineIndex, Position};
 
@@ -169,21 +169,22 @@ impl Loader {
         let mut problem = |at: Position, message: hook_protocol::Problem| {
             self.config.diagnostics.push(Diagnostic::new(&path, at, Level::Error, message));
         };
-        let root_value = match parse_to_ast(&text, &CollectOptions::default(), &strict()) {
-            Ok(parsed) => parsed.value,
-            Err(e) => {
-                let at = idx.position(e.range().start);
-                problem(
-                    at,
-                    hook_protocol::skipping(
-                        format!("invalid JSON: {}", e.kind()),
-                        hook_protocol::Skipped::File,
-                        "the manifest is ignored",
-                    ),
-                );
-                return None;
-            }
-        };
+        let root_value =
+            match parse_to_ast(&text, &CollectOptions::default(), &hook_kit::json::strict()) {
+                Ok(parsed) => parsed.value,
+                Err(e) => {
+                    let at = idx.position(e.range().start);
+                    problem(
+                        at,
+                        hook_protocol::skipping(
+                            format!("invalid JSON: {}", e.kind()),
+                            hook_protocol::Skipped::File,
+                            "the manifest is ignored",
+                        ),
+                    );
+                    return None;
+                }
+            };
         let Some(Ast::Object(object)) = root_value else {
             problem(
                 Position::new(1, 1),
