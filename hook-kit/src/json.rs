@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use hook_protocol::{Diagnostic, LineIndex, Position};
+use hook_protocol::{Diagnostic, LineIndex, Position, Skipped, skipping};
+
+use crate::EventTable;
 use jsonc_parser::ast::Value as Ast;
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions, ParseResult, parse_to_ast};
@@ -113,6 +115,39 @@ pub fn parse<'t>(text: &'t str, sink: &mut Sink<'_>) -> Option<ParseResult<'t>> 
             let at = sink.position(e.range().start);
             sink.error(at, format!("invalid JSON: {}; no hook from this file runs", e.kind()));
             None
+        }
+    }
+}
+
+/// Each hook of a flat `{"event": [hook, …]}` object, in order, given to `each` with its event
+/// and its index in the event's list. An event the agent does not have is a warning (`unknown
+/// {WHAT} `name``, with a hint when it nearly spells one; its hooks skipped); a value that is not
+/// a list is an error.
+pub fn each_hook<'t, E: EventTable>(
+    sink: &mut Sink<'_>,
+    events: &jsonc_parser::ast::Object<'t>,
+    mut each: impl FnMut(&mut Sink<'_>, E, usize, &Ast<'t>),
+) {
+    for prop in &events.properties {
+        let name = prop.name.as_str();
+        let Some(event) = E::all().iter().copied().find(|e| e.as_str() == name) else {
+            let hint = E::near(name)
+                .map(|e| format!(" (did you mean `{e}`? {})", E::SPELLING))
+                .unwrap_or_default();
+            let at = sink.at(&prop.name);
+            let what = E::WHAT;
+            let problem = format!("unknown {what} `{name}`{hint}");
+            sink.warning(at, skipping(problem, Skipped::Event, "its hooks are skipped"));
+            continue;
+        };
+        let Ast::Array(list) = &prop.value else {
+            let at = sink.at(&prop.value);
+            let found = kind(&prop.value);
+            sink.error(at, format!("`{name}` must be a list of hooks, found {found}"));
+            continue;
+        };
+        for (index, node) in list.elements.iter().enumerate() {
+            each(sink, event, index, node);
         }
     }
 }

@@ -86,37 +86,9 @@ pub(super) fn hook_file(source: &Arc<SourceFile>, text: &str, out: &mut Vec<Diag
         ),
         None => {}
     }
-    for prop in &events.properties {
-        let name = prop.name.as_str();
-        let at = sink.at(&prop.name);
-        let Some(event) = EventName::parse(name) else {
-            let hint = EventName::near(name)
-                .map(|e| format!(" (did you mean `{e}`? Copilot's event names are camelCase)"))
-                .unwrap_or_default();
-            sink.warning(
-                at,
-                hook_protocol::skipping(
-                    format!("unknown Copilot event `{name}`{hint}"),
-                    hook_protocol::Skipped::Event,
-                    "its hooks are skipped",
-                ),
-            );
-            continue;
-        };
-        let Ast::Array(list) = &prop.value else {
-            let at = sink.at(&prop.value);
-            sink.error(
-                at,
-                format!("`{name}` must be a list of hooks, found {}", kind(&prop.value)),
-            );
-            continue;
-        };
-        for (index, node) in list.elements.iter().enumerate() {
-            if let Some(entry) = entry(&mut sink, source, event, index, node) {
-                read.entries.push(entry);
-            }
-        }
-    }
+    hook_kit::json::each_hook::<EventName>(&mut sink, events, |sink, event, index, node| {
+        read.entries.extend(entry(sink, source, event, index, node));
+    });
     read
 }
 

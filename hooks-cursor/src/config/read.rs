@@ -57,37 +57,9 @@ pub(super) fn hooks_file(
         sink.error(at, format!("`hooks` must be an object of events, found {}", kind(hooks)));
         return entries;
     };
-    for prop in &events.properties {
-        let name = prop.name.as_str();
-        let at = sink.at(&prop.name);
-        let Some(event) = EventName::parse(name) else {
-            let hint = EventName::near(name)
-                .map(|e| format!(" (did you mean `{e}`? event names are case-sensitive)"))
-                .unwrap_or_default();
-            sink.warning(
-                at,
-                hook_protocol::skipping(
-                    format!("unknown Cursor event `{name}`{hint}"),
-                    hook_protocol::Skipped::Event,
-                    "its hooks are skipped",
-                ),
-            );
-            continue;
-        };
-        let Ast::Array(list) = &prop.value else {
-            let at = sink.at(&prop.value);
-            sink.error(
-                at,
-                format!("`{name}` must be a list of hooks, found {}", kind(&prop.value)),
-            );
-            continue;
-        };
-        for (index, node) in list.elements.iter().enumerate() {
-            if let Some(entry) = entry(&mut sink, source, event, index, node) {
-                entries.push(entry);
-            }
-        }
-    }
+    hook_kit::json::each_hook::<EventName>(&mut sink, events, |sink, event, index, node| {
+        entries.extend(entry(sink, source, event, index, node));
+    });
     entries
 }
 
