@@ -33,10 +33,6 @@ impl StopGuard {
     /// 8 consecutive blocks: the cap of every agent known to have one.
     pub const DEFAULT_MAX_BLOCKS: u32 = 8;
 
-    /// Renamed [`StopGuard::DEFAULT_MAX_BLOCKS`]: a limit is named for what it limits.
-    #[deprecated(note = "renamed `DEFAULT_MAX_BLOCKS`")]
-    pub const DEFAULT_CAP: u32 = Self::DEFAULT_MAX_BLOCKS;
-
     /// A guard with a cap (0 disables it).
     pub fn new(cap: u32) -> Self {
         Self { cap, consecutive: 0 }

@@ -68,11 +68,3 @@ pub use hook_exec::ResourceLimits;
 pub use hook_exec::RunGroup;
 pub use payload::{InputObject, Turn};
 pub use trust::{Reviews, Trust};
-
-/// Renamed [`Scope`]: where a file comes from is its scope in every dialect.
-#[deprecated(note = "renamed `Scope`")]
-pub type Layer = Scope;
-
-/// Renamed [`SourceFile`]: `Source` is attribution in the core; a file read is a `SourceFile` in every dialect.
-#[deprecated(note = "renamed `SourceFile`")]
-pub type Source = SourceFile;

@@ -73,11 +73,3 @@ pub use hook_exec::RunGroup;
 pub use hook_protocol::StopGuard;
 pub use payload::InputObject;
 pub use session::guard_notice;
-
-/// Renamed [`Scope`]: where a file comes from is its scope in every dialect.
-#[deprecated(note = "renamed `Scope`")]
-pub type Place = Scope;
-
-/// Renamed [`SourceFile`]: `Source` is attribution in the core; a file read is a `SourceFile` in every dialect.
-#[deprecated(note = "renamed `SourceFile`")]
-pub type Source = SourceFile;

@@ -69,15 +69,3 @@ pub use hook_exec::ResourceLimits;
 /// The hooks of one engine, with their containment choices ([`Engine::new_in`]).
 pub use hook_exec::RunGroup;
 pub use payload::{CURSOR_VERSION, InputObject, Turn};
-
-/// Renamed [`Scope`]: where a file comes from is its scope in every dialect.
-#[deprecated(note = "renamed `Scope`")]
-pub type Place = Scope;
-
-/// Renamed [`SourceFile`]: `Source` is attribution in the core; a file read is a `SourceFile` in every dialect.
-#[deprecated(note = "renamed `SourceFile`")]
-pub type Source = SourceFile;
-
-/// Renamed [`DEFAULT_MAX_FOLLOW_UPS`]: a limit is named for what it limits.
-#[deprecated(note = "renamed `DEFAULT_MAX_FOLLOW_UPS`")]
-pub const DEFAULT_LOOP_LIMIT: u32 = DEFAULT_MAX_FOLLOW_UPS;

@@ -18,10 +18,6 @@ impl StopGuard {
     /// Claude Code's cap: 8 forced continuations.
     pub const DEFAULT_MAX_BLOCKS: u32 = hook_protocol::StopGuard::DEFAULT_MAX_BLOCKS;
 
-    /// Renamed [`StopGuard::DEFAULT_MAX_BLOCKS`]: a limit is named for what it limits.
-    #[deprecated(note = "renamed `DEFAULT_MAX_BLOCKS`")]
-    pub const DEFAULT_CAP: u32 = Self::DEFAULT_MAX_BLOCKS;
-
     /// A guard with a cap (0 disables it), as `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets it.
     pub fn new(cap: u32) -> Self {
         Self(hook_protocol::StopGuard::new(cap))
