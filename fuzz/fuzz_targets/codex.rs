@@ -4,7 +4,7 @@
 //! into an outcome with its record.
 #![no_main]
 
-use hooks_codex::{Engine, EventName, Scope, Loader, RunRecord, decode_outcome};
+use hooks_codex::{Engine, EventName, Loader, RunRecord, Scope, decode_outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

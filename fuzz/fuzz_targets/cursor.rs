@@ -4,7 +4,7 @@
 //! or not) into an outcome with its record.
 #![no_main]
 
-use hooks_cursor::{Engine, EventName, Loader, Scope, RunRecord, decode_outcome};
+use hooks_cursor::{Engine, EventName, Loader, RunRecord, Scope, decode_outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
