@@ -9,6 +9,10 @@
 //! - [`CommandEngine`] and [`Hooks`]: the loaded hooks behind the core's door
 //!   ([`hook_protocol::Loaded`]), with the recording session over them (its per-dialect state
 //!   in [`CommandEngine::State`]; the loop guard is [`hook_protocol::StopGuard`]).
+//!   The door is built on the typed path a harness uses: a run through it turns the agent's
+//!   event name and input object into the neutral [`hook_protocol::Event`] (carrying the object
+//!   as an [`InputObject`]) and dispatches it on the same dispatcher whose hooks the engine
+//!   gives a harness.
 //! - [`EventTable`]: the agent's event names, their seams and the errors of an unknown name.
 //! - [`Config`]: what a dialect's loader read, in its agent's order, with every problem.
 //! - [`Reading`]: what a dialect read from one run, made the hook's outcome.

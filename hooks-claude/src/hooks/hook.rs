@@ -433,7 +433,18 @@ impl Hook for HandlerHook {
     }
 
     async fn run(&self, event: &Event) -> HookOutcome {
-        let outcome = self.run_once(event).await;
+        let mut outcome = self.run_once(event).await;
+        // A TaskCompleted that TaskUpdate fired in the main session (no `teammate_name`): its
+        // `continue: false` is ignored, the task completes and the session goes on
+        // ([Output per event](crate::compatibility#output-per-event)).
+        if self.runner.entry.event == EventName::TaskCompleted
+            && outcome.verdict.halt.is_some()
+            && !payload_for(event, self.runner.entry.event.as_str())
+                .object()
+                .contains_key("teammate_name")
+        {
+            outcome.verdict.halt = None;
+        }
         if self.runner.entry.handler.once
             && matches!(self.runner.entry.source.origin, Origin::Skill { .. })
             && outcome.status == hook_protocol::HookStatus::Success

@@ -365,8 +365,17 @@ impl<'a> Renderer<'a> {
         if report.merged.decision != Some(Decision::Deny) {
             return;
         }
-        let blocking = deciding_view(report, views).map(|v| v.blocking("")).unwrap_or_default();
-        let is_error = self.name == Some(EventName::TaskCreated);
+        let created = self.name == Some(EventName::TaskCreated);
+        let blocking = deciding_view(report, views)
+            .map(|v| match v.how() {
+                // TaskCreated's exit-2 text drops stderr's last newline; TaskCompleted's keeps it.
+                How::Exit2 if created => {
+                    t::task_created_exit2(v.cmd(), v.reason().unwrap_or(t::NO_STDERR))
+                }
+                _ => v.blocking(""),
+            })
+            .unwrap_or_default();
+        let is_error = created;
         self.push(Placement::ToolResult, t::task_feedback(self.event, &blocking), is_error);
     }
 

@@ -301,8 +301,11 @@ pub(crate) fn decode(ctx: &DecodeCtx<'_>, raw: &RawOutcome) -> Decoded {
     let success = exit_code == Some(0);
     let trimmed = trim(&raw.stdout);
     let mut json = None;
-    // A WorktreeCreate command hook prints a path: its stdout is never read as JSON.
-    if trimmed.first() == Some(&b'{') && ctx.event != Some(EventName::WorktreeCreate) {
+    // JSON only when, trimmed, it starts with `{` and ends with `}` (`{not json`, or a JSON line
+    // and a log line, is plain text: docs/claude-code.md#json-detection). A WorktreeCreate
+    // command hook prints a path: its stdout is never read as JSON.
+    let braced = trimmed.first() == Some(&b'{') && trimmed.last() == Some(&b'}');
+    if braced && ctx.event != Some(EventName::WorktreeCreate) {
         match parse_object(trimmed) {
             Ok(map) => json = Some(map),
             // Claude Code reports it as an error and reads nothing from it: no decision, no

@@ -210,6 +210,13 @@ pub fn task_feedback(event: &str, blocking: &str) -> String {
     format!("{event} hook feedback:\n{blocking}")
 }
 
+/// TaskCreated's exit-2 blocking text: `[{cmd}]: {stderr}` without stderr's last newline, as
+/// recorded ([What Claude Code shows](crate::compatibility#what-claude-code-shows));
+/// TaskCompleted's keeps it ([`exit2_blocking`]).
+pub fn task_created_exit2(cmd: &str, stderr: &str) -> String {
+    exit2_blocking(cmd, stderr.strip_suffix('\n').unwrap_or(stderr))
+}
+
 /// A WorktreeCreate hook that failed, as the result of the call that wanted the worktree:
 /// `WorktreeCreate hook failed: {cmd}: {stderr}`.
 pub fn worktree_failed(cmd: &str, stderr: &str) -> String {

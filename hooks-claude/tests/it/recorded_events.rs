@@ -104,7 +104,9 @@ async fn task_blocks_are_the_task_tools_result_an_error_only_for_task_created() 
         Case {
             event: "TaskCreated",
             body: "echo 'TC-EXIT2-STDERR' >&2; exit 2",
-            text: "TaskCreated hook feedback:\n[{cmd}]: TC-EXIT2-STDERR\n",
+            // docs/claude-code.md#what-claude-code-shows: TaskCreated's exit-2 text drops
+            // stderr's last newline.
+            text: "TaskCreated hook feedback:\n[{cmd}]: TC-EXIT2-STDERR",
             is_error: true,
         },
         Case {
@@ -143,6 +145,25 @@ async fn task_blocks_are_the_task_tools_result_an_error_only_for_task_created() 
         let text = case.text.replace("{cmd}", &cmd);
         assert_eq!(model(&shown), [(Placement::ToolResult, text.as_str(), case.is_error)], "{i}");
     }
+}
+
+/// docs/claude-code.md#json-output: `continue: false` on a TaskCompleted fired by TaskUpdate
+/// in the main session (no `teammate_name`) is ignored; a teammate's is honoured.
+#[tokio::test]
+async fn task_completed_continue_false_halts_a_teammate_only() {
+    let body = "echo '{\"continue\": false, \"stopReason\": \"done for today\"}'";
+    let (e, dir) = one_hook("rec-task-halt", "TaskCompleted", body);
+    let main = TaskCompleted { base: base(&dir), ..TaskCompleted::default() };
+    let fired = e.task_completed(&main).await;
+    assert_eq!(fired.decision.control.halt, None, "the main session's task completes");
+    assert!(fired.decision.blocked.is_none());
+    let teammate = TaskCompleted {
+        base: base(&dir),
+        teammate_name: Some("reviewer".into()),
+        ..TaskCompleted::default()
+    };
+    let fired = e.task_completed(&teammate).await;
+    assert_eq!(fired.decision.control.halt, Some(Some("done for today".to_owned())));
 }
 
 #[tokio::test]

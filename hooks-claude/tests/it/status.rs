@@ -1,6 +1,6 @@
-//! A hook's status as Claude Code reports it, with real scripts: output that starts like a JSON
-//! object but does not parse, and an exit code other than 0 and 2, are non-blocking errors,
-//! whatever the decision.
+//! A hook's status as Claude Code reports it, with real scripts: output braced like a JSON
+//! object (it starts with `{` and ends with `}`) that does not parse, and an exit code other
+//! than 0 and 2, are non-blocking errors, whatever the decision (docs/claude-code.md#json-detection).
 
 use std::os::unix::fs::PermissionsExt;
 
@@ -15,15 +15,12 @@ const DENY: &str = r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "pe
 #[tokio::test]
 async fn statuses_as_claude_code_reports_them() {
     let two = format!("{DENY}\n{DENY}");
-    let cases: [(&str, String, i32, HookStatus, bool); 6] = [
+    let cases: [(&str, String, i32, HookStatus, bool); 8] = [
         ("valid JSON deny, exit 0", DENY.to_owned(), 0, HookStatus::Success, true),
-        (
-            "invalid JSON starting with {",
-            "{\"decision\": ".to_owned(),
-            0,
-            HookStatus::Failed,
-            false,
-        ),
+        ("invalid JSON braced", "{\"x\": }".to_owned(), 0, HookStatus::Failed, false),
+        // Starts with `{` and does not end with `}`: plain text.
+        ("starts with { only", "{\"decision\": ".to_owned(), 0, HookStatus::Success, false),
+        ("a JSON line, then a log line", format!("{DENY}\ndone"), 0, HookStatus::Success, false),
         ("two JSON documents", two, 0, HookStatus::Failed, false),
         ("JSON deny honoured, exit 1", DENY.to_owned(), 1, HookStatus::Failed, true),
         ("JSON deny honoured, exit 3", DENY.to_owned(), 3, HookStatus::Failed, true),

@@ -73,14 +73,26 @@ fn row_plain_text_or_nothing() {
 
 #[test]
 fn json_detection() {
+    // docs/claude-code.md#json-detection, as recorded: JSON only when, trimmed, stdout starts with
+    // `{` and ends with `}`.
     let d = run(EventName::PreToolUse, 0, &format!("\n\n  {DENY}  \n"), "");
     assert_eq!(d.verdict.decision, Some(Decision::Deny), "leading blank lines are fine");
     for text in [format!("log line\n{DENY}"), format!("[{DENY}]")] {
         let d = run(EventName::PreToolUse, 0, &text, "");
         assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Success, None), "{text}");
     }
-    // Starts like an object, does not parse: an error, and nothing read from it.
-    for text in [format!("{DENY}\n{DENY}"), format!("{DENY}\nlog line"), "{not json".to_owned()] {
+    // Starts like an object and does not end like one: plain text, a success, and context
+    // where plain stdout is.
+    for text in [format!("{DENY}\nlog line"), "{not json".to_owned()] {
+        let d = run(EventName::PreToolUse, 0, &text, "");
+        assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Success, None), "{text}");
+        assert_eq!(d.failure, None, "{text}");
+        let d = run(EventName::SessionStart, 0, &text, "");
+        assert_eq!(d.meta.status, HookStatus::Success, "{text}");
+        assert_eq!(d.verdict.context, vec![text.clone()], "plain stdout is context here");
+    }
+    // Braced and does not parse as one object: an error, and nothing read from it.
+    for text in [format!("{DENY}\n{DENY}"), "{\"x\": }".to_owned()] {
         for event in [EventName::PreToolUse, EventName::SessionStart] {
             let d = run(event, 0, &text, "");
             assert_eq!((d.meta.status, d.verdict.decision), (HookStatus::Failed, None), "{text}");
