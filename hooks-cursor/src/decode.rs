@@ -51,6 +51,9 @@ pub(crate) struct Context {
     pub(crate) fail_closed: bool,
     /// On `subagentStop`: whether the sub-agent completed (only then is a follow-up read).
     pub(crate) completed: bool,
+    /// On `postToolUse`: whether the tool is an MCP tool (only then is
+    /// `updated_mcp_tool_output` read).
+    pub(crate) mcp_tool: bool,
 }
 
 fn text<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
@@ -58,10 +61,17 @@ fn text<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
 }
 
 /// How Cursor reads one run of a hook on `event` (its exit, stdout and stderr, a timeout being
-/// [`DEFAULT_TIMEOUT`](crate::DEFAULT_TIMEOUT)), `fail_closed` when the hook is `failClosed`:
+/// [`DEFAULT_TIMEOUT`](crate::DEFAULT_TIMEOUT), a `postToolUse` being an MCP tool's),
+/// `fail_closed` when the hook is `failClosed`:
 /// the outcome, with a [`RunRecord`] as its metadata. For a program that ran the hook itself.
 pub fn decode_outcome(event: EventName, raw: &RawOutcome, fail_closed: bool) -> HookOutcome {
-    let ctx = Context { event, timeout: crate::DEFAULT_TIMEOUT, fail_closed, completed: true };
+    let ctx = Context {
+        event,
+        timeout: crate::DEFAULT_TIMEOUT,
+        fail_closed,
+        completed: true,
+        mcp_tool: true,
+    };
     decode(ctx, raw, RunRecord::default())
 }
 
@@ -153,13 +163,19 @@ fn answer(ctx: Context, object: &Map<String, Value>, record: &mut RunRecord) -> 
                 verdict.updated_input = Some(input.clone());
             }
         }
-        EventName::PostToolUse => {
+        // It replaces an MCP tool's output only, never a shell call's or another tool's.
+        EventName::PostToolUse if ctx.mcp_tool => {
             record.updated_mcp_tool_output = object.get("updated_mcp_tool_output").cloned();
         }
-        EventName::BeforeSubmitPrompt if object.get("continue") == Some(&Value::Bool(false)) => {
-            verdict.decision = Some(Decision::Deny);
-            verdict.reason = user_message.clone();
-        }
+        // `continue` decides the prompt: false blocks it, true lets it go (an allow).
+        EventName::BeforeSubmitPrompt => match object.get("continue") {
+            Some(Value::Bool(false)) => {
+                verdict.decision = Some(Decision::Deny);
+                verdict.reason = user_message.clone();
+            }
+            Some(Value::Bool(true)) => verdict.decision = Some(Decision::Allow),
+            _ => {}
+        },
         EventName::SessionStart => {
             if let Some(Value::Object(env)) = object.get("env") {
                 record.env = env

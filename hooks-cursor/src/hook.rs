@@ -139,11 +139,16 @@ impl Hook for CommandHook {
             }
             _ => true,
         };
+        let mcp_tool = input
+            .get("tool_name")
+            .and_then(Value::as_str)
+            .is_some_and(|t| crate::event::action_of(t) == crate::event::Action::Mcp);
         let ctx = Context {
             event: name,
             timeout: self.entry.timeout,
             fail_closed: self.entry.fail_closed,
             completed,
+            mcp_tool,
         };
         match hook_exec::run(&inv).await {
             Ok(raw) => decode(ctx, &raw, record),

@@ -4,7 +4,13 @@ use serde_json::json;
 use super::*;
 
 fn ctx(event: EventName, fail_closed: bool) -> Context {
-    Context { event, timeout: Duration::from_secs(60), fail_closed, completed: true }
+    Context {
+        event,
+        timeout: Duration::from_secs(60),
+        fail_closed,
+        completed: true,
+        mcp_tool: true,
+    }
 }
 
 fn run(ctx: Context, code: i32, stdout: &str) -> HookOutcome {

@@ -217,3 +217,42 @@ async fn a_plugins_hooks_come_after_the_projects_and_run_in_the_plugins_folder()
     lines.sort_unstable();
     assert_eq!(lines, [format!("plugin {}", plugin.display()).as_str(), "project"]);
 }
+
+/// `updated_mcp_tool_output` replaces the output of an MCP tool's call, and never a shell call's
+/// or another tool's (docs/cursor.md#exit-codes-and-output).
+#[tokio::test]
+async fn updated_mcp_tool_output_rewrites_an_mcp_calls_output_only() {
+    let p = Project::new();
+    let hook = p.script(
+        "rewrite.sh",
+        "cat > /dev/null; printf '%s' '{\"updated_mcp_tool_output\": \"rewritten\"}'",
+    );
+    p.hooks(&json!({"postToolUse": [{"command": hook}]}));
+    let engine = p.engine();
+    for (tool, rewritten) in [("MCP:create_issue", true), ("Shell", false), ("Read", false)] {
+        let input = json!({"tool_name": tool, "tool_input": {}, "tool_output": "original"});
+        let input = test_support::object(input);
+        let run = engine.run_json(EventName::PostToolUse, input).await;
+        let texts: Vec<&str> = run.shown.model.iter().map(|m| m.text.as_str()).collect();
+        let want: &[&str] = if rewritten { &["rewritten"] } else { &[] };
+        assert_eq!(texts, want, "{tool}");
+    }
+}
+
+/// `continue` decides a prompt: `true` is an allow, `false` blocks it with `user_message`
+/// (docs/cursor.md#exit-codes-and-output).
+#[tokio::test]
+async fn before_submit_prompt_continue_true_allows_and_false_blocks() {
+    for (answer, decision) in [
+        (r#"{"continue": true}"#, Some(Decision::Allow)),
+        (r#"{"continue": false, "user_message": "not that"}"#, Some(Decision::Deny)),
+        ("{}", None),
+    ] {
+        let p = Project::new();
+        let hook = p.script("gate.sh", &format!("cat > /dev/null; printf '%s' '{answer}'"));
+        p.hooks(&json!({"beforeSubmitPrompt": [{"command": hook}]}));
+        let input = test_support::object(json!({"prompt": "hello"}));
+        let run = p.engine().run_json(EventName::BeforeSubmitPrompt, input).await;
+        assert_eq!(run.report.merged.decision, decision, "{answer}");
+    }
+}
