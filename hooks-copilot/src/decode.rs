@@ -93,8 +93,32 @@ pub(crate) fn decode(
             record.command
         )),
         Exit::Code { code: 0 } => on_success(event, &stdout, &mut record),
+        // Exit 2 on permissionRequest: a deny merged with stdout's JSON (its `message` and
+        // `interrupt`), and the other hooks still run.
+        Exit::Code { code: 2 } if event == EventName::PermissionRequest => {
+            let object = answer(&stdout).unwrap_or_default();
+            let message = text(&object, "message").unwrap_or(EXIT_2_REASON);
+            let mut verdict = Verdict::deny(message.to_owned());
+            record.interrupt = object.get("interrupt") == Some(&Value::Bool(true));
+            if record.interrupt {
+                verdict.halt = Some(hook_protocol::Halt::new(None));
+            }
+            Reading::new(HookStatus::Blocked, verdict, None)
+        }
         Exit::Code { code: 2 } if event.exit2_denies() => {
             Reading::new(HookStatus::Blocked, deny(EXIT_2_REASON), None)
+        }
+        // Exit 2 on postToolUseFailure: stdout is context for the agent, after the failure.
+        Exit::Code { code: 2 } if event == EventName::PostToolUseFailure => {
+            let mut verdict = Verdict::no_opinion();
+            if !stdout.trim().is_empty() {
+                verdict.context.push(stdout.trim().to_owned());
+            }
+            // Its stderr, as on any exit 2, is for the user.
+            if !stderr.trim().is_empty() {
+                verdict.messages.push(stderr.trim().to_owned());
+            }
+            Reading::success(verdict)
         }
         Exit::Code { code: 2 } => {
             let mut verdict = Verdict::no_opinion();
@@ -169,8 +193,9 @@ fn on_success(event: EventName, stdout: &str, record: &mut RunRecord) -> Reading
         }
         EventName::PermissionRequest => match text(&object, "behavior") {
             Some("allow") => verdict.decision = Some(Decision::Allow),
+            // Every permissionRequest hook runs: a deny does not end the chain.
             Some("deny") => {
-                let mut denied = deny(text(&object, "message").unwrap_or_default());
+                let mut denied = Verdict::deny(text(&object, "message").unwrap_or_default());
                 record.interrupt = object.get("interrupt") == Some(&Value::Bool(true));
                 if record.interrupt {
                     denied.halt = Some(hook_protocol::Halt::new(None));
@@ -190,10 +215,14 @@ fn on_success(event: EventName, stdout: &str, record: &mut RunRecord) -> Reading
                 blocked.context = verdict.context;
                 return ok(blocked);
             }
-            record.modified_prompt = text(&object, "modifiedPrompt").map(str::to_owned);
+            // An empty override is rejected: the prompt is unchanged.
+            record.modified_prompt =
+                text(&object, "modifiedPrompt").filter(|p| !p.is_empty()).map(str::to_owned);
         }
         EventName::UserPromptTransformed => {
-            record.modified_prompt = text(&object, "modifiedTransformedPrompt").map(str::to_owned);
+            record.modified_prompt = text(&object, "modifiedTransformedPrompt")
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned);
         }
         EventName::AgentStop | EventName::SubagentStop
             if text(&object, "decision") == Some("block") =>

@@ -172,7 +172,10 @@ impl CommandEngine for Engine {
     }
 
     fn check_input(&self, name: EventName, input: &Map<String, Value>) -> Result<(), DialectError> {
-        name.subject_field().map_or(Ok(()), |field| hook_kit::string_field(name, input, field))
+        match name.subject_field() {
+            Some(field @ "toolName") => hook_kit::string_field(name, input, field),
+            _ => Ok(()),
+        }
     }
 
     /// A run in the core's words: the first deny's reason (Copilot stops at it).

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::event::TOOL_ALIASES;
 use crate::hook::CommandHook;
 use crate::payload::{InputObject, now_ms};
-use crate::{Config, EventName};
+use crate::{Config, Entry, EventName, Scope};
 
 /// A loaded Copilot configuration, ready to run events.
 #[derive(Debug)]
@@ -76,7 +76,8 @@ impl Engine {
     ) -> Result<Self, MatcherError> {
         let project_dir: PathBuf = project_dir.into();
         let project_dir = std::path::absolute(&project_dir).unwrap_or(project_dir);
-        let hooks = config.entries.iter().enumerate().filter(|_| !config.disabled).map(|(i, e)| {
+        let runs = |e: &Entry| !config.disabled || e.source.scope == Scope::Policy;
+        let hooks = config.entries.iter().enumerate().filter(|(_, e)| runs(e)).map(|(i, e)| {
             CommandHook::new(e.clone(), i, &project_dir, scrub.clone()).in_group(group)
         });
         let core = Core::new(hooks, group, |d| d.mode(Mode::Pipeline).aliases(aliases()))?;
@@ -126,7 +127,10 @@ impl Engine {
                 end.into()
             }
             EventName::SubagentStart => {
-                SubagentStart::new(text(&input, "agentId"), text(&input, "agentType")).into()
+                // Copilot matches `agentName` (older inputs have `agentType` only).
+                let name =
+                    maybe_text(&input, "agentName").unwrap_or_else(|| text(&input, "agentType"));
+                SubagentStart::new(text(&input, "agentId"), name).into()
             }
             EventName::SubagentStop => {
                 let mut end = SubagentEnd::new(text(&input, "agentId"), text(&input, "agentType"));

@@ -103,6 +103,9 @@ impl EventName {
             | EventName::PermissionRequest
             | EventName::PostToolUse
             | EventName::PostToolUseFailure => Some("toolName"),
+            // As Copilot's documented contract has it: the trigger, and the agent's name.
+            EventName::PreCompact => Some("trigger"),
+            EventName::SubagentStart => Some("agentName"),
             _ => None,
         }
     }

@@ -88,8 +88,20 @@ impl CommandHook {
             env.set("CLAUDE_PLUGIN_ROOT", root.display().to_string());
         }
         env.set("COPILOT_CLI", "1");
+        // The version a harness's own environment gives, else the one these rules follow.
+        if std::env::var_os("COPILOT_CLI_BINARY_VERSION").is_none() {
+            env.set("COPILOT_CLI_BINARY_VERSION", crate::present::COPILOT_VERSION);
+        }
+        // Copilot makes git refuse bare repositories it was not pointed at, for its hooks too.
+        env.set("GIT_CONFIG_COUNT", "1");
+        env.set("GIT_CONFIG_KEY_0", "safe.bareRepository");
+        env.set("GIT_CONFIG_VALUE_0", "explicit");
+        // `env` values are expanded (`$HOME`, `${VAR}`) from the harness's environment; a
+        // variable that is not set stays as written.
         for (key, value) in &self.entry.env {
-            env.set(key, value);
+            let expanded =
+                shellexpand::env_with_context_no_errors(value, |name| std::env::var(name).ok());
+            env.set(key, expanded.as_ref());
         }
         env
     }

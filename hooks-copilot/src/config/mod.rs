@@ -139,7 +139,8 @@ pub struct Entry {
 
 /// Everything loaded: one entry per hook in the order Copilot runs them (the files' order, see
 /// [`discover`] for Copilot's, and within a file array order), every problem found, and
-/// whether a file set `disableAllHooks`.
+/// whether a settings file set `disableAllHooks` (which turns off every hook but the policy's;
+/// a hook file that sets it loads no hook).
 pub type Config = hook_kit::Config<Entry, SourceFile>;
 
 /// The default timeout of a hook that sets none.
@@ -171,8 +172,17 @@ impl Loader {
     pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, scope: Scope) -> &mut Self {
         let source = Arc::new(SourceFile { path: hook_kit::absolute(path), scope });
         let read = read::hook_file(&source, text, &mut self.config.diagnostics);
-        self.config.disabled |= read.disable_all;
-        self.config.add(&source, read.entries);
+        match (read.disable_all, scope) {
+            (false, _) => self.config.add(&source, read.entries),
+            // In a settings file it turns off every hook of every file but the policy's; in a
+            // hook file, that file's hooks only; a policy file's hooks cannot be turned off.
+            (true, Scope::Settings) => {
+                self.config.disabled = true;
+                self.config.add(&source, read.entries);
+            }
+            (true, Scope::Policy) => self.config.add(&source, read.entries),
+            (true, _) => {}
+        }
         self
     }
 

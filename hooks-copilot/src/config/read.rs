@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hook_kit::json::{Sink, kind};
-use hook_protocol::{Diagnostic, Matcher, Position};
+use hook_protocol::{Diagnostic, Matcher, Position, Skipped, skipping};
 use jsonc_parser::ast::{Object, Value as Ast};
 
 use super::{Command, DEFAULT_TIMEOUT, Entry, Scope, SourceFile};
@@ -70,15 +70,12 @@ pub(super) fn hook_file(source: &Arc<SourceFile>, text: &str, out: &mut Vec<Diag
     }
     match version {
         Some(Ast::NumberLit(n)) if n.value == "1" => {}
+        // A bad `version` rejects the whole file, as Copilot's documented contract says.
         Some(v) => {
             let at = sink.at(v);
-            sink.warning(
-                at,
-                format!(
-                    "`version` must be 1, found `{}`; the file is read as version 1",
-                    text_of(v)
-                ),
-            );
+            let problem = format!("`version` must be 1, found `{}`", text_of(v));
+            sink.error(at, skipping(problem, Skipped::File, "no hook from this file runs"));
+            return read;
         }
         None if !settings => sink.warning(
             Position::new(1, 1),
@@ -135,7 +132,9 @@ fn entry(
     let mut args = Vec::new();
     let mut cwd = None;
     let mut env = Vec::new();
-    let mut timeout = DEFAULT_TIMEOUT;
+    // `timeoutSec`, else its alias `timeout`.
+    let mut timeout_sec = None;
+    let mut timeout_alias = None;
     let mut matcher_raw = None;
     let skip = |sink: &mut Sink<'_>, at: Position, why: String| {
         sink.warning(at, format!("{where_}: {why}; the hook is skipped, as Copilot skips it"));
@@ -212,7 +211,10 @@ fn entry(
             }
             ("timeoutSec" | "timeout", Ast::NumberLit(n)) => {
                 match n.value.parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0) {
-                    Some(secs) => timeout = Duration::from_secs_f64(secs),
+                    Some(secs) if key == "timeoutSec" => {
+                        timeout_sec = Some(Duration::from_secs_f64(secs));
+                    }
+                    Some(secs) => timeout_alias = Some(Duration::from_secs_f64(secs)),
                     None => {
                         skip(
                             sink,
@@ -290,7 +292,7 @@ fn entry(
         command,
         cwd,
         env,
-        timeout,
+        timeout: timeout_sec.or(timeout_alias).unwrap_or(DEFAULT_TIMEOUT),
         matcher_raw: matcher_raw.map(|(m, _)| m),
         matcher,
         source: Arc::clone(source),

@@ -1,0 +1,171 @@
+//! Copilot's documented contract, beyond what the recordings exercised
+//! (docs/copilot.md: Configuration files, Exit codes and output), with real scripts.
+
+use std::time::Duration;
+
+use hook_protocol::{Decision, HookStatus};
+use hooks_copilot::{EventName, Loader, Scope};
+use serde_json::{Value, json};
+
+use crate::support::Project;
+
+fn permission_call() -> Value {
+    json!({"toolName": "bash", "toolInput": {"command": "ls"}})
+}
+
+#[test]
+fn a_file_whose_version_is_not_1_is_rejected_whole_and_the_others_load() {
+    let p = Project::new();
+    let bad = json!({"version": 2, "hooks": {"preToolUse": [{"bash": "true"}]}});
+    std::fs::write(p.root.join(".github/hooks/b.json"), bad.to_string()).unwrap();
+    p.hook_file("a.json", &json!({"preToolUse": [{"bash": "true"}]}));
+    let mut loader = Loader::new();
+    for (path, scope) in hooks_copilot::discover(None, &p.root) {
+        loader.file(path, scope);
+    }
+    let config = loader.finish();
+    assert_eq!(config.entries.len(), 1, "a.json's hook loads");
+    let error = config.diagnostics.iter().find(|d| d.is_error()).unwrap();
+    assert!(error.file.ends_with("b.json"), "{error}");
+    assert_eq!(error.problem(), "`version` must be 1, found `2`");
+    assert!(error.message.ends_with("; no hook from this file runs"), "{error}");
+}
+
+#[tokio::test]
+async fn disable_all_hooks_in_a_hook_file_skips_that_file_and_in_settings_all_but_the_policys() {
+    let p = Project::new();
+    let mark = |name: &str| format!("cat > /dev/null; touch {name}");
+    let off = json!({"version": 1, "disableAllHooks": true,
+        "hooks": {"sessionEnd": [{"bash": mark("off.ran")}]}});
+    std::fs::write(p.root.join(".github/hooks/off.json"), off.to_string()).unwrap();
+    p.hook_file("on.json", &json!({"sessionEnd": [{"bash": mark("on.ran")}]}));
+    p.run(EventName::SessionEnd, json!({"reason": "complete"})).await;
+    assert!(p.root.join("on.ran").exists(), "the other file's hook runs");
+    assert!(!p.root.join("off.ran").exists(), "the file that turned itself off does not");
+
+    // In a settings file: every hook but the policy's.
+    let policy = p.root.join("policy.json");
+    let policy_file =
+        json!({"version": 1, "hooks": {"sessionEnd": [{"bash": mark("policy.ran")}]}});
+    std::fs::write(&policy, policy_file.to_string()).unwrap();
+    let settings = p.root.join("settings.json");
+    std::fs::write(&settings, json!({"disableAllHooks": true}).to_string()).unwrap();
+    let mut loader = Loader::new();
+    loader.file(&policy, Scope::Policy);
+    loader.file(p.root.join(".github/hooks/on.json"), Scope::Repo);
+    loader.file(&settings, Scope::Settings);
+    let engine = hooks_copilot::Engine::new(loader.finish(), &p.root, None).unwrap();
+    std::fs::remove_file(p.root.join("on.ran")).unwrap();
+    let input = test_support::object(json!({"reason": "complete"}));
+    engine.run_json(EventName::SessionEnd, input).await;
+    assert!(p.root.join("policy.ran").exists(), "policy hooks cannot be turned off");
+    assert!(!p.root.join("on.ran").exists(), "the repository's hooks are off");
+}
+
+#[test]
+fn timeout_sec_wins_over_its_alias() {
+    let p = Project::new();
+    let file = p.hook_file(
+        "a.json",
+        &json!({"preToolUse": [
+            {"bash": "true", "timeout": 5, "timeoutSec": 7},
+            {"bash": "true", "timeoutSec": 7, "timeout": 5},
+            {"bash": "true", "timeout": 5}
+        ]}),
+    );
+    let mut loader = Loader::new();
+    loader.file(file, Scope::Repo);
+    let timeouts: Vec<Duration> = loader.finish().entries.iter().map(|e| e.timeout).collect();
+    let (seven, five) = (Duration::from_secs(7), Duration::from_secs(5));
+    assert_eq!(timeouts, [seven, seven, five]);
+}
+
+#[tokio::test]
+async fn env_values_are_expanded_from_the_environment() {
+    let p = Project::new();
+    let seen =
+        p.script("env.sh", "cat > /dev/null; printf '%s|%s|%s' \"$A\" \"$B\" \"$C\" > env.txt");
+    let env = json!({"A": "$HOME/x", "B": "${HOME}-y", "C": "$NOT_SET_ANYWHERE_42"});
+    p.hook_file("a.json", &json!({"sessionEnd": [{"bash": seen, "env": env}]}));
+    p.run(EventName::SessionEnd, json!({"reason": "complete"})).await;
+    let home = std::env::var("HOME").unwrap();
+    assert_eq!(p.read("env.txt"), format!("{home}/x|{home}-y|$NOT_SET_ANYWHERE_42"));
+}
+
+#[tokio::test]
+async fn the_environment_carries_copilots_version_and_git_settings() {
+    let p = Project::new();
+    let seen = p.script(
+        "env.sh",
+        "cat > /dev/null; printf '%s|%s|%s|%s' \"$COPILOT_CLI_BINARY_VERSION\" \"$GIT_CONFIG_COUNT\" \"$GIT_CONFIG_KEY_0\" \"$GIT_CONFIG_VALUE_0\" > env.txt",
+    );
+    p.hook_file("a.json", &json!({"sessionEnd": [{"bash": seen}]}));
+    p.run(EventName::SessionEnd, json!({"reason": "complete"})).await;
+    assert_eq!(p.read("env.txt"), "1.0.102|1|safe.bareRepository|explicit");
+}
+
+#[tokio::test]
+async fn matchers_filter_pre_compact_on_its_trigger_and_subagent_start_on_the_agent() {
+    let p = Project::new();
+    let mark = p.script("mark.sh", "cat > /dev/null; echo ran >> ran.txt");
+    p.hook_file(
+        "a.json",
+        &json!({
+            "preCompact": [{"bash": mark, "matcher": "auto"}],
+            "subagentStart": [{"bash": mark, "matcher": "explore|review"}]
+        }),
+    );
+    let runs = [
+        (EventName::PreCompact, json!({"trigger": "manual"}), false),
+        (EventName::PreCompact, json!({"trigger": "auto"}), true),
+        (EventName::SubagentStart, json!({"agentName": "research"}), false),
+        (EventName::SubagentStart, json!({"agentName": "explore"}), true),
+    ];
+    for (event, input, ran) in runs {
+        let _ = std::fs::remove_file(p.root.join("ran.txt"));
+        p.run(event, input.clone()).await;
+        assert_eq!(p.root.join("ran.txt").exists(), ran, "{event}: {input}");
+    }
+}
+
+#[tokio::test]
+async fn every_permission_request_hook_runs_and_exit_2_merges_its_json() {
+    let p = Project::new();
+    let deny = p.script(
+        "deny.sh",
+        "cat > /dev/null; echo '{\"message\": \"not this one\"}'; echo 'ignored' >&2; exit 2",
+    );
+    let after = p.script("after.sh", "cat > /dev/null; touch after.ran; echo '{}'");
+    p.hook_file("a.json", &json!({"permissionRequest": [{"bash": deny}, {"bash": after}]}));
+    let run = p.run(EventName::PermissionRequest, permission_call()).await;
+    assert!(p.root.join("after.ran").exists(), "a deny does not stop the others");
+    assert_eq!(run.report.merged.decision, Some(Decision::Deny));
+    assert_eq!(run.report.merged.reason().as_deref(), Some("not this one"));
+    let texts: Vec<&str> = run.shown.model.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["Permission denied by a PermissionRequest hook: not this one"]);
+}
+
+#[tokio::test]
+async fn exit_2_on_post_tool_use_failure_gives_its_stdout_as_context() {
+    let p = Project::new();
+    let hint = p.script("hint.sh", "cat > /dev/null; echo 'try --force'; exit 2");
+    p.hook_file("a.json", &json!({"postToolUseFailure": [{"bash": hint}]}));
+    let input = json!({"toolName": "bash", "toolArgs": {"command": "rm x"}, "error": "exit 1"});
+    let run = p.run(EventName::PostToolUseFailure, input).await;
+    assert_eq!(run.report.records[0].status, HookStatus::Success);
+    let texts: Vec<&str> = run.shown.model.iter().map(|m| m.text.as_str()).collect();
+    let want =
+        "Tool \"bash\" failed. Additional guidance from postToolUseFailure hooks:\ntry --force";
+    assert_eq!(texts, [want]);
+}
+
+#[tokio::test]
+async fn an_empty_prompt_rewrite_leaves_the_prompt_unchanged() {
+    let p = Project::new();
+    let empty =
+        p.script("empty.sh", "cat > /dev/null; echo '{\"modifiedTransformedPrompt\": \"\"}'");
+    p.hook_file("a.json", &json!({"userPromptTransformed": [{"bash": empty}]}));
+    let input = json!({"prompt": "hello", "transformedPrompt": "hello"});
+    let run = p.run(EventName::UserPromptTransformed, input).await;
+    assert!(run.shown.model.is_empty(), "{:?}", run.shown);
+}
