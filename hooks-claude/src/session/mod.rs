@@ -67,8 +67,8 @@ pub use step::{GuardState, Late, Step};
 /// - gives each `SessionStart` and `CwdChanged` command hook its own `CLAUDE_ENV_FILE` and
 ///   reports what their `export`s give the shell tool ([`Step::env_file_exports`]); hooks do
 ///   not get them. The files live in `<claude home>/session-env/<session id>/`
-///   ([`EngineBuilder::claude_home`](crate::EngineBuilder::claude_home)), and the session
-///   removes that folder at `SessionEnd`;
+///   ([`EngineBuilder::claude_home`](crate::EngineBuilder::claude_home)); they outlive the
+///   session, as in Claude Code, unless the harness calls [`Session::remove_env_files`];
 /// - puts the context of a tool call's `PreToolUse` in the step of the call's `PostToolUse`
 ///   (or `PostToolUseFailure`), in one system message with that event's texts, as Claude Code
 ///   does: both come after the tool result. A call the hooks refuse keeps its texts on its
@@ -434,9 +434,13 @@ impl Session {
             Some(EventName::Stop | EventName::SubagentStop) if !fired.report.cancelled() => {
                 self.review(event, agent.as_deref(), &mut fired);
             }
+            // The session's env files survive its end, as in Claude Code: a resumed session's
+            // hooks append to them ([`Session::remove_env_files`] removes them on request).
+            // The ended session's shell tool, and its exports, are gone.
             Some(EventName::SessionEnd) => {
                 self.engine.kill_background().await;
-                self.remove_env_files(&mut fired.warnings);
+                self.cwd_files.clear();
+                self.exports.clear();
             }
             _ => {}
         }
@@ -446,23 +450,23 @@ impl Session {
         Ok(fired)
     }
 
-    /// At `SessionEnd`: the session's env files are removed (its folder under the Claude
-    /// home's `session-env/`: a few small files, removed in place), and the shell tool's
-    /// exports end with them.
-    fn remove_env_files(&mut self, warnings: &mut Vec<String>) {
+    /// Removes the session's env files (its folder under the Claude home's `session-env/`),
+    /// and the shell tool's exports end with them. Claude Code leaves them, and a resumed
+    /// session finds them again; a harness that wants nothing left on the machine calls this
+    /// after the session's end.
+    ///
+    /// # Errors
+    ///
+    /// The folder could not be removed (a missing folder is not an error).
+    pub fn remove_env_files(&mut self) -> std::io::Result<()> {
         let dir =
             env_file::session_env_dir(self.engine.presenter().claude_home(), &self.session_id);
-        match std::fs::remove_dir_all(&dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => warnings.push(format!(
-                "the session's env files in `{}` could not be removed: {}",
-                dir.display(),
-                hook_protocol::os_error_text(&e)
-            )),
-        }
         self.cwd_files.clear();
         self.exports.clear();
+        match std::fs::remove_dir_all(&dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            other => other,
+        }
     }
 
     /// The ids and directory an input gives, made the session's.

@@ -411,28 +411,33 @@ async fn each_session_start_hook_gets_its_own_env_file_whose_exports_later_hooks
     assert_eq!(p.read("probe"), "A=unset B=unset FILE=unset\n", "later hooks see none of it");
     assert_eq!(next.env_file_exports, expected, "the shell tool keeps getting them");
 
-    // SessionEnd removes the session's env files; a resume starts them again from what its
-    // hooks write.
+    // The env files survive SessionEnd (docs/claude-code.md#hook-environment): a resume gets
+    // the same files, its hooks append, and the shell tool sees both runs' exports.
     let end = SessionEnd { reason: "other".into(), ..SessionEnd::default() };
     let ended = s.session_end(&end, None).await.unwrap();
     assert!(ended.warnings.is_empty(), "{:?}", ended.warnings);
-    assert!(!folder.exists(), "the session's folder is gone at SessionEnd");
-    assert!(p.home().join("session-env").exists(), "only the session's own folder goes");
+    assert!(folder.join("sessionstart-hook-0.sh").exists(), "the folder outlives the session");
     let resume = SessionStart { source: "resume".into(), ..start("env-1") };
     let resumed = s.session_start(&resume, None).await.unwrap();
     assert_eq!(resumed.env_file_exports["A_VAR"], "one");
     assert_eq!(
         std::fs::read_to_string(folder.join("sessionstart-hook-0.sh")).unwrap(),
-        "export A_VAR=one\n",
+        "export A_VAR=one\nexport A_VAR=one\n",
+        "the resumed run appends to the first run's file"
     );
     // Within a session, a `compact` keeps what earlier firings wrote: appended to, not emptied.
     let compact = SessionStart { source: "compact".into(), ..start("env-1") };
     s.session_start(&compact, None).await.unwrap();
     assert_eq!(
         std::fs::read_to_string(folder.join("sessionstart-hook-0.sh")).unwrap(),
-        "export A_VAR=one\nexport A_VAR=one\n",
+        "export A_VAR=one\nexport A_VAR=one\nexport A_VAR=one\n",
         "appended to, not emptied"
     );
+    // Removing them is the harness's explicit call.
+    s.remove_env_files().unwrap();
+    assert!(!folder.exists(), "the session's folder is gone");
+    assert!(p.home().join("session-env").exists(), "only the session's own folder goes");
+    assert!(s.env_file_exports().is_empty());
 }
 
 #[tokio::test]
