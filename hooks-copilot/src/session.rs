@@ -32,6 +32,11 @@ pub(crate) fn after(guard: &mut StopGuard, name: EventName, step: &mut SessionSt
     let state = guard.review(step.run.decision == DecisionWord::Block);
     if state.overridden {
         step.run.warnings.push(guard_notice(guard.cap()));
+        // The overridden block's reason never reaches the model: the turn ends, and Copilot
+        // sends no further request.
+        if let Some(shown) = &mut step.run.shown {
+            shown.model.clear();
+        }
     }
     step.guard = Some(state);
 }

@@ -135,6 +135,9 @@ fn replay_keeps_copilots_loop_guard() {
     let mut expected: Vec<(u64, bool)> = (1..=8).map(|n| (n, false)).collect();
     expected.extend([(9, true), (1, false)]);
     assert_eq!(guards, expected);
+    // The overridden block's reason is not shown to the model (docs/copilot.md#stop-loop).
+    let model = |i: usize| lines[i]["shown"]["model"].as_array().map_or(0, Vec::len);
+    assert_eq!((model(7), model(8), model(9)), (1, 0, 1), "the ninth block shows nothing");
     assert!(out.stderr.contains("Agent stop hook blocked 8 consecutive times; ending turn."));
     let last: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("last.json")).unwrap())
