@@ -1,6 +1,6 @@
 //! What the command dialects' targets share.
 
-use hook_protocol::{Diagnostic, Exit, RawOutcome};
+use hook_protocol::{Diagnostic, Exit, HookOutcome, RawOutcome, RecordData};
 
 /// A run from fuzz bytes: the exit from `exit`, then stdout and stderr split at the first 0.
 pub fn raw(exit: u8, rest: &[u8]) -> RawOutcome {
@@ -28,4 +28,10 @@ pub fn positions_inside(text: &str, diagnostics: &[Diagnostic]) {
         assert!(!rendered.is_empty());
         assert!(diagnostic.line <= lines, "{rendered}");
     }
+}
+
+/// A decoder's outcome carries the dialect's record.
+pub fn has_record<R: RecordData>(outcome: &HookOutcome, dialect: &str) {
+    let record = outcome.metadata.as_ref().and_then(|m| m.downcast_ref::<R>());
+    assert!(record.is_some(), "no {dialect} record in {:?}", outcome.metadata);
 }

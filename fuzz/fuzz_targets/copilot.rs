@@ -13,8 +13,7 @@ fuzz_target!(|data: &[u8]| {
         let event = EventName::ALL[usize::from(*exit) % EventName::ALL.len()];
         let raw = common::raw(*exit, rest);
         let outcome = decode_outcome(event, &raw);
-        let record = outcome.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>());
-        assert!(record.is_some(), "no Copilot record in {:?}", outcome.metadata);
+        common::has_record::<RunRecord>(&outcome, "Copilot");
         return;
     }
     let text = String::from_utf8_lossy(rest);

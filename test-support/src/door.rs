@@ -45,9 +45,24 @@ pub struct Events<'a> {
     pub answer: &'a dyn Fn(&str) -> Value,
 }
 
+/// The events of `dialect` for `project`, each run by a hook `file` writes.
+impl<'a> Events<'a> {
+    /// What [`every_event`] runs: `events` of `dialect`, with their files, inputs and answers.
+    pub fn new(
+        dialect: &'static dyn Dialect,
+        project: &'a Path,
+        events: Vec<&'static str>,
+        file: &'a dyn Fn(&str, &str) -> PathBuf,
+        input: &'a dyn Fn(&str) -> Value,
+        answer: &'a dyn Fn(&str) -> Value,
+    ) -> Self {
+        Self { dialect, project, events, file, input, answer }
+    }
+}
+
 /// Every event run twice through the door: with a hook that prints `policy says no` on stdout
 /// and on stderr and exits 2, and with one that answers [`Events::answer`]. One value per
-/// event, `{"exit 2": …, "json": …}`.
+/// event, `{"exit 2": …, "json": …}`, the project's folder written `[project]`.
 ///
 /// # Panics
 ///
@@ -71,7 +86,11 @@ pub async fn every_event(events: &Events<'_>) -> Vec<(&'static str, Value)> {
             let input = crate::object((events.input)(event));
             let run = loaded.run(event, input).await.unwrap();
             assert_eq!(run.hooks.len(), 1, "{event}: one hook ran");
-            runs.insert(name.to_owned(), run_snapshot(&run));
+            // The project's folder is a temporary one: `[project]` in the snapshot.
+            let text = run_snapshot(&run).to_string();
+            let project = events.project.display().to_string();
+            let text = text.replace(&project, "[project]");
+            runs.insert(name.to_owned(), serde_json::from_str(&text).unwrap());
         }
         out.push((*event, Value::Object(runs)));
     }

@@ -7,19 +7,10 @@ use crate::util::root;
 
 mod layers;
 
-const CRATES: &[&str] = &[
-    "hook-protocol",
-    "hook-exec",
-    "hook-kit",
-    "hooks-claude",
-    "hooks-tnsai",
-    "hooks-native",
-    "hooks-codex",
-    "hooks-copilot",
-    "hooks-cursor",
-    "hooks-cli",
-    "xtask",
-];
+/// Every crate the policies hold: the published ones, and this one.
+fn crates() -> impl Iterator<Item = &'static str> {
+    crate::package::PUBLISHED.iter().copied().chain(["xtask"])
+}
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
@@ -40,7 +31,7 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn tracked_sources() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for krate in CRATES {
+    for krate in crates() {
         files_under(&root().join(krate), &mut out);
     }
     out
@@ -48,7 +39,7 @@ fn tracked_sources() -> Vec<PathBuf> {
 
 #[test]
 fn every_crate_inherits_the_workspace_settings() {
-    for krate in CRATES {
+    for krate in crates() {
         let manifest = fs::read_to_string(root().join(krate).join("Cargo.toml")).unwrap();
         for line in [
             "[lints]\nworkspace = true",
@@ -62,7 +53,7 @@ fn every_crate_inherits_the_workspace_settings() {
 
 #[test]
 fn every_library_has_crate_docs() {
-    for krate in CRATES {
+    for krate in crates() {
         for entry in ["src/lib.rs", "src/main.rs"] {
             let path = root().join(krate).join(entry);
             if let Ok(text) = fs::read_to_string(&path) {
@@ -114,7 +105,7 @@ fn sources_have_no_trailing_whitespace_and_end_with_a_newline() {
 #[test]
 fn architecture_names_every_crate() {
     let text = fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
-    for krate in CRATES {
+    for krate in crates() {
         assert!(
             text.contains(&format!("### `{krate}`")),
             "ARCHITECTURE.md has no section for `{krate}`"
@@ -323,14 +314,14 @@ fn dialects_depend_on_the_core_and_never_on_each_other() {
         ("hook-kit", &["hook-protocol", "hook-exec"]),
         ("hooks-native", &["hook-protocol"]),
     ];
-    for krate in CRATES.iter().filter(|k| k.starts_with("hook")) {
+    for krate in crates().filter(|k| k.starts_with("hook")) {
         let deps = workspace_dependencies(krate);
-        let rule = allowed.iter().find(|(k, _)| k == krate).map(|(_, a)| *a);
+        let rule = allowed.iter().find(|(k, _)| *k == krate).map(|(_, a)| *a);
         for (dep, line) in deps {
             let ok = match rule {
                 Some(allowed) => allowed.contains(&dep.as_str()),
                 // Every other `hooks-*` crate but the CLI is a dialect.
-                None if *krate == "hooks-cli" => true,
+                None if krate == "hooks-cli" => true,
                 None => matches!(dep.as_str(), "hook-protocol" | "hook-exec" | "hook-kit"),
             };
             assert!(

@@ -33,17 +33,8 @@ async fn every_event_as_cursor_shows_it() {
             "subagent_type": "worker", "trigger": "manual", "reason": "user_close",
             "error_message": "exit 1", "text": "thinking"})
     };
-    let events = Events {
-        dialect: dialect(),
-        project: &project,
-        events: EventName::ALL.iter().map(|e| e.as_str()).collect(),
-        file: &file,
-        input: &input,
-        answer: &answer,
-    };
-    let mut settings = insta::Settings::clone_current();
-    settings.add_filter(&regex::escape(&project.display().to_string()), "[project]");
-    let _scope = settings.bind_to_scope();
+    let names = EventName::ALL.iter().map(|e| e.as_str()).collect();
+    let events = Events::new(dialect(), &project, names, &file, &input, &answer);
     for (event, runs) in every_event(&events).await {
         insta::assert_json_snapshot!(event, runs);
     }
