@@ -2,7 +2,7 @@
 //! test ends ([`Scratch`]), an executable `sh` script ([`script`]), whether a process is alive
 //! ([`alive`]), a JSON object from a `json!` value ([`object`]), a counting global allocator
 //! ([`Counting`]), and, with the `door` feature, every event of a dialect through its door
-//! ([`every_event`]). A dev-dependency only; nothing
+//! (`every_event`). A dev-dependency only; nothing
 //! here is published. Without its default feature `scratch`, it has no dependency (what
 //! `hooks-native`, which builds no process machinery, takes).
 
