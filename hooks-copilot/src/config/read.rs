@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use hook_kit::json::{Sink, kind};
 use hook_protocol::{Diagnostic, Matcher, Position, Skipped, skipping};
@@ -210,11 +209,12 @@ fn entry(
                 }
             }
             ("timeoutSec" | "timeout", Ast::NumberLit(n)) => {
-                match n.value.parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0) {
-                    Some(secs) if key == "timeoutSec" => {
-                        timeout_sec = Some(Duration::from_secs_f64(secs));
-                    }
-                    Some(secs) => timeout_alias = Some(Duration::from_secs_f64(secs)),
+                // A number of seconds a duration holds (a timeout too large for one is refused,
+                // as a negative one is).
+                let secs = n.value.parse::<f64>().ok();
+                match secs.and_then(|s| hook_exec::timeout_from_secs(s).ok()) {
+                    Some(timeout) if key == "timeoutSec" => timeout_sec = Some(timeout),
+                    Some(timeout) => timeout_alias = Some(timeout),
                     None => {
                         skip(
                             sink,

@@ -169,3 +169,21 @@ async fn an_empty_prompt_rewrite_leaves_the_prompt_unchanged() {
     let run = p.run(EventName::UserPromptTransformed, input).await;
     assert!(run.shown.model.is_empty(), "{:?}", run.shown);
 }
+
+/// Found by the `copilot` fuzz target: a `timeoutSec` too large for a duration skips its entry
+/// with a warning, as a negative one does, and the rest loads.
+#[test]
+fn a_timeout_too_large_for_a_duration_skips_its_entry() {
+    let p = Project::new();
+    let huge = "5".repeat(100);
+    let text = format!(
+        r#"{{"version": 1, "hooks": {{"preToolUse": [{{"bash": "a", "timeoutSec": {huge}}}, {{"bash": "b"}}]}}}}"#
+    );
+    let mut loader = Loader::new();
+    loader.text(p.root.join(".github/hooks/a.json"), &text, Scope::Repo);
+    let config = loader.finish();
+    assert_eq!(config.entries.len(), 1, "{:?}", config.diagnostics);
+    let warning = &config.diagnostics[0];
+    assert!(!warning.is_error(), "{warning}");
+    assert!(warning.message.contains("must be a positive number of seconds"), "{warning}");
+}
