@@ -3,12 +3,13 @@
 //! it lists, checks and runs one of its agent's events ([`CommandEngine`]).
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use hook_protocol::{
-    DecisionWord, Diagnostic, DialectError, EventRun, Listed, Loaded, Session, SessionStep, Settled,
+    DecisionWord, Diagnostic, DialectError, EventRun, Listed, Loaded, MatcherError, Session,
+    SessionStep, Settled,
 };
 use serde_json::{Map, Value};
 
@@ -29,7 +30,12 @@ pub trait CommandEngine: fmt::Debug + Send + Sync + 'static {
     /// The hooks that would run for `event` (and its subject, when given), in order.
     fn list(&self, event: Self::Event, subject: Option<&str>) -> Vec<Listed>;
 
-    /// Checks an input before it runs.
+    /// The input field naming the tool, where an event's subject is a tool
+    /// ([`EventTable::subject_field`]): an input whose field is not a string is refused.
+    const TOOL_FIELD: Option<&'static str> = None;
+
+    /// Checks an input before it runs: by default, that the tool it names is a string
+    /// ([`CommandEngine::TOOL_FIELD`]).
     ///
     /// # Errors
     ///
@@ -39,8 +45,10 @@ pub trait CommandEngine: fmt::Debug + Send + Sync + 'static {
         event: Self::Event,
         input: &Map<String, Value>,
     ) -> Result<(), DialectError> {
-        let _ = (event, input);
-        Ok(())
+        match (event.subject_field(), Self::TOOL_FIELD) {
+            (Some(field), Some(tool)) if field == tool => string_field(event, input, field),
+            _ => Ok(()),
+        }
     }
 
     /// Runs one event from its agent's input, in the core's words.
@@ -86,6 +94,21 @@ impl<E: CommandEngine> Hooks<E> {
     /// The loaded hooks of `engine`, with what loading them noted (the files found).
     pub fn new(engine: E, notes: Vec<String>) -> Self {
         Self { engine, notes }
+    }
+
+    /// The loaded hooks of an engine just built, for the door: a matcher that did not compile
+    /// is the load's error.
+    ///
+    /// # Errors
+    ///
+    /// [`DialectError::Load`]: `cannot compile the matchers: …`.
+    pub fn boxed(
+        engine: Result<E, MatcherError>,
+        notes: Vec<String>,
+    ) -> Result<Box<dyn Loaded>, DialectError> {
+        let engine =
+            engine.map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
+        Ok(Box::new(Self::new(engine, notes)))
     }
 
     /// The engine.
@@ -206,36 +229,4 @@ pub fn string_field(
         message: format!("`{field}` must be a string"),
         lenient_would_run: false,
     })
-}
-
-/// The files a dialect found for a project, as the note the door gives: `{title} hook files:
-/// a (place), b (place)`, or `none found`.
-pub fn found_note<'a>(title: &str, found: impl IntoIterator<Item = (&'a Path, &'a str)>) -> String {
-    let names: Vec<String> =
-        found.into_iter().map(|(p, place)| format!("{} ({place})", p.display())).collect();
-    let names = if names.is_empty() { "none found".to_owned() } else { names.join(", ") };
-    format!("{title} hook files: {names}")
-}
-
-/// A hook file named to the door, checked to be a regular file.
-///
-/// # Errors
-///
-/// [`DialectError::Load`] naming the file (`{what} {why}`: `Codex hook file … is a folder`).
-pub fn named_file(path: &Path, what: &str) -> Result<(), DialectError> {
-    hook_protocol::text_file::regular_file(path)
-        .map(|_| ())
-        .map_err(|e| DialectError::load(format!("{what} {e}")))
-}
-
-/// A plugin folder named to the door, checked to be a folder.
-///
-/// # Errors
-///
-/// [`DialectError::Load`]: `{title} plugin `DIR` is not a folder`.
-pub fn plugin_dir(dir: &Path, title: &str) -> Result<PathBuf, DialectError> {
-    if dir.is_dir() {
-        return Ok(dir.to_path_buf());
-    }
-    Err(DialectError::load(format!("{title} plugin `{}` is not a folder", dir.display())))
 }

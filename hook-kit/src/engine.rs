@@ -175,3 +175,50 @@ macro_rules! engine_methods {
         }
     };
 }
+
+/// An engine's two constructors, their contract written once: `new`, with the dialect's docs
+/// and arguments, and `new_in`, the same with a [`hook_exec::RunGroup`] its hooks run in, whose
+/// body builds the engine. `new` is `new_in` in a group of its own.
+///
+/// ```ignore
+/// impl Engine {
+///     hook_kit::engine_new! {
+///         /// The hooks of `config`, for a project.
+///         new(config: Config, project_dir: impl Into<PathBuf>) in group => {
+///             let core = Core::new(hooks_of(&config), group, |d| d)?;
+///             Ok(Self { config, core, project_dir: project_dir.into() })
+///         }
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! engine_new {
+    (
+        $(#[$doc:meta])*
+        new($($arg:ident: $ty:ty),* $(,)?) in $group:ident => $body:block
+    ) => {
+        $(#[$doc])*
+        ///
+        /// # Errors
+        ///
+        /// [`MatcherError`](::hook_protocol::MatcherError) when the matchers of one event cannot
+        /// be compiled together.
+        pub fn new($($arg: $ty),*) -> ::std::result::Result<Self, ::hook_protocol::MatcherError> {
+            Self::new_in($($arg,)* ::hook_exec::RunGroup::new())
+        }
+
+        /// As [`Engine::new`](Self::new), its hooks run in `group`: with the group's
+        /// containment choices (cgroups or not, resource limits), over the process's, and ended
+        /// together by [`Engine::kill_running`](Self::kill_running). Engines of one process may
+        /// each have their own.
+        ///
+        /// # Errors
+        ///
+        /// [`MatcherError`](::hook_protocol::MatcherError) when the matchers of one event cannot
+        /// be compiled together.
+        pub fn new_in(
+            $($arg: $ty,)*
+            $group: ::hook_exec::RunGroup,
+        ) -> ::std::result::Result<Self, ::hook_protocol::MatcherError> $body
+    };
+}

@@ -66,7 +66,8 @@ pub trait EventTable: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'sta
 }
 
 /// Makes a dialect's event enum its [`EventTable`] from its inherent `ALL`, `as_str` and `seam`
-/// (and `subject_field` and `near` when named), and gives it the `Display` of its name.
+/// (and `subject_field` and `near` when named), and gives it the `Display` of its name and an
+/// inherent `parse` (the event with this exact name).
 ///
 /// ```ignore
 /// hook_kit::event_table!(EventName, "Codex event", [subject_field]);
@@ -95,6 +96,13 @@ macro_rules! event_table {
             $($crate::event_table!(@ $method);)*
         }
 
+        impl $name {
+            /// The event with this exact name.
+            pub fn parse(name: &str) -> Option<Self> {
+                <Self>::ALL.into_iter().find(|e| e.as_str() == name)
+            }
+        }
+
         impl ::std::fmt::Display for $name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.as_str())
@@ -111,4 +119,61 @@ macro_rules! event_table {
             Self::near(name)
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An agent of two events, one with a subject.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Name {
+        BeforeTool,
+        Stop,
+    }
+
+    impl Name {
+        const ALL: [Name; 2] = [Name::BeforeTool, Name::Stop];
+
+        fn as_str(self) -> &'static str {
+            match self {
+                Name::BeforeTool => "beforeTool",
+                Name::Stop => "stop",
+            }
+        }
+
+        fn seam(self) -> Option<Seam> {
+            match self {
+                Name::BeforeTool => Some(Seam::PreTool),
+                Name::Stop => None,
+            }
+        }
+
+        fn subject_field(self) -> Option<&'static str> {
+            (self == Name::BeforeTool).then_some("toolName")
+        }
+    }
+
+    #[allow(unreachable_pub, reason = "the macro's `parse` is `pub`, as a dialect's enum is")]
+    mod table {
+        crate::event_table!(
+            super::Name,
+            "Example event",
+            [subject_field],
+            "event names are camelCase"
+        );
+    }
+
+    #[test]
+    fn the_table_parses_every_name_it_spells_and_only_those() {
+        for e in Name::ALL {
+            assert_eq!(Name::parse(e.as_str()), Some(e));
+            assert_eq!(Name::known(&e.to_string()).ok(), Some(e));
+        }
+        assert_eq!(Name::parse("BeforeTool"), None, "names are case-sensitive");
+        let error = Name::known("BeforeTool").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("event names are camelCase: did you mean `beforeTool`?"), "{error}");
+        assert_eq!(EventTable::subject_field(Name::BeforeTool), Some("toolName"));
+        assert_eq!(Name::Stop.on(), On::Custom("stop".to_owned()));
+    }
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hook_protocol::Event;
+use hook_protocol::{Common, Event, Payload};
 use serde_json::{Map, Value};
 
 /// An agent's input object for one of its events, travelling with a neutral event and sent to
@@ -22,6 +22,13 @@ impl<E: Send + Sync + 'static> InputObject<E> {
     /// The object of `event`.
     pub fn new(event: E, object: Map<String, Value>) -> Self {
         Self { event, object: Arc::new(object) }
+    }
+
+    /// The neutral event of `common` and `payload`, carrying this object.
+    pub fn event(self, common: Common, payload: Payload) -> Event {
+        let mut event = Event::new(common, payload);
+        event.extensions.insert(self);
+        event
     }
 
     /// The object a neutral event carries for this dialect, if any.

@@ -54,6 +54,12 @@ impl<'a> Sink<'a> {
     pub fn warning(&mut self, at: Position, message: impl Into<hook_protocol::Problem>) {
         self.out.push(Diagnostic::warning(self.file, at, message));
     }
+
+    /// A warning at `at` that made the reader skip `skipped`, said in the dialect's `words`
+    /// ("its hooks are skipped").
+    pub fn skip(&mut self, at: Position, message: String, skipped: Skipped, words: &str) {
+        self.warning(at, skipping(message, skipped, words));
+    }
 }
 
 /// What a JSON value is, for messages: `a string`, `a number`, `a boolean`, `a list`,

@@ -14,7 +14,9 @@
 //!   as an [`InputObject`]) and dispatches it on the same dispatcher whose hooks the engine
 //!   gives a harness.
 //! - [`EventTable`]: the agent's event names, their seams and the errors of an unknown name.
-//! - [`Config`]: what a dialect's loader read, in its agent's order, with every problem.
+//! - [`Config`]: what a dialect's loader read, in its agent's order, with every problem;
+//!   [`Loader`] reads files into it through the dialect's [`ReadFile`]; [`hook_files`] gives
+//!   the files a request names, else those the agent would find.
 //! - [`Reading`]: what a dialect read from one run, made the hook's outcome.
 //! - [`json`]: the positioned JSON reader, every problem at its line and column.
 //! - [`input`]: the readings of an agent's input object each dialect makes.
@@ -55,15 +57,15 @@ mod config;
 mod door;
 mod engine;
 mod event;
+mod files;
 pub mod input;
 pub mod json;
 mod reading;
 
-pub use config::{Config, absolute};
-pub use door::{
-    CommandEngine, Hooks, event_run, found_note, listed, named_file, plugin_dir, string_field,
-};
+pub use config::{Config, Loader, ReadFile, SourceFile, absolute};
+pub use door::{CommandEngine, Hooks, event_run, listed, string_field};
 pub use engine::{Core, Run, aliases, hook_info, inherited_env};
 pub use event::EventTable;
+pub use files::{HookFile, agent_home, found_note, hook_files, named_file, plugin_dir};
 pub use input::InputObject;
 pub use reading::Reading;

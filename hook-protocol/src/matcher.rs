@@ -218,6 +218,12 @@ impl Matcher {
             Kind::Pattern(p) => p.is_match(subject),
         }
     }
+
+    /// Whether the matcher accepts `subject` or one of its `aliases` (a tool by either agent's
+    /// name), as a dispatcher with those aliases matches it.
+    pub fn is_match_aliased(&self, subject: &str, aliases: &Aliases) -> bool {
+        self.is_match(subject) || aliases.of(subject).iter().any(|a| self.is_match(a))
+    }
 }
 
 impl Default for Matcher {

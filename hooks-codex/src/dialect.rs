@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use hook_kit::{CommandEngine, Hooks, found_note, named_file, plugin_dir};
+use hook_kit::{CommandEngine, HookFile, Hooks, hook_files};
 use hook_protocol::{
-    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, LateLine, Listed,
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, LateLine, Listed,
     LoadRequest, Loaded, ModelText, Placement, Position, SessionStep, Settled, Shown,
 };
 use serde_json::{Map, Value};
@@ -25,10 +25,7 @@ struct Codex;
 
 /// The user's Codex folder: `$CODEX_HOME`, else `~/.codex`.
 pub fn codex_home(home: Option<&Path>) -> Option<PathBuf> {
-    std::env::var_os("CODEX_HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| home.map(|h| h.join(".codex")))
+    hook_kit::agent_home("CODEX_HOME", ".codex", home)
 }
 
 /// The reviews in the user's `config.toml`, with a warning when it cannot be read.
@@ -57,17 +54,7 @@ fn is_toml(path: &Path) -> bool {
 }
 
 impl Dialect for Codex {
-    fn name(&self) -> &'static str {
-        "codex"
-    }
-
-    fn title(&self) -> &'static str {
-        "Codex"
-    }
-
-    fn reads(&self, kind: FileKind) -> bool {
-        matches!(kind, FileKind::Config | FileKind::Plugin)
-    }
+    hook_kit::dialect_words!("codex", "Codex");
 
     fn claims(&self, path: &Path, text: &str) -> Claim {
         let in_codex = path.parent().and_then(Path::file_name).is_some_and(|n| n == ".codex");
@@ -94,11 +81,7 @@ impl Dialect for Codex {
 
     fn check(&self, path: &Path, text: &str, _project_dir: &Path) -> Vec<Diagnostic> {
         let mut loader = Loader::new().trust_all(true);
-        if is_toml(path) {
-            loader.config_toml_text(path, text, Scope::User);
-        } else {
-            loader.hooks_json_text(path, text, Scope::User);
-        }
+        loader.text(path, text, Scope::User);
         loader.finish().diagnostics
     }
 
@@ -109,41 +92,26 @@ impl Dialect for Codex {
         // Naming files is vouching for them, as Codex's `--dangerously-bypass-hook-trust` does.
         let mut loader = Loader::new().reviews(reviews.clone()).trust_all(request.names_files());
         let mut notes = Vec::new();
-        if request.names_files() {
-            for path in request.files_of(FileKind::Config) {
-                named_file(path, "Codex hook file")?;
-                if is_toml(path) {
-                    loader.config_toml(path, Scope::User);
-                } else {
-                    loader.hooks_json(path, Scope::User);
-                }
-            }
-            // Plugins come after the layers, as in Codex.
-            for dir in request.files_of(FileKind::Plugin) {
-                loader.plugin(plugin_dir(dir, "Codex")?, home.as_deref());
-            }
-        } else {
-            let found = discover(home.as_deref(), &request.project_dir, &reviews);
-            notes.push(found_note("Codex", found.iter().map(|(p, l)| (p.as_path(), l.as_str()))));
-            if found.is_empty() {
-                let untrusted = request.project_dir.join(".codex").is_dir();
-                let hint = if untrusted {
-                    " (the project's .codex/ is read only once the project is trusted: \
-                     `[projects.\"<dir>\"] trust_level = \"trusted\"` in ~/.codex/config.toml)"
-                } else {
-                    ""
-                };
-                return Err(DialectError::load(format!(
-                    "no Codex hook configuration found for {}; pass --settings or --project-dir{hint}",
-                    request.project_dir.display()
-                )));
-            }
-            for (path, layer) in found {
-                if is_toml(&path) {
-                    loader.config_toml(path, layer);
-                } else {
-                    loader.hooks_json(path, layer);
-                }
+        let discover = || discover(home.as_deref(), &request.project_dir, &reviews);
+        let files = hook_files(request, "Codex", discover, Scope::as_str, &mut notes)?;
+        if files.is_empty() {
+            let untrusted = request.project_dir.join(".codex").is_dir();
+            let hint = if untrusted {
+                " (the project's .codex/ is read only once the project is trusted: \
+                 `[projects.\"<dir>\"] trust_level = \"trusted\"` in ~/.codex/config.toml)"
+            } else {
+                ""
+            };
+            return Err(DialectError::load(format!(
+                "no Codex hook configuration found for {}; pass --settings or --project-dir{hint}",
+                request.project_dir.display()
+            )));
+        }
+        for file in files {
+            match file {
+                HookFile::Named(path) => loader.file(path, Scope::User),
+                HookFile::Found(path, scope) => loader.file(path, scope),
+                HookFile::Plugin(dir) => loader.plugin(dir, home.as_deref()),
             }
         }
         let mut config = loader.finish();
@@ -157,15 +125,14 @@ impl Dialect for Codex {
             }
         }
         config.diagnostics.extend(diagnostics);
-        let engine = Engine::new(config, &request.project_dir, request.scrub.clone())
-            .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
-        Ok(Box::new(Hooks::new(engine, notes)))
+        Hooks::boxed(Engine::new(config, &request.project_dir, request.scrub.clone()), notes)
     }
 }
 
 #[async_trait]
 impl CommandEngine for Engine {
     type Event = EventName;
+    const TOOL_FIELD: Option<&'static str> = Some("tool_name");
     /// The `async` outputs waiting when a prompt came, delivered with it only if it is
     /// accepted.
     type State = Option<Vec<AsyncOutput>>;
@@ -180,11 +147,9 @@ impl CommandEngine for Engine {
             .entries
             .iter()
             .filter(|e| e.event == name)
-            .filter(|e| match (subject, name.subject_field()) {
-                (Some(s), Some(_)) => {
-                    e.matcher.is_match(s) || aliases.of(s).iter().any(|a| e.matcher.is_match(a))
-                }
-                _ => true,
+            .filter(|e| {
+                let subject = name.subject_field().and(subject);
+                subject.is_none_or(|s| e.matcher.is_match_aliased(s, &aliases))
             })
             .map(|e| {
                 let mut listed =
@@ -193,13 +158,6 @@ impl CommandEngine for Engine {
                 listed
             })
             .collect()
-    }
-
-    fn check_input(&self, name: EventName, input: &Map<String, Value>) -> Result<(), DialectError> {
-        match name.subject_field() {
-            Some(field @ "tool_name") => hook_kit::string_field(name, input, field),
-            _ => Ok(()),
-        }
     }
 
     async fn run(&self, name: EventName, input: Map<String, Value>) -> EventRun {

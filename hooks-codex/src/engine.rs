@@ -3,13 +3,11 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hook_exec::RunGroup;
-
 use hook_kit::Core;
 use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
-    Aliases, Common, Custom, Event, Hook, MatcherError, Payload, PreCompact, PromptSubmit, Scrub,
-    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolResult, TurnEnd,
+    Aliases, Common, Custom, Event, Hook, Payload, PreCompact, PromptSubmit, Scrub, SessionEnd,
+    SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -48,47 +46,25 @@ pub fn aliases() -> Aliases {
 }
 
 impl Engine {
-    /// The hooks of `config` that may run (by Codex's trust rule), for a project; `scrub`
-    /// keeps credentials from the environment they inherit.
-    ///
-    /// # Errors
-    ///
-    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
-    pub fn new(
-        config: Config,
-        project_dir: impl Into<PathBuf>,
-        scrub: Option<Scrub>,
-    ) -> Result<Self, MatcherError> {
-        Self::new_in(config, project_dir, scrub, RunGroup::new())
-    }
-
-    /// As [`Engine::new`], its hooks run in `group`: with the group's containment choices
-    /// (cgroups or not, resource limits), over the process's, and ended together by
-    /// [`Engine::kill_running`]. Engines of one process may each have their own.
-    ///
-    /// # Errors
-    ///
-    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
-    pub fn new_in(
-        config: Config,
-        project_dir: impl Into<PathBuf>,
-        scrub: Option<Scrub>,
-        group: RunGroup,
-    ) -> Result<Self, MatcherError> {
-        let (background_hooks, hooks): (Vec<CommandHook>, Vec<CommandHook>) = config
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.trust.runs())
-            .map(|(i, e)| CommandHook::new(e.clone(), i, scrub.clone()).in_group(group))
-            .partition(|h| h.entry().is_async);
-        Ok(Self {
-            core: Core::new(hooks, group, |d| d.aliases(aliases()))?,
-            background_core: Core::new(background_hooks, group, |d| d.aliases(aliases()))?,
-            config,
-            background: Background::default(),
-            project_dir: project_dir.into(),
-        })
+    hook_kit::engine_new! {
+        /// The hooks of `config` that may run (by Codex's trust rule), for a project; `scrub`
+        /// keeps credentials from the environment they inherit.
+        new(config: Config, project_dir: impl Into<PathBuf>, scrub: Option<Scrub>) in group => {
+            let (background_hooks, hooks): (Vec<CommandHook>, Vec<CommandHook>) = config
+                .entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.trust.runs())
+                .map(|(i, e)| CommandHook::new(e.clone(), i, scrub.clone()).in_group(group))
+                .partition(|h| h.entry().is_async);
+            Ok(Self {
+                core: Core::new(hooks, group, |d| d.aliases(aliases()))?,
+                background_core: Core::new(background_hooks, group, |d| d.aliases(aliases()))?,
+                config,
+                background: Background::default(),
+                project_dir: project_dir.into(),
+            })
+        }
     }
 
     hook_kit::engine_methods! {
@@ -212,9 +188,7 @@ impl Engine {
                 Custom::new(name.as_str(), input.clone()).into()
             }
         };
-        let mut event = Event::new(common, payload);
-        event.extensions.insert(InputObject::new(name, input));
-        event
+        InputObject::new(name, input).event(common, payload)
     }
 
     /// Runs one event from its Codex input.

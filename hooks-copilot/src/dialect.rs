@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
-use hook_kit::{CommandEngine, Hooks, found_note, named_file, plugin_dir};
+use hook_kit::{CommandEngine, Hooks, hook_files};
 use hook_protocol::{
-    Aliases, Claim, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed, LoadRequest,
-    Loaded, SessionStep, StopGuard,
+    Aliases, Claim, Diagnostic, Dialect, DialectError, EventRun, Listed, LoadRequest, Loaded,
+    SessionStep, StopGuard,
 };
 use serde_json::{Map, Value};
 
@@ -24,10 +24,7 @@ struct Copilot;
 
 /// The user's Copilot folder: `$COPILOT_HOME`, else `~/.copilot`.
 pub fn copilot_home(home: Option<&Path>) -> Option<PathBuf> {
-    std::env::var_os("COPILOT_HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| home.map(|h| h.join(".copilot")))
+    hook_kit::agent_home("COPILOT_HOME", ".copilot", home)
 }
 
 /// The place a file has by its path: a settings file's name, else a hook folder's file.
@@ -51,17 +48,7 @@ fn project_by_place(path: &Path) -> Option<PathBuf> {
 }
 
 impl Dialect for Copilot {
-    fn name(&self) -> &'static str {
-        "copilot"
-    }
-
-    fn title(&self) -> &'static str {
-        "GitHub Copilot"
-    }
-
-    fn reads(&self, kind: FileKind) -> bool {
-        matches!(kind, FileKind::Config | FileKind::Plugin)
-    }
+    hook_kit::dialect_words!("copilot", "GitHub Copilot");
 
     fn claims(&self, path: &Path, text: &str) -> Claim {
         if path.extension().is_none_or(|e| e != "json") {
@@ -93,53 +80,36 @@ impl Dialect for Copilot {
     }
 
     fn check(&self, path: &Path, text: &str, _project_dir: &Path) -> Vec<Diagnostic> {
-        let mut loader = Loader::new();
-        loader.text(path, text, place_of(path));
-        loader.finish().diagnostics
+        Loader::check(path, text, place_of(path))
     }
 
     fn load(&self, request: &LoadRequest) -> Result<Box<dyn Loaded>, DialectError> {
         let home = request.agent_home.clone().or_else(|| copilot_home(request.home.as_deref()));
         let mut loader = Loader::new();
         let mut notes = Vec::new();
-        if request.names_files() {
-            for path in request.files_of(FileKind::Config) {
-                named_file(path, "Copilot hook file")?;
-                loader.file(path, place_of(path));
-            }
-            // Plugins come after the other places, as in Copilot.
-            for dir in request.files_of(FileKind::Plugin) {
-                loader.plugin(plugin_dir(dir, "Copilot")?);
-            }
-        } else {
-            let found = discover(home.as_deref(), &request.project_dir);
-            let note = found_note("Copilot", found.iter().map(|(p, l)| (p.as_path(), l.as_str())));
-            notes.push(note);
-            if found.is_empty() {
-                return Err(DialectError::load(format!(
-                    "no Copilot hook files found for {} (.github/hooks/*.json, \
-                     .github/copilot/settings.json, ~/.copilot/hooks/*.json); pass --settings or \
-                     --project-dir",
-                    request.project_dir.display()
-                )));
-            }
-            for (path, place) in found {
-                loader.file(path, place);
-            }
+        let discover = || discover(home.as_deref(), &request.project_dir);
+        let files = hook_files(request, "Copilot", discover, Scope::as_str, &mut notes)?;
+        if files.is_empty() {
+            return Err(DialectError::load(format!(
+                "no Copilot hook files found for {} (.github/hooks/*.json, \
+                 .github/copilot/settings.json, ~/.copilot/hooks/*.json); pass --settings or \
+                 --project-dir",
+                request.project_dir.display()
+            )));
         }
+        loader.files(files, place_of);
         let config = loader.finish();
         if config.disabled {
             notes.push("`disableAllHooks` is set: no hook runs".to_owned());
         }
-        let engine = Engine::new(config, &request.project_dir, request.scrub.clone())
-            .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
-        Ok(Box::new(Hooks::new(engine, notes)))
+        Hooks::boxed(Engine::new(config, &request.project_dir, request.scrub.clone()), notes)
     }
 }
 
 #[async_trait]
 impl CommandEngine for Engine {
     type Event = EventName;
+    const TOOL_FIELD: Option<&'static str> = Some("toolName");
     /// The `agentStop` loop guard.
     type State = StopGuard;
 
@@ -154,11 +124,9 @@ impl CommandEngine for Engine {
             .entries
             .iter()
             .filter(|e| e.event == name)
-            .filter(|e| match (subject, name.subject_field()) {
-                (Some(s), Some(_)) => {
-                    e.matcher.is_match(s) || aliases.of(s).iter().any(|a| e.matcher.is_match(a))
-                }
-                _ => true,
+            .filter(|e| {
+                let subject = name.subject_field().and(subject);
+                subject.is_none_or(|s| e.matcher.is_match_aliased(s, &aliases))
             })
             .map(|e| {
                 let mut listed =
@@ -169,13 +137,6 @@ impl CommandEngine for Engine {
                 listed
             })
             .collect()
-    }
-
-    fn check_input(&self, name: EventName, input: &Map<String, Value>) -> Result<(), DialectError> {
-        match name.subject_field() {
-            Some(field @ "toolName") => hook_kit::string_field(name, input, field),
-            _ => Ok(()),
-        }
     }
 
     /// A run in the core's words: the first deny's reason (Copilot stops at it).

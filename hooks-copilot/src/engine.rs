@@ -2,14 +2,12 @@
 
 use std::path::PathBuf;
 
-use hook_exec::RunGroup;
-
 use hook_kit::Core;
 use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
-    Aliases, Common, Custom, Event, MatcherError, Mode, Notification, Payload, PreCompact,
-    PromptSubmit, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall,
-    ToolFailure, ToolResult, TurnEnd,
+    Aliases, Common, Custom, Event, Mode, Notification, Payload, PreCompact, PromptSubmit, Scrub,
+    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult,
+    TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -46,42 +44,20 @@ pub fn both_aliases() -> Aliases {
 }
 
 impl Engine {
-    /// The hooks of `config`, for a project (the hooks' working directory and
-    /// `COPILOT_PROJECT_DIR`), run one after another as Copilot runs them; none when a file
-    /// set `disableAllHooks`. `scrub` keeps credentials from the environment they inherit.
-    ///
-    /// # Errors
-    ///
-    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
-    pub fn new(
-        config: Config,
-        project_dir: impl Into<PathBuf>,
-        scrub: Option<Scrub>,
-    ) -> Result<Self, MatcherError> {
-        Self::new_in(config, project_dir, scrub, RunGroup::new())
-    }
-
-    /// As [`Engine::new`], its hooks run in `group`: with the group's containment choices
-    /// (cgroups or not, resource limits), over the process's, and ended together by
-    /// [`Engine::kill_running`]. Engines of one process may each have their own.
-    ///
-    /// # Errors
-    ///
-    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
-    pub fn new_in(
-        config: Config,
-        project_dir: impl Into<PathBuf>,
-        scrub: Option<Scrub>,
-        group: RunGroup,
-    ) -> Result<Self, MatcherError> {
-        let project_dir: PathBuf = project_dir.into();
-        let project_dir = std::path::absolute(&project_dir).unwrap_or(project_dir);
-        let runs = |e: &Entry| !config.disabled || e.source.scope == Scope::Policy;
-        let hooks = config.entries.iter().enumerate().filter(|(_, e)| runs(e)).map(|(i, e)| {
-            CommandHook::new(e.clone(), i, &project_dir, scrub.clone()).in_group(group)
-        });
-        let core = Core::new(hooks, group, |d| d.mode(Mode::Pipeline).aliases(aliases()))?;
-        Ok(Self { config, core, project_dir })
+    hook_kit::engine_new! {
+        /// The hooks of `config`, for a project (the hooks' working directory and
+        /// `COPILOT_PROJECT_DIR`), run one after another as Copilot runs them; none when a file
+        /// set `disableAllHooks`. `scrub` keeps credentials from the environment they inherit.
+        new(config: Config, project_dir: impl Into<PathBuf>, scrub: Option<Scrub>) in group => {
+            let project_dir: PathBuf = project_dir.into();
+            let project_dir = std::path::absolute(&project_dir).unwrap_or(project_dir);
+            let runs = |e: &Entry| !config.disabled || e.source.scope == Scope::Policy;
+            let hooks = config.entries.iter().enumerate().filter(|(_, e)| runs(e)).map(|(i, e)| {
+                CommandHook::new(e.clone(), i, &project_dir, scrub.clone()).in_group(group)
+            });
+            let core = Core::new(hooks, group, |d| d.mode(Mode::Pipeline).aliases(aliases()))?;
+            Ok(Self { config, core, project_dir })
+        }
     }
 
     hook_kit::engine_methods! {
@@ -147,9 +123,7 @@ impl Engine {
                 Custom::new(name.as_str(), input.clone()).into()
             }
         };
-        let mut event = Event::new(common, payload);
-        event.extensions.insert(InputObject::new(name, input));
-        event
+        InputObject::new(name, input).event(common, payload)
     }
 
     /// Runs one event from its Copilot input.

@@ -80,10 +80,10 @@ impl CommandHook {
         let root = self.project_dir.display().to_string();
         env.set("COPILOT_PROJECT_DIR", &root);
         env.set("CLAUDE_PROJECT_DIR", &root);
-        if let Some(dir) = self.entry.source.hook_dir() {
+        if let Some(dir) = self.entry.source.scope.hook_dir(&self.entry.source.path) {
             env.set("COPILOT_HOOK_DIR", dir.display().to_string());
         }
-        if let Some(root) = self.entry.source.plugin_root() {
+        if let Some(root) = self.entry.source.scope.plugin_root(&self.entry.source.path) {
             env.set("PLUGIN_ROOT", root.display().to_string());
             env.set("CLAUDE_PLUGIN_ROOT", root.display().to_string());
         }

@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
-use hook_kit::{CommandEngine, Hooks, found_note, named_file};
+use hook_kit::{CommandEngine, Hooks, hook_files};
 use hook_protocol::{
-    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, Listed,
-    LoadRequest, Loaded, SessionStep,
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, Listed, LoadRequest, Loaded,
+    SessionStep,
 };
 use serde_json::{Map, Value};
 
@@ -40,17 +40,7 @@ fn in_place(path: &Path) -> bool {
 }
 
 impl Dialect for Cursor {
-    fn name(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn title(&self) -> &'static str {
-        "Cursor"
-    }
-
-    fn reads(&self, kind: FileKind) -> bool {
-        matches!(kind, FileKind::Config | FileKind::Plugin)
-    }
+    hook_kit::dialect_words!("cursor", "Cursor");
 
     fn claims(&self, path: &Path, text: &str) -> Claim {
         if in_place(path) {
@@ -79,44 +69,27 @@ impl Dialect for Cursor {
     }
 
     fn check(&self, path: &Path, text: &str, _project_dir: &Path) -> Vec<Diagnostic> {
-        let mut loader = Loader::new();
-        loader.text(path, text, place_of(path));
-        loader.finish().diagnostics
+        Loader::check(path, text, place_of(path))
     }
 
     fn load(&self, request: &LoadRequest) -> Result<Box<dyn Loaded>, DialectError> {
         let home = request.agent_home.clone().or_else(|| cursor_home(request.home.as_deref()));
         let mut loader = Loader::new();
         let mut notes = Vec::new();
-        if request.names_files() {
-            for path in request.files_of(FileKind::Config) {
-                named_file(path, "Cursor hook file")?;
-                loader.file(path, place_of(path));
-            }
-            // Plugins come after the other places, as in Cursor.
-            for dir in request.files_of(FileKind::Plugin) {
-                let path = dir.join("hooks/hooks.json");
-                named_file(&path, "Cursor plugin hook file")?;
-                loader.file(path, Scope::Plugin);
-            }
-        } else {
-            let found = discover(home.as_deref(), &request.project_dir);
-            notes.push(found_note("Cursor", found.iter().map(|(p, l)| (p.as_path(), l.as_str()))));
-            if found.is_empty() {
-                return Err(DialectError::load(format!(
-                    "no Cursor hooks.json found for {} (.cursor/hooks.json, ~/.cursor/hooks.json, \
-                     /etc/cursor/hooks.json); pass --settings or --project-dir",
-                    request.project_dir.display()
-                )));
-            }
-            for (path, place) in found {
-                loader.file(path, place);
-            }
+        let discover = || discover(home.as_deref(), &request.project_dir);
+        let files = hook_files(request, "Cursor", discover, Scope::as_str, &mut notes)?;
+        if files.is_empty() {
+            return Err(DialectError::load(format!(
+                "no Cursor hooks.json found for {} (.cursor/hooks.json, ~/.cursor/hooks.json, \
+                 /etc/cursor/hooks.json); pass --settings or --project-dir",
+                request.project_dir.display()
+            )));
         }
-        let engine =
-            Engine::new(loader.finish(), &request.project_dir, home, request.scrub.clone())
-                .map_err(|e| DialectError::load(format!("cannot compile the matchers: {e}")))?;
-        Ok(Box::new(Hooks::new(engine, notes)))
+        loader.files(files, place_of);
+        Hooks::boxed(
+            Engine::new(loader.finish(), &request.project_dir, home, request.scrub.clone()),
+            notes,
+        )
     }
 }
 

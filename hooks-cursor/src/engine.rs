@@ -3,13 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use hook_exec::RunGroup;
-
 use hook_kit::Core;
 use hook_protocol::{
-    Common, Custom, Event, MatcherError, Payload, PreCompact, PromptSubmit, Report, Scrub,
-    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult,
-    TurnEnd,
+    Common, Custom, Event, Payload, PreCompact, PromptSubmit, Report, Scrub, SessionEnd,
+    SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -32,48 +29,24 @@ pub struct Engine {
 pub type Run = hook_kit::Run<EventName>;
 
 impl Engine {
-    /// The hooks of `config`, for a project (its root is where project hooks run, and
-    /// `CURSOR_PROJECT_DIR`); `cursor_home` (`~/.cursor`) is where user hooks run. They run in
-    /// parallel, as Cursor runs them. `scrub` keeps credentials from the environment they
-    /// inherit.
-    ///
-    /// # Errors
-    ///
-    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
-    pub fn new(
-        config: Config,
-        project_dir: impl Into<PathBuf>,
-        cursor_home: Option<PathBuf>,
-        scrub: Option<Scrub>,
-    ) -> Result<Self, MatcherError> {
-        Self::new_in(config, project_dir, cursor_home, scrub, RunGroup::new())
-    }
-
-    /// As [`Engine::new`], its hooks run in `group`: with the group's containment choices
-    /// (cgroups or not, resource limits), over the process's, and ended together by
-    /// [`Engine::kill_running`]. Engines of one process may each have their own.
-    ///
-    /// # Errors
-    ///
-    /// [`MatcherError`] when the matchers of one event cannot be compiled together.
-    pub fn new_in(
-        config: Config,
-        project_dir: impl Into<PathBuf>,
-        cursor_home: Option<PathBuf>,
-        scrub: Option<Scrub>,
-        group: RunGroup,
-    ) -> Result<Self, MatcherError> {
-        let project_dir: PathBuf = project_dir.into();
-        let project_dir = std::path::absolute(&project_dir).unwrap_or(project_dir);
-        let session_env: SessionEnv = Arc::new(Mutex::new(Vec::new()));
-        let hooks = config.entries.iter().enumerate().map(|(i, e)| {
-            let home = cursor_home.clone();
-            let env = Arc::clone(&session_env);
-            CommandHook::new(e.clone(), i, project_dir.clone(), home, env, scrub.clone())
-                .in_group(group)
-        });
-        let core = Core::new(hooks, group, |d| d)?;
-        Ok(Self { config, core, project_dir, session_env })
+    hook_kit::engine_new! {
+        /// The hooks of `config`, for a project (its root is where project hooks run, and
+        /// `CURSOR_PROJECT_DIR`); `cursor_home` (`~/.cursor`) is where user hooks run. They run in
+        /// parallel, as Cursor runs them. `scrub` keeps credentials from the environment they
+        /// inherit.
+        new(config: Config, project_dir: impl Into<PathBuf>, cursor_home: Option<PathBuf>, scrub: Option<Scrub>) in group => {
+            let project_dir: PathBuf = project_dir.into();
+            let project_dir = std::path::absolute(&project_dir).unwrap_or(project_dir);
+            let session_env: SessionEnv = Arc::new(Mutex::new(Vec::new()));
+            let hooks = config.entries.iter().enumerate().map(|(i, e)| {
+                let home = cursor_home.clone();
+                let env = Arc::clone(&session_env);
+                CommandHook::new(e.clone(), i, project_dir.clone(), home, env, scrub.clone())
+                    .in_group(group)
+            });
+            let core = Core::new(hooks, group, |d| d)?;
+            Ok(Self { config, core, project_dir, session_env })
+        }
     }
 
     hook_kit::engine_methods! {
@@ -181,9 +154,7 @@ impl Engine {
             | EventName::AfterTabFileEdit
             | EventName::WorkspaceOpen => Custom::new(name.as_str(), input.clone()).into(),
         };
-        let mut event = Event::new(common, payload);
-        event.extensions.insert(InputObject::new(name, input));
-        event
+        InputObject::new(name, input).event(common, payload)
     }
 
     /// Runs one event from its Cursor input.

@@ -145,18 +145,28 @@ impl Loader {
         self
     }
 
+    /// Reads a hook file of a layer: a `config.toml`'s `[hooks]` tables when its name ends in
+    /// `.toml`, else a `hooks.json`. A file that cannot be read is an error of the
+    /// configuration, naming it.
+    pub fn file(&mut self, path: impl Into<PathBuf>, scope: Scope) {
+        self.read(path.into(), scope, Self::text);
+    }
+
+    /// Reads the text of a hook file of a layer: a `config.toml` when its name ends in
+    /// `.toml`, else a `hooks.json`.
+    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, scope: Scope) {
+        let path = path.into();
+        if path.extension().is_some_and(|e| e == "toml") {
+            self.config_toml_text(path, text, scope);
+        } else {
+            self.hooks_json_text(path, text, scope);
+        }
+    }
+
     /// Reads a `hooks.json` of a layer. A file that cannot be read is an error of the
     /// configuration, naming it.
     pub fn hooks_json(&mut self, path: impl Into<PathBuf>, scope: Scope) {
-        let path = path.into();
-        match read::file_text(&path) {
-            Ok(text) => self.hooks_json_text(path, &text, scope),
-            Err(message) => self.config.diagnostics.push(Diagnostic::error(
-                &path,
-                Position::default(),
-                format!("{message}; no hook from it runs"),
-            )),
-        }
+        self.read(path.into(), scope, Self::hooks_json_text);
     }
 
     /// Reads the text of a `hooks.json`.
@@ -179,15 +189,20 @@ impl Loader {
             }
         };
         let source = Arc::new(SourceFile { path, scope, plugin: None });
-        let hooks = read::hooks_file(&source, &root, &mut self.config.diagnostics);
+        let hooks = read::file_hooks(&source, &root, false, &mut self.config.diagnostics);
         self.add(&source, hooks);
     }
 
     /// Reads the `[hooks]` tables of a `config.toml` of a layer.
     pub fn config_toml(&mut self, path: impl Into<PathBuf>, scope: Scope) {
-        let path = path.into();
+        self.read(path.into(), scope, Self::config_toml_text);
+    }
+
+    /// Reads a file's text into `then`; a file that cannot be read is an error of the
+    /// configuration, naming it.
+    fn read(&mut self, path: PathBuf, scope: Scope, then: fn(&mut Self, PathBuf, &str, Scope)) {
         match read::file_text(&path) {
-            Ok(text) => self.config_toml_text(path, &text, scope),
+            Ok(text) => then(self, path, &text, scope),
             Err(message) => self.config.diagnostics.push(Diagnostic::error(
                 &path,
                 Position::default(),
@@ -214,7 +229,7 @@ impl Loader {
             &idx,
         );
         let source = Arc::new(SourceFile { path, scope, plugin: None });
-        let hooks = read::toml_hooks(&source, &root, &mut self.config.diagnostics);
+        let hooks = read::file_hooks(&source, &root, true, &mut self.config.diagnostics);
         self.add(&source, hooks);
     }
 

@@ -174,7 +174,8 @@ impl Loader {
                         scope: Scope::Plugin,
                         plugin: Some(plugin(relative)),
                     });
-                    let hooks = read::hooks_file(&source, &node, &mut self.config.diagnostics);
+                    let hooks =
+                        read::file_hooks(&source, &node, false, &mut self.config.diagnostics);
                     self.add(&source, hooks);
                 }
                 Err((at, message)) => self.error(&file, at, &message),
@@ -189,7 +190,7 @@ impl Loader {
             scope: Scope::Plugin,
             plugin: Some(plugin),
         });
-        let hooks = read::hooks_file(&source, node, &mut self.config.diagnostics);
+        let hooks = read::file_hooks(&source, node, false, &mut self.config.diagnostics);
         self.add(&source, hooks);
     }
 }

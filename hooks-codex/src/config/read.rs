@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hook_kit::json::Sink;
+use hook_protocol::Skipped;
 use hook_protocol::text_file::{Cap, read_text};
 use hook_protocol::{Diagnostic, Matcher, Position};
 
@@ -18,18 +19,28 @@ pub(super) fn file_text(path: &Path) -> Result<String, String> {
     read_text(path, Cap::CONFIG).map_err(|e| e.to_string())
 }
 
-/// A `hooks.json`: `{"description"?, "hooks": {...}}`; Codex refuses a file with any other
-/// key.
-pub(super) fn hooks_file(
+/// The hooks of a file: a `hooks.json` (`{"description"?, "hooks": {...}}`; Codex refuses a
+/// file with any other key), or a `config.toml`'s `[hooks]` table, less the hook states and
+/// managed-folder settings that live there too.
+pub(super) fn file_hooks(
     source: &Arc<SourceFile>,
     root: &Node,
+    toml: bool,
     out: &mut Vec<Diagnostic>,
 ) -> Vec<Entry> {
     let mut sink = Sink::without_text(&source.path, out);
     let Shape::Table(keys) = &root.value else {
-        sink.error(root.at, format!("expected an object at the top level, found {}", root.kind()));
+        if !toml {
+            let found = root.kind();
+            sink.error(root.at, format!("expected an object at the top level, found {found}"));
+        }
         return Vec::new();
     };
+    if toml {
+        let skip = ["state", "managed_dir", "windows_managed_dir"];
+        let hooks = keys.iter().find(|(key, _, _)| key == "hooks");
+        return hooks.map(|(_, _, h)| events(&mut sink, source, h, &skip)).unwrap_or_default();
+    }
     let mut hooks = None;
     for (key, at, value) in keys {
         match key.as_str() {
@@ -47,27 +58,7 @@ pub(super) fn hooks_file(
             }
         }
     }
-    match hooks {
-        Some(hooks) => events(&mut sink, source, hooks, &[]),
-        None => Vec::new(),
-    }
-}
-
-/// A `config.toml`: its `[hooks]` table, less the hook states and managed-folder settings
-/// that live there too.
-pub(super) fn toml_hooks(
-    source: &Arc<SourceFile>,
-    root: &Node,
-    out: &mut Vec<Diagnostic>,
-) -> Vec<Entry> {
-    let mut sink = Sink::without_text(&source.path, out);
-    let Shape::Table(keys) = &root.value else { return Vec::new() };
-    match keys.iter().find(|(key, _, _)| key == "hooks") {
-        Some((_, _, hooks)) => {
-            events(&mut sink, source, hooks, &["state", "managed_dir", "windows_managed_dir"])
-        }
-        None => Vec::new(),
-    }
+    hooks.map(|h| events(&mut sink, source, h, &[])).unwrap_or_default()
 }
 
 /// The event table: each event's groups. `skip`: keys that are not events.
@@ -92,14 +83,8 @@ fn events(
                 .find(|e| e.as_str().eq_ignore_ascii_case(name))
                 .map(|e| format!(" (did you mean `{e}`? event names are case-sensitive)"))
                 .unwrap_or_default();
-            sink.warning(
-                *at,
-                hook_protocol::skipping(
-                    format!("unknown Codex event `{name}`{hint}"),
-                    hook_protocol::Skipped::Event,
-                    "its hooks are skipped",
-                ),
-            );
+            let message = format!("unknown Codex event `{name}`{hint}");
+            sink.skip(*at, message, Skipped::Event, "its hooks are skipped");
             continue;
         };
         let Shape::List(list) = &groups.value else {
@@ -158,14 +143,8 @@ fn group_entries(
         Some((m, at)) => match Matcher::names_or_pattern(m) {
             Ok(compiled) => compiled,
             Err(e) => {
-                sink.warning(
-                    *at,
-                    hook_protocol::skipping(
-                        format!("invalid matcher `{m}`: {e}"),
-                        hook_protocol::Skipped::Group,
-                        "the group is skipped",
-                    ),
-                );
+                let message = format!("invalid matcher `{m}`: {e}");
+                sink.skip(*at, message, Skipped::Group, "the group is skipped");
                 return;
             }
         },

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_protocol::{Diagnostic, Matcher, Position};
+use hook_protocol::{Matcher, Position};
 use serde::Serialize;
 
 use crate::EventName;
@@ -50,33 +50,26 @@ impl Scope {
     }
 }
 
-/// A hook file that was read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct SourceFile {
-    /// The file.
-    pub path: PathBuf,
-    /// Its scope.
-    pub scope: Scope,
-}
+/// A hook file that was read, with its scope.
+pub type SourceFile = hook_kit::SourceFile<Scope>;
 
-impl SourceFile {
-    /// The folder a hook of this file gets as `COPILOT_HOOK_DIR`: the file's own, except for
-    /// settings files, whose hooks get none.
-    pub fn hook_dir(&self) -> Option<&Path> {
-        match self.scope {
+impl Scope {
+    /// The folder a hook of `file`, a file of this scope, gets as `COPILOT_HOOK_DIR`: the
+    /// file's own, except for settings files, whose hooks get none.
+    pub fn hook_dir(self, file: &Path) -> Option<&Path> {
+        match self {
             Scope::Settings => None,
-            _ => self.path.parent(),
+            _ => file.parent(),
         }
     }
 
-    /// The folder of the plugin whose hooks these are (`PLUGIN_ROOT`): the file's folder, or
-    /// the one above it for a `hooks/hooks.json`.
-    pub fn plugin_root(&self) -> Option<&Path> {
-        if self.scope != Scope::Plugin {
+    /// The folder of the plugin whose hooks `file`'s are (`PLUGIN_ROOT`): the file's folder,
+    /// or the one above it for a `hooks/hooks.json`; `None` out of a plugin.
+    pub fn plugin_root(self, file: &Path) -> Option<&Path> {
+        if self != Scope::Plugin {
             return None;
         }
-        let folder = self.path.parent()?;
+        let folder = file.parent()?;
         match folder.file_name() {
             Some(name) if name == "hooks" => folder.parent(),
             _ => Some(folder),
@@ -146,68 +139,28 @@ pub type Config = hook_kit::Config<Entry, SourceFile>;
 /// The default timeout of a hook that sets none.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Reads hook files into a [`Config`].
-#[derive(Debug, Default)]
-pub struct Loader {
-    config: Config,
-}
+/// Reads hook files into a [`Config`]: a hook file, or a settings file's `hooks`, of a
+/// scope; a plugin's `hooks.json`, else its `hooks/hooks.json`.
+pub type Loader = hook_kit::Loader<Entry>;
 
-impl Loader {
-    /// A loader with nothing loaded.
-    pub fn new() -> Self {
-        Self::default()
-    }
+impl hook_kit::ReadFile for Entry {
+    type Scope = Scope;
+    const PLUGIN_FILES: &'static [&'static str] = &["hooks.json", "hooks/hooks.json"];
+    const PLUGIN_SCOPE: Scope = Scope::Plugin;
 
-    /// Reads a hook file (or a settings file's `hooks`) of a place. A file that cannot be read
-    /// is an error of the configuration, naming it.
-    pub fn file(&mut self, path: impl Into<PathBuf>, scope: Scope) -> &mut Self {
-        let path = path.into();
-        if let Some(text) = self.config.read(&path) {
-            self.text(path, &text, scope);
-        }
-        self
-    }
-
-    /// Reads the text of a hook file (or a settings file) of a place.
-    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, scope: Scope) -> &mut Self {
-        let source = Arc::new(SourceFile { path: hook_kit::absolute(path), scope });
-        let read = read::hook_file(&source, text, &mut self.config.diagnostics);
-        match (read.disable_all, scope) {
-            (false, _) => self.config.add(&source, read.entries),
+    fn read(config: &mut Config, source: &Arc<SourceFile>, text: &str) {
+        let read = read::hook_file(source, text, &mut config.diagnostics);
+        match (read.disable_all, source.scope) {
+            (false, _) => config.add(source, read.entries),
             // In a settings file it turns off every hook of every file but the policy's; in a
             // hook file, that file's hooks only; a policy file's hooks cannot be turned off.
             (true, Scope::Settings) => {
-                self.config.disabled = true;
-                self.config.add(&source, read.entries);
+                config.disabled = true;
+                config.add(source, read.entries);
             }
-            (true, Scope::Policy) => self.config.add(&source, read.entries),
+            (true, Scope::Policy) => config.add(source, read.entries),
             (true, _) => {}
         }
-        self
-    }
-
-    /// Reads the hooks of the plugin in `dir`, as Copilot does for an installed plugin: its
-    /// `hooks.json`, else its `hooks/hooks.json`; a plugin with neither is a warning.
-    pub fn plugin(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
-        let dir: PathBuf = dir.into();
-        let file =
-            ["hooks.json", "hooks/hooks.json"].iter().map(|f| dir.join(f)).find(|f| f.is_file());
-        match file {
-            Some(file) => self.file(file, Scope::Plugin),
-            None => {
-                self.config.diagnostics.push(Diagnostic::warning(
-                    &dir,
-                    Position::default(),
-                    "this plugin has no hooks (no hooks.json, no hooks/hooks.json)",
-                ));
-                self
-            }
-        }
-    }
-
-    /// What was loaded.
-    pub fn finish(self) -> Config {
-        self.config
     }
 }
 

@@ -167,46 +167,18 @@ fn entry(
             ("powershell", Ast::StringLit(_)) => powershell = true,
             ("exec", Ast::StringLit(s)) => exec = Some(s.value.to_string()),
             ("args", Ast::Array(a)) => {
-                for arg in &a.elements {
-                    match arg {
-                        Ast::StringLit(s) => args.push(s.value.to_string()),
-                        other => {
-                            let at = sink.at(other);
-                            skip(
-                                sink,
-                                at,
-                                format!(
-                                    "every element of `args` must be a string, found {}",
-                                    kind(other)
-                                ),
-                            );
-                            return None;
-                        }
-                    }
-                }
+                let items = a.elements.iter().map(|v| ("every element of `args`".to_owned(), v));
+                args = strings(sink, items).map_err(|(at, why)| skip(sink, at, why)).ok()?;
             }
             ("cwd", Ast::StringLit(s)) => cwd = Some(PathBuf::from(s.value.as_ref())),
             ("env", Ast::Object(vars)) => {
-                for var in &vars.properties {
-                    match &var.value {
-                        Ast::StringLit(s) => {
-                            env.push((var.name.as_str().to_owned(), s.value.to_string()))
-                        }
-                        other => {
-                            let at = sink.at(other);
-                            skip(
-                                sink,
-                                at,
-                                format!(
-                                    "`env.{}` must be a string, found {}",
-                                    var.name.as_str(),
-                                    kind(other)
-                                ),
-                            );
-                            return None;
-                        }
-                    }
-                }
+                let items = vars
+                    .properties
+                    .iter()
+                    .map(|v| (format!("`env.{}`", v.name.as_str()), &v.value));
+                let values = strings(sink, items).map_err(|(at, why)| skip(sink, at, why)).ok()?;
+                let names = vars.properties.iter().map(|v| v.name.as_str().to_owned());
+                env = names.zip(values).collect();
             }
             ("timeoutSec" | "timeout", Ast::NumberLit(n)) => {
                 // A number of seconds a duration holds (a timeout too large for one is refused,
@@ -298,4 +270,20 @@ fn entry(
         source: Arc::clone(source),
         position: at,
     })
+}
+
+/// The strings of a list or an object's values, or where the first value that is not one is
+/// and what it is.
+fn strings<'a, 't: 'a>(
+    sink: &Sink<'_>,
+    items: impl Iterator<Item = (String, &'a Ast<'t>)>,
+) -> Result<Vec<String>, (Position, String)> {
+    items
+        .map(|(what, value)| match value {
+            Ast::StringLit(s) => Ok(s.value.to_string()),
+            other => {
+                Err((sink.at(other), format!("{what} must be a string, found {}", kind(other))))
+            }
+        })
+        .collect()
 }

@@ -32,7 +32,13 @@ fn files_run_in_descending_name_order_user_before_repo() {
     let places: Vec<Scope> = found.iter().map(|(_, place)| *place).collect();
     assert_eq!(places.first(), Some(&Scope::User));
     assert_eq!(places.last(), Some(&Scope::Settings));
-    assert!(config.entries.last().unwrap().source.hook_dir().is_none(), "no COPILOT_HOOK_DIR");
+    assert!(
+        {
+            let source = &config.entries.last().unwrap().source;
+            source.scope.hook_dir(&source.path).is_none()
+        },
+        "no COPILOT_HOOK_DIR"
+    );
 }
 
 #[test]

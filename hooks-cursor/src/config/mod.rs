@@ -45,15 +45,8 @@ impl Scope {
     }
 }
 
-/// A `hooks.json` that was read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct SourceFile {
-    /// The file.
-    pub path: PathBuf,
-    /// Its scope.
-    pub scope: Scope,
-}
+/// A `hooks.json` that was read, with its scope.
+pub type SourceFile = hook_kit::SourceFile<Scope>;
 
 /// What kind of hook an entry is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -105,39 +98,18 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// The `loop_limit` of a `stop` or `subagentStop` hook that sets none.
 pub const DEFAULT_MAX_FOLLOW_UPS: u32 = 5;
 
-/// Reads `hooks.json` files into a [`Config`].
-#[derive(Debug, Default)]
-pub struct Loader {
-    config: Config,
-}
+/// Reads `hooks.json` files into a [`Config`]: a file of a scope, or a plugin's
+/// `hooks/hooks.json`.
+pub type Loader = hook_kit::Loader<Entry>;
 
-impl Loader {
-    /// A loader with nothing loaded.
-    pub fn new() -> Self {
-        Self::default()
-    }
+impl hook_kit::ReadFile for Entry {
+    type Scope = Scope;
+    const PLUGIN_FILES: &'static [&'static str] = &["hooks/hooks.json"];
+    const PLUGIN_SCOPE: Scope = Scope::Plugin;
 
-    /// Reads a `hooks.json` of a place. A file that cannot be read is an error of the
-    /// configuration, naming it.
-    pub fn file(&mut self, path: impl Into<PathBuf>, scope: Scope) -> &mut Self {
-        let path = path.into();
-        if let Some(text) = self.config.read(&path) {
-            self.text(path, &text, scope);
-        }
-        self
-    }
-
-    /// Reads the text of a `hooks.json` of a place.
-    pub fn text(&mut self, path: impl Into<PathBuf>, text: &str, scope: Scope) -> &mut Self {
-        let source = Arc::new(SourceFile { path: hook_kit::absolute(path), scope });
-        let entries = read::hooks_file(&source, text, &mut self.config.diagnostics);
-        self.config.add(&source, entries);
-        self
-    }
-
-    /// What was loaded.
-    pub fn finish(self) -> Config {
-        self.config
+    fn read(config: &mut Config, source: &Arc<SourceFile>, text: &str) {
+        let entries = read::hooks_file(source, text, &mut config.diagnostics);
+        config.add(source, entries);
     }
 }
 

@@ -115,32 +115,20 @@ fn entry(
                 sink.error(vat, format!("{place}: `type` must be `command` or `prompt`, found `{}`; the hook is skipped", text_of(v)));
                 return None;
             }
-            ("command" | "matcher" | "prompt", v) => {
+            ("command" | "matcher" | "prompt" | "timeout" | "failClosed" | "loop_limit", v) => {
+                let wanted = match key {
+                    "timeout" => "a number of seconds",
+                    "failClosed" => "a boolean",
+                    "loop_limit" => "a number or null",
+                    _ => "a string",
+                };
+                let found = kind(v);
                 sink.error(
                     vat,
                     format!(
-                        "{place}: `{key}` must be a string, found {}; the hook is skipped",
-                        kind(v)
+                        "{place}: `{key}` must be {wanted}, found {found}; the hook is skipped"
                     ),
                 );
-                return None;
-            }
-            ("timeout", v) => {
-                sink.error(vat, format!("{place}: `timeout` must be a number of seconds, found {}; the hook is skipped", kind(v)));
-                return None;
-            }
-            ("failClosed", v) => {
-                sink.error(
-                    vat,
-                    format!(
-                        "{place}: `failClosed` must be a boolean, found {}; the hook is skipped",
-                        kind(v)
-                    ),
-                );
-                return None;
-            }
-            ("loop_limit", v) => {
-                sink.error(vat, format!("{place}: `loop_limit` must be a number or null, found {}; the hook is skipped", kind(v)));
                 return None;
             }
             (other, _) => {
