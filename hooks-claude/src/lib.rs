@@ -158,7 +158,8 @@
 //!             }
 //!             messages.push(json!({"role": "system", "content": text.text}));
 //!         }
-//!         // Paragraphs of the environment message (SessionStart, UserPromptSubmit).
+//!         // Paragraphs of the environment message (SessionStart, UserPromptSubmit,
+//!         // UserPromptExpansion).
 //!         _ => {}
 //!     }
 //! }

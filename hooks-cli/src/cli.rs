@@ -292,7 +292,7 @@ pub(crate) struct ReplayArgs {
 
     /// How long, at most, background (`async`) hooks get to end before the next event runs,
     /// so that their results come on the next row (a result later than that comes on a later
-    /// row).
+    /// row). Those still running after the last event are killed, as `claude -p` kills them.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub(crate) async_wait: f64,
 

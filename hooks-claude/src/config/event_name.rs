@@ -23,6 +23,7 @@ macro_rules! with_every_event {
         $callback! {
             /// a session starts or resumes.
             SessionStart => session_start {
+                permission_mode: false,
                 seam: Some(SessionStart),
                 subject: Some("source"),
                 plain_stdout_is_context: true,
@@ -33,12 +34,14 @@ macro_rules! with_every_event {
             },
             /// `--init-only`, `-p --init`, `-p --maintenance`.
             Setup => setup {
+                permission_mode: false,
                 subject: Some("trigger"),
                 handlers: &[Command],
                 keeps: Nothing,
             },
             /// a CLAUDE.md or rules file was loaded.
             InstructionsLoaded => instructions_loaded {
+                permission_mode: false,
                 specific_output: false,
                 subject: Some("load_reason"),
                 keeps: Nothing,
@@ -61,9 +64,12 @@ macro_rules! with_every_event {
                 top_level_block: true,
             },
             /// a skill's shell command is about to run (an event Claude Code 2.1.332 accepts but does not document; not recorded: its hooks run, and nothing they answer is acted on).
-            PreSkillShellCommand => pre_skill_shell_command {},
+            PreSkillShellCommand => pre_skill_shell_command {
+                permission_mode: false,
+            },
             /// assistant text is about to be shown.
             MessageDisplay => message_display {
+                permission_mode: false,
                 timeout: Some(Duration::from_secs(10)),
                 keeps: NoSystemMessageNoContinue,
             },
@@ -121,6 +127,7 @@ macro_rules! with_every_event {
             },
             /// a sub-agent starts.
             SubagentStart => subagent_start {
+                permission_mode: false,
                 seam: Some(SubagentStart),
                 subject: Some("agent_type"),
                 exit2: UserNotice,
@@ -137,6 +144,7 @@ macro_rules! with_every_event {
             },
             /// the `TaskCreate` tool creates a task.
             TaskCreated => task_created {
+                permission_mode: false,
                 specific_output: false,
                 handlers: &[Command, Http, McpTool, Prompt, Agent],
                 exit2: Block,
@@ -145,6 +153,7 @@ macro_rules! with_every_event {
             },
             /// a task is marked complete.
             TaskCompleted => task_completed {
+                permission_mode: false,
                 specific_output: false,
                 handlers: &[Command, Http, McpTool, Prompt, Agent],
                 exit2: Block,
@@ -161,6 +170,7 @@ macro_rules! with_every_event {
             },
             /// the turn ended with an API error.
             StopFailure => stop_failure {
+                permission_mode: false,
                 specific_output: false,
                 subject: Some("error"),
                 narrow_exact: true,
@@ -175,6 +185,7 @@ macro_rules! with_every_event {
             },
             /// a settings, policy or skill file changed.
             ConfigChange => config_change {
+                permission_mode: false,
                 specific_output: false,
                 subject: Some("source"),
                 exit2: Block,
@@ -189,12 +200,14 @@ macro_rules! with_every_event {
             },
             /// a directory was added to the session.
             DirectoryAdded => directory_added {
+                permission_mode: false,
                 specific_output: false,
                 subject: Some("source"),
                 keeps: NoContinue,
             },
             /// a watched file changed.
             FileChanged => file_changed {
+                permission_mode: false,
                 subject: Some("file_path"),
                 narrow_exact: true,
                 exit2: UserNotice,
@@ -202,17 +215,20 @@ macro_rules! with_every_event {
             },
             /// a worktree is to be created by the hook.
             WorktreeCreate => worktree_create {
+                permission_mode: false,
                 exit2: Block,
                 keeps: NoSystemMessageNoContinue,
             },
             /// a hook-created worktree is removed.
             WorktreeRemove => worktree_remove {
+                permission_mode: false,
                 specific_output: false,
                 exit2: Block,
                 keeps: Nothing,
             },
             /// the conversation is about to be compacted.
             PreCompact => pre_compact {
+                permission_mode: false,
                 seam: Some(PreCompact),
                 subject: Some("trigger"),
                 exit2: Block,
@@ -221,12 +237,14 @@ macro_rules! with_every_event {
             },
             /// the conversation was compacted.
             PostCompact => post_compact {
+                permission_mode: false,
                 subject: Some("trigger"),
                 exit2: UserNotice,
                 keeps: NoSystemMessageNoContinue,
             },
             /// the user asked for another model.
             PreModelSwitch => pre_model_switch {
+                permission_mode: false,
                 subject: Some("to_model"),
                 command_timeout: Some(Duration::from_secs(30)),
                 exit2: Block,
@@ -234,6 +252,7 @@ macro_rules! with_every_event {
             },
             /// the model changed.
             PostModelSwitch => post_model_switch {
+                permission_mode: false,
                 subject: Some("to_model"),
                 plain_stdout_is_context: true,
                 command_timeout: Some(Duration::from_secs(30)),
@@ -241,6 +260,7 @@ macro_rules! with_every_event {
             },
             /// an MCP server asks the user for input.
             Elicitation => elicitation {
+                permission_mode: false,
                 subject: Some("mcp_server_name"),
                 exit2: Block,
                 top_level_block: true,
@@ -248,6 +268,7 @@ macro_rules! with_every_event {
             },
             /// the user answered an elicitation.
             ElicitationResult => elicitation_result {
+                permission_mode: false,
                 subject: Some("mcp_server_name"),
                 exit2: Block,
                 top_level_block: true,
@@ -255,6 +276,7 @@ macro_rules! with_every_event {
             },
             /// the session ends.
             SessionEnd => session_end {
+                permission_mode: false,
                 seam: Some(SessionEnd),
                 subject: Some("reason"),
                 timeout: Some(Duration::from_millis(1500)),
@@ -301,6 +323,8 @@ struct Facts {
     /// Claude Code accepts a `hookSpecificOutput` for it (otherwise the output fails
     /// validation: a non-blocking error).
     specific_output: bool,
+    /// Its input carries `permission_mode`.
+    permission_mode: bool,
 }
 
 impl Facts {
@@ -321,6 +345,7 @@ impl Facts {
         keeps: Keeps::All,
         env_file: false,
         specific_output: true,
+        permission_mode: true,
     };
 }
 
@@ -564,6 +589,13 @@ impl EventName {
     /// `FileChanged`, whose hooks do not get it).
     pub fn gets_env_file(self) -> bool {
         self.facts().env_file
+    }
+
+    /// Whether Claude Code's input for this event carries `permission_mode` (when the session
+    /// has one): not on the events whose recordings have none
+    /// ([Event inputs](crate::compatibility#event-inputs)).
+    pub fn sends_permission_mode(self) -> bool {
+        self.facts().permission_mode
     }
 
     /// The neutral seam the event maps to, or `None` for events raised as

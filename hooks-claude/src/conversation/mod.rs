@@ -9,10 +9,12 @@
 //! ([What Claude Code shows](crate::compatibility#what-claude-code-shows)). Its
 //! [`Conversation::request`] is the list of messages for the next model request:
 //!
-//! - **The environment message** first: a system message made of the `SessionStart` hooks'
-//!   context, then the harness's own environment text (what it tells the model about the
-//!   machine, the project and the date, as Claude Code's environment message does; empty if it
-//!   has none), then the first turn's `UserPromptSubmit` context, a paragraph each.
+//! - **The person's first prompt**, then **the environment message**: a system message made
+//!   of the `SessionStart` hooks' context, then the harness's own environment text (what it
+//!   tells the model about the machine, the project and the date, as Claude Code's environment
+//!   message does; empty if it has none), then the first turn's `UserPromptSubmit` and
+//!   `UserPromptExpansion` context, a paragraph each. Claude Code sends the two in that order;
+//!   before the first prompt, the environment message is the only one.
 //! - **A later turn's `UserPromptSubmit` context**, which has no environment message to join,
 //!   is a system message right before the person's prompt.
 //! - **Tool results**: the results of every call of one assistant message go together in the
@@ -153,7 +155,7 @@ struct Batch {
 /// chat.tool_result("toolu_1", json!("built"), false)?;
 /// let request = chat.request()?;
 /// let roles: Vec<Role> = request.iter().map(|m| m.role).collect();
-/// assert_eq!(roles, [Role::System, Role::User, Role::Assistant, Role::User]);
+/// assert_eq!(roles, [Role::User, Role::System, Role::Assistant, Role::User]);
 /// # Ok::<(), hooks_claude::conversation::ConversationError>(())
 /// ```
 #[derive(Debug, Default)]
@@ -161,7 +163,8 @@ pub struct Conversation {
     environment: String,
     /// `SessionStart` context: the start of the environment message.
     environment_start: Vec<String>,
-    /// The first turn's `UserPromptSubmit` context: the end of the environment message.
+    /// The first turn's `UserPromptSubmit` and `UserPromptExpansion` context: the end of the
+    /// environment message.
     environment_end: Vec<String>,
     /// A later turn's `UserPromptSubmit` context, for right before its prompt.
     turn_context: Vec<String>,
@@ -252,7 +255,8 @@ impl Conversation {
     }
 
     /// What [`Session::answer_prompt`](crate::Session::answer_prompt) said the model gets for
-    /// the person's answer about `tool_use_id`.
+    /// the person's answer about `tool_use_id`, or
+    /// [`Session::interrupt_tool`](crate::Session::interrupt_tool) for its interrupt.
     ///
     /// # Errors
     ///
@@ -261,8 +265,9 @@ impl Conversation {
         self.add(&shown.model, Some(tool_use_id))
     }
 
-    /// The messages of the next request: the environment message, then the conversation.
-    /// The last assistant message's calls must all have their results.
+    /// The messages of the next request: the conversation, with the environment message
+    /// after the person's first prompt (first when there is none yet). The last assistant
+    /// message's calls must all have their results.
     ///
     /// # Errors
     ///
@@ -277,11 +282,13 @@ impl Conversation {
             }
             environment.push_str(paragraph);
         }
-        let mut messages = Vec::with_capacity(self.messages.len() + 1);
+        let mut messages = self.messages.clone();
         if !environment.is_empty() {
-            messages.push(Message::system(environment));
+            // After the person's first message, as Claude Code sends it; first when there is
+            // none yet.
+            let at = usize::from(messages.first().is_some_and(|m| m.role == Role::User));
+            messages.insert(at, Message::system(environment));
         }
-        messages.extend(self.messages.iter().cloned());
         Ok(messages)
     }
 

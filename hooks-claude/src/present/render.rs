@@ -247,14 +247,9 @@ impl<'a> Renderer<'a> {
         if paragraphs.is_empty() {
             return;
         }
-        // UserPromptSubmit's context joins the environment message; UserPromptExpansion's is a
-        // system message of its own in the request.
-        let placement = if self.name == Some(EventName::UserPromptExpansion) {
-            Placement::System
-        } else {
-            Placement::EnvironmentEnd
-        };
-        self.push(placement, paragraphs.join(t::PARAGRAPH), false);
+        // UserPromptSubmit's context and UserPromptExpansion's (which runs after it) join the
+        // environment message, in that order.
+        self.push(Placement::EnvironmentEnd, paragraphs.join(t::PARAGRAPH), false);
     }
 
     /// SessionStart: the plain-stdout paragraphs, then one paragraph of every

@@ -203,9 +203,28 @@ impl Session {
     ) -> Result<Shown, SessionError> {
         self.prompts.answer(tool_use_id)?;
         if *answer != PromptAnswer::Approved {
+            self.prompts.closed(tool_use_id);
             self.held.drop_call(tool_use_id);
         }
         let shown = prompt::shown(answer);
+        self.batch.refused(tool_use_id, &shown);
+        Ok(shown)
+    }
+
+    /// The person interrupted the call `tool_use_id` while the tool itself ran (Esc or
+    /// Ctrl-C): the harness kills the tool and drops its partial output; the model gets what
+    /// it gets for a refusal, as in Claude Code, Claude Code's refusal as the call's result and
+    /// its interrupt block (the person's next prompt joins them). The call's held context is
+    /// dropped, and no hook fires for it; the harness fires no `Stop` for the turn either.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::NotRunning`] for a call no `PreToolUse` step of the session let go on,
+    /// one refused, or one whose result came.
+    pub fn interrupt_tool(&mut self, tool_use_id: &str) -> Result<Shown, SessionError> {
+        self.prompts.interrupt(tool_use_id)?;
+        self.held.drop_call(tool_use_id);
+        let shown = prompt::interrupted();
         self.batch.refused(tool_use_id, &shown);
         Ok(shown)
     }

@@ -42,6 +42,16 @@ pub enum SessionError {
         /// The call's `tool_use_id`.
         tool_use_id: String,
     },
+    /// An interrupt for a call that is not running: no `PreToolUse` step of the session let
+    /// it go on, or it was refused, or its result came.
+    #[error(
+        "tool call `{tool_use_id}` is not running: the session saw no PreToolUse step that let \
+         it go on, or it was refused, or its result came"
+    )]
+    NotRunning {
+        /// The call's `tool_use_id`.
+        tool_use_id: String,
+    },
     /// A second permission answer for one call.
     #[error("tool call `{tool_use_id}` was answered already")]
     AlreadyAnswered {

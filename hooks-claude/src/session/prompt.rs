@@ -28,30 +28,45 @@ pub enum PromptAnswer {
     RefusedSaying(String),
 }
 
-/// The calls the session saw reach their permission step, and those already answered.
+/// The calls the session saw reach their permission step, those already answered, and those
+/// that may be running (let go on, not refused, no result yet).
 #[derive(Debug, Default)]
 pub(super) struct Prompts {
     open: HashSet<String>,
     answered: HashSet<String>,
+    running: HashSet<String>,
 }
 
 impl Prompts {
-    /// A call whose `PreToolUse` hooks did not refuse it: it may be asked about.
+    /// A call whose `PreToolUse` hooks did not refuse it: it may be asked about, and run.
     pub(super) fn opened(&mut self, tool_use_id: &str) {
         if !self.answered.contains(tool_use_id) {
             self.open.insert(tool_use_id.to_owned());
+            self.running.insert(tool_use_id.to_owned());
         }
     }
 
     /// A call that ended (its result came, or it was refused otherwise).
     pub(super) fn closed(&mut self, tool_use_id: &str) {
         self.open.remove(tool_use_id);
+        self.running.remove(tool_use_id);
+    }
+
+    /// Takes an interrupt of a running call: an error for a call that is not running.
+    pub(super) fn interrupt(&mut self, tool_use_id: &str) -> Result<(), SessionError> {
+        if !self.running.remove(tool_use_id) {
+            return Err(SessionError::NotRunning { tool_use_id: tool_use_id.to_owned() });
+        }
+        self.open.remove(tool_use_id);
+        self.answered.insert(tool_use_id.to_owned());
+        Ok(())
     }
 
     /// Forgets every call: a new turn, whose calls are new.
     pub(super) fn clear(&mut self) {
         self.open.clear();
         self.answered.clear();
+        self.running.clear();
     }
 
     /// Takes an answer for a call: an error for a call the session never saw, or one answered
@@ -66,6 +81,11 @@ impl Prompts {
             Err(SessionError::UnknownCall { tool_use_id: tool_use_id.to_owned() })
         }
     }
+}
+
+/// What the model gets for a call interrupted while it ran: as for a refusal.
+pub(super) fn interrupted() -> Shown {
+    shown(&PromptAnswer::Refused)
 }
 
 /// What the model gets from an answer.

@@ -162,7 +162,9 @@ pub fn payload_from_event(event: &Event, name: &str) -> Map<String, Value> {
         ),
     );
     put(&mut m, "cwd", Value::String(c.cwd.display().to_string()));
-    if let Some(mode) = &c.permission_mode {
+    // Only where Claude Code sends it (a neutral event knows nothing of the agent's events).
+    let sends_mode = EventName::parse(name).is_none_or(EventName::sends_permission_mode);
+    if let Some(mode) = c.permission_mode.as_ref().filter(|_| sends_mode) {
         put(&mut m, "permission_mode", Value::String(mode.clone()));
     }
     if let Some(id) = &c.agent_id {

@@ -9,7 +9,9 @@ use hook_protocol::ToolPermission;
 use hooks_claude::conversation::{
     Block, Conversation, ConversationError, Message, Role, check_request,
 };
-use hooks_claude::input::{PostToolBatch, PostToolUse, Stop, UserPromptSubmit};
+use hooks_claude::input::{
+    PostToolBatch, PostToolUse, Stop, UserPromptExpansion, UserPromptSubmit,
+};
 use hooks_claude::present::templates;
 use hooks_claude::{PromptAnswer, Session};
 use serde_json::{Value, json};
@@ -78,6 +80,8 @@ async fn a_session_becomes_requests_in_claude_codes_layout() {
         "case \"$(cat)\" in *toolu_1*) echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"late-ctx\"}}';; esac",
     );
     let batch = p.script("batch.sh", &ctx("PostToolBatch", "batch-ctx"));
+    let expansion = p.script("expansion.sh", &ctx("UserPromptExpansion", "upe-ctx"));
+    let expansion_plain = p.script("expansion-plain.sh", "cat > /dev/null; echo upe-plain");
     let stop = p.script(
         "stop.sh",
         "case \"$(cat)\" in *'\"stop_hook_active\":true'*) exit 0;; esac\necho '{\"decision\": \"block\", \"reason\": \"run the tests\"}'",
@@ -87,6 +91,7 @@ async fn a_session_becomes_requests_in_claude_codes_layout() {
     let mut s = p.session(json!({
         "SessionStart": [{"hooks": [command(&session_start)]}],
         "UserPromptSubmit": [{"hooks": [command(&prompt)]}],
+        "UserPromptExpansion": [{"hooks": [command(&expansion), command(&expansion_plain)]}],
         "PreToolUse": [{"hooks": [command(&pre)]}],
         "PostToolUse": [{"hooks": [command(&post_hook), async_post]}],
         "PostToolBatch": [{"hooks": [command(&batch)]}],
@@ -97,6 +102,13 @@ async fn a_session_becomes_requests_in_claude_codes_layout() {
     chat.step(&s.session_start(&start("chat-1"), None).await.unwrap()).unwrap();
     let submit = UserPromptSubmit { prompt: "Clean up.".into(), ..UserPromptSubmit::default() };
     chat.step(&s.user_prompt_submit(&submit, None).await.unwrap()).unwrap();
+    let expanded = UserPromptExpansion {
+        expansion_type: "slash_command".into(),
+        command_name: "clean".into(),
+        prompt: "Clean up.".into(),
+        ..UserPromptExpansion::default()
+    };
+    chat.step(&s.user_prompt_expansion(&expanded, None).await.unwrap()).unwrap();
     chat.user("Clean up.").unwrap();
 
     // One assistant message, three calls: two run, one is refused by its hook.
@@ -128,13 +140,17 @@ async fn a_session_becomes_requests_in_claude_codes_layout() {
     assert_adjacency(&request);
     let roles: Vec<Role> = request.iter().map(|m| m.role).collect();
     use Role::{Assistant, System, User};
-    assert_eq!(roles, [System, User, Assistant, User, System, System, System, System]);
+    // The person's first prompt, then the environment message (claude-code.md, Model
+    // requests: Claude Code's first request).
+    assert_eq!(roles, [User, System, Assistant, User, System, System, System, System]);
+    assert_eq!(texts(&request[0]), ["Clean up."]);
     assert_eq!(
-        texts(&request[0]),
+        texts(&request[1]),
         ["SessionStart:startup hook success: project uses cargo\n\nWorking directory: \
-          /work/project\n\nUserPromptSubmit hook additional context: ups-ctx"]
+          /work/project\n\nUserPromptSubmit hook additional context: ups-ctx\n\n\
+          UserPromptExpansion hook additional context: upe-ctx\n\nUserPromptExpansion hook \
+          success: upe-plain"]
     );
-    assert_eq!(texts(&request[1]), ["Clean up."]);
     let results = texts(&request[3]);
     assert_eq!(results[0], "result toolu_1 error=false: ran ls");
     assert!(results[1].starts_with("result toolu_2 error=true: PreToolUse:Bash hook error: ["));

@@ -282,12 +282,13 @@ async fn user_prompt_expansion_blocks_and_context_as_recorded() {
     );
     let shown = e.user_prompt_expansion(&input(&dir)).await.shown();
     assert_eq!(shown.user, ["Operation stopped by hook: UPE-STOP-REASON"]);
-    // Its context is a system message of its own, not part of the environment message.
+    // Its context is a paragraph of the environment message, where UserPromptSubmit's goes
+    // (claude-code.md, What Claude Code shows: UserPromptExpansion).
     let (e, dir) = one_hook("rec-upe-ctx", "UserPromptExpansion", &specific("UserPromptExpansion"));
     let shown = e.user_prompt_expansion(&input(&dir)).await.shown();
     assert_eq!(
         model(&shown),
-        [(Placement::System, "UserPromptExpansion hook additional context: ctx", false)]
+        [(Placement::EnvironmentEnd, "UserPromptExpansion hook additional context: ctx", false)]
     );
     let stdin: Value = serde_json::to_value(input(&dir)).unwrap();
     assert_eq!(stdin["command_name"], "oracle-cmd");

@@ -755,3 +755,54 @@ async fn the_harness_permission_prompt_answers_as_claude_code_shows_them() {
     let step = quiet.pre_tool_use(&bash("git push", "toolu_d"), None).await.unwrap();
     assert_eq!(step.shown.tool_result().map(|t| t.text.as_str()), Some("pushes need a person"));
 }
+
+#[tokio::test]
+async fn a_tool_interrupted_while_it_runs_is_refused_as_claude_code_refuses_it() {
+    // claude-code.md, Interrupts and refusals: "interrupts while the tool itself runs".
+    let p = Project::new("session-interrupt-tool");
+    let allow = p.script(
+        "allow.sh",
+        "cat > /dev/null\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"additionalContext\": \"the build is slow\"}}'",
+    );
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [command(&allow)]}]});
+    let mut s = p.session(hooks);
+    s.session_start(&start("interrupt-1"), None).await.unwrap();
+    let step = s.pre_tool_use(&bash("make", "toolu_run"), None).await.unwrap();
+    assert!(step.decision.permission.may_run());
+
+    // While the tool runs, the person presses Esc: the refusal and the interrupt block.
+    let shown = s.interrupt_tool("toolu_run").unwrap();
+    let model: Vec<(Placement, &str, bool)> =
+        shown.model.iter().map(|m| (m.placement, m.text.as_str(), m.is_error)).collect();
+    assert_eq!(
+        model,
+        [
+            (Placement::ToolResult, hooks_claude::present::templates::REFUSED, true),
+            (Placement::User, "[Request interrupted by user for tool use]\n", false),
+        ]
+    );
+    // Its held context never reaches the model; the batch lists the refusal as its result.
+    let batch =
+        s.post_tool_batch(&hooks_claude::input::PostToolBatch::default(), None).await.unwrap();
+    assert!(batch.shown.model.iter().all(|m| !m.text.contains("the build is slow")));
+    let calls = batch.input()["tool_calls"].as_array().cloned().unwrap_or_default();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0]["tool_response"], hooks_claude::present::templates::REFUSED);
+
+    // A second interrupt, one for a call never seen, and one after a result are typed errors.
+    let twice = s.interrupt_tool("toolu_run").unwrap_err();
+    assert_eq!(twice, SessionError::NotRunning { tool_use_id: "toolu_run".into() });
+    let unknown = s.interrupt_tool("toolu_none").unwrap_err();
+    assert_eq!(unknown, SessionError::NotRunning { tool_use_id: "toolu_none".into() });
+    s.pre_tool_use(&bash("ls", "toolu_done"), None).await.unwrap();
+    let post = PostToolUse {
+        tool_name: "Bash".into(),
+        tool_input: json!({"command": "ls"}),
+        tool_response: json!({"stdout": "a"}),
+        tool_use_id: "toolu_done".into(),
+        ..PostToolUse::default()
+    };
+    s.post_tool_use(&post, None).await.unwrap();
+    let done = s.interrupt_tool("toolu_done").unwrap_err();
+    assert_eq!(done, SessionError::NotRunning { tool_use_id: "toolu_done".into() });
+}

@@ -154,3 +154,48 @@ fn a_log_that_begins_mid_session_runs_as_a_session_already_started() {
     let env = crate::support::home().join(".claude/session-env/mid-1");
     assert!(!env.exists(), "no SessionStart hook ran, so no env file was made");
 }
+
+/// A background hook's result comes once, on the first line after it arrived; one still
+/// running when the log ends is killed, as `claude -p` kills it at teardown, not waited for
+/// (claude-code.md, Background hooks).
+#[test]
+fn background_hooks_deliver_once_and_are_killed_at_the_end_of_a_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    let alive = root.join("ALIVE");
+    let settings = serde_json::json!({"hooks": {
+        "PostToolUse": [{"hooks": [{"type": "command", "async": true,
+            "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"lint: clean\"}}'"}]}],
+        "Stop": [{"hooks": [{"type": "command", "async": true,
+            "command": format!("sleep 1; touch '{}'", alive.display())}]}],
+    }});
+    std::fs::write(root.join(".claude/settings.json"), settings.to_string()).unwrap();
+    let common = format!(
+        "\"session_id\": \"s\", \"transcript_path\": \"/t\", \"cwd\": \"{}\"",
+        root.display()
+    );
+    let lines = [
+        format!(
+            "{{\"event\": \"SessionStart\", \"input\": {{{common}, \"source\": \"startup\"}}}}"
+        ),
+        format!(
+            "{{\"event\": \"PostToolUse\", \"input\": {{{common}, \"tool_name\": \"Bash\", \
+             \"tool_input\": {{}}, \"tool_response\": {{}}, \"tool_use_id\": \"t1\"}}}}"
+        ),
+        format!("{{\"event\": \"UserPromptSubmit\", \"input\": {{{common}, \"prompt\": \"a\"}}}}"),
+        format!("{{\"event\": \"UserPromptSubmit\", \"input\": {{{common}, \"prompt\": \"b\"}}}}"),
+        format!("{{\"event\": \"Stop\", \"input\": {{{common}, \"stop_hook_active\": false}}}}"),
+    ];
+    std::fs::write(root.join("log.jsonl"), lines.join("\n")).unwrap();
+    let out = hooks(&["replay", "log.jsonl", "--format", "json"], root, None);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let docs = json_lines(&out.stdout);
+    let results: Vec<usize> =
+        docs.iter().map(|d| d["async_results"].as_array().map_or(0, Vec::len)).collect();
+    assert_eq!(results, [0, 0, 1, 0, 0], "once, on the line after it arrived");
+    assert_eq!(docs[2]["async_results"][0]["shown"]["model"][0]["text"], "lint: clean");
+    // The Stop hook was started and then killed with the replay: its file never comes.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(!alive.exists(), "a background hook outlived the replay");
+}

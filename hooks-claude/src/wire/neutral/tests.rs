@@ -107,3 +107,26 @@ fn fields_left_out_or_empty_make_the_event_their_object_makes() {
         same(&SessionEnd { base, reason: "logout".into() });
     }
 }
+
+#[test]
+fn permission_mode_is_written_only_on_the_events_claude_code_sends_it_on() {
+    use crate::wire::conversion::payload_from_event;
+    use hook_protocol::{Common, Event, Payload, SessionStart as Start, ToolCall};
+    let mut common = Common::new("s", "/c");
+    common.permission_mode = Some("plan".into());
+    // claude-code.md, Event inputs: none on SessionStart, one on PreToolUse.
+    let start = Event::new(common.clone(), Payload::SessionStart(Start::new("startup")));
+    assert!(!payload_from_event(&start, "SessionStart").contains_key("permission_mode"));
+    let call =
+        Event::new(common, Payload::PreTool(ToolCall::new("Bash", json!({"command": "ls"}))));
+    assert_eq!(payload_from_event(&call, "PreToolUse")["permission_mode"], "plan");
+    // The samples follow the same table.
+    for &event in EventName::ALL {
+        let sample = payload_of(event);
+        assert_eq!(
+            sample.contains_key("permission_mode"),
+            event.sends_permission_mode(),
+            "{event}"
+        );
+    }
+}
