@@ -310,6 +310,10 @@ pub struct EventRun {
     pub severity: Option<Severity>,
     /// Problems met while running that are no hook's (a long text that could not be saved).
     pub warnings: Vec<String>,
+    /// What the hooks answered in words of the agent's own that no field above has, by the
+    /// agent's field name in snake case: Cursor's `agent_message`, Copilot's
+    /// `modified_response`. Empty for most runs.
+    pub dialect_fields: Map<String, Value>,
 }
 
 impl EventRun {
@@ -328,6 +332,7 @@ impl EventRun {
             hooks: Vec::new(),
             severity: None,
             warnings: Vec::new(),
+            dialect_fields: Map::new(),
         }
     }
 

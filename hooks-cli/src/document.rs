@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::output;
 use hook_protocol::{DecisionWord, EventRun, HookStatus, LateLine, Placement, Shown};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// One hook that ran, in configuration order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,6 +66,10 @@ pub(crate) struct RunDocument {
     /// How serious a block is (`LOW` ... `CRITICAL`), when a hook said (TNSAI hooks do).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) severity: Option<String>,
+    /// The hooks' answers in words of the agent's own (`agent_message`, `modified_response`),
+    /// each a field of the document when present.
+    #[serde(flatten)]
+    pub(crate) dialect_fields: Map<String, Value>,
 }
 
 impl RunDocument {
@@ -99,6 +103,7 @@ impl RunDocument {
             subject: run.subject,
             elapsed_ms: 0,
             severity: run.severity.map(|s| s.as_str().to_uppercase()),
+            dialect_fields: run.dialect_fields,
         }
     }
 
@@ -149,6 +154,10 @@ impl RunDocument {
         }
         for msg in &self.system_messages {
             let _ = writeln!(out, "  message: {}", indent(msg));
+        }
+        for (field, value) in &self.dialect_fields {
+            let value = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
+            let _ = writeln!(out, "  {}: {}", field.replace('_', " "), indent(&value));
         }
         if self.hooks.is_empty() {
             let _ = writeln!(out, "  no hook matched");

@@ -38,6 +38,9 @@ pub struct RunRecord {
     pub modified_prompt: Option<String>,
     /// `interrupt: true` of a `permissionRequest` deny: the agent stops.
     pub interrupt: bool,
+    /// `modifiedResponse` of a `subagentStop` hook that let the sub-agent end: the response
+    /// its parent gets instead of the sub-agent's own.
+    pub modified_response: Option<String>,
 }
 
 impl hook_protocol::RecordData for RunRecord {
@@ -229,6 +232,9 @@ fn on_success(event: EventName, stdout: &str, record: &mut RunRecord) -> Reading
         {
             let reason = text(&object, "reason").unwrap_or_default().to_owned();
             return ok(Verdict::deny(reason));
+        }
+        EventName::SubagentStop => {
+            record.modified_response = text(&object, "modifiedResponse").map(str::to_owned);
         }
         _ => {}
     }

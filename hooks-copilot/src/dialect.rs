@@ -142,10 +142,12 @@ impl CommandEngine for Engine {
     /// A run in the core's words: the first deny's reason (Copilot stops at it).
     async fn run(&self, name: EventName, input: Map<String, Value>) -> EventRun {
         let run = self.run_json(name, input).await;
-        hook_kit::event_run(
-            &run,
-            matches!(name, EventName::PreToolUse | EventName::PermissionRequest),
-        )
+        let denies = matches!(name, EventName::PreToolUse | EventName::PermissionRequest);
+        let mut out = hook_kit::event_run(&run, denies);
+        if let Some(response) = crate::present::modified_response(name, &run.report) {
+            out.dialect_fields.insert("modified_response".into(), response.into());
+        }
+        out
     }
 
     fn before_step(&self, guard: &mut StopGuard, name: EventName, input: &mut Map<String, Value>) {

@@ -68,6 +68,16 @@ fn contexts(report: &Report) -> Vec<String> {
     report.merged.context.iter().map(|c| c.value.clone()).collect()
 }
 
+/// The response a `subagentStop` run gives the parent instead of the sub-agent's own: the
+/// last hook's `modifiedResponse` (rewrites do not compose), none when a hook kept the
+/// sub-agent going (a block discards it).
+pub fn modified_response(event: EventName, report: &Report) -> Option<&str> {
+    if event != EventName::SubagentStop || report.merged.decision == Some(Decision::Deny) {
+        return None;
+    }
+    report.records.iter().rev().filter_map(record_of).find_map(|r| r.modified_response.as_deref())
+}
+
 /// What Copilot shows after a run of `event` whose hooks received `input`.
 pub fn shown(event: EventName, report: &Report, input: &Map<String, Value>) -> Shown {
     let merged = &report.merged;
@@ -165,6 +175,9 @@ pub fn shown(event: EventName, report: &Report, input: &Map<String, Value>) -> S
                     let reason = r.verdict.reason.clone().unwrap_or_default();
                     model.push(ModelText::new(Placement::User, reason, false));
                 }
+            } else if let Some(response) = modified_response(event, report) {
+                // The sub-agent's result, as its parent gets it.
+                model.push(ModelText::new(Placement::ToolResult, response.to_owned(), false));
             }
         }
         _ => {

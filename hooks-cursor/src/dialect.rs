@@ -145,6 +145,9 @@ fn event_run(run: &crate::Run) -> EventRun {
     let mut out = hook_kit::event_run(run, run.event.seam() == Some(hook_protocol::Seam::PreTool));
     let subject = target(run.event, &run.input);
     out.subject = (!subject.is_empty()).then_some(subject);
+    if let Some(message) = crate::present::agent_message(&run.report) {
+        out.dialect_fields.insert("agent_message".into(), message.into());
+    }
     if let (Some(prompt), DecisionWord::NoOpinion) = (&run.report.merged.follow_up, out.decision) {
         out.decision = DecisionWord::Block;
         out.reason = Some(prompt.value.clone());

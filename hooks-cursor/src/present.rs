@@ -4,7 +4,8 @@
 //! what this module renders.
 //!
 //! A blocked action's result is the hook's `user_message` (as observed, it reaches the model
-//! as the tool's error), or Cursor's text for an exit 2 without output; `additional_context`
+//! as the tool's error), or Cursor's text for an exit 2 without output, then the hook's
+//! `agent_message`, which Cursor documents as the text for the agent; `additional_context`
 //! is a message for the model; `updated_mcp_tool_output` replaces an MCP tool's output; a
 //! `stop` follow-up is the next user message. `user_message` is shown to the user.
 
@@ -15,6 +16,16 @@ use crate::decode::RunRecord;
 
 fn record_of(r: &HookRecord) -> Option<&RunRecord> {
     r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>())
+}
+
+/// The `agent_message` of the first hook that denied, when it wrote one.
+pub(crate) fn agent_message(report: &Report) -> Option<&str> {
+    report
+        .records
+        .iter()
+        .filter(|r| r.verdict.decision == Some(Decision::Deny))
+        .find_map(record_of)
+        .and_then(|r| r.agent_message.as_deref())
 }
 
 /// What Cursor shows after a run of `event`.
@@ -30,6 +41,11 @@ pub fn shown(event: EventName, report: &Report) -> Shown {
     if merged.decision == Some(Decision::Deny) && tool_event && event.gating() {
         let reason = merged.reasons.first().map(|r| r.value.clone()).unwrap_or_default();
         model.push(ModelText::new(Placement::ToolResult, reason, true));
+        // The deciding hook's `agent_message`, which Cursor gives the agent, after the result
+        // (unless it is the result already: a deny without `user_message`).
+        if let Some(message) = agent_message(report).filter(|m| *m != model[0].text) {
+            model.push(ModelText::new(Placement::System, message.to_owned(), false));
+        }
     }
     if event == EventName::PostToolUse
         && let Some(output) = report

@@ -14,7 +14,7 @@ pub fn run_snapshot(run: &EventRun) -> Value {
         .iter()
         .map(|h| json!({"status": h.status.as_str(), "exit_code": h.exit_code, "note": h.note}))
         .collect();
-    json!({
+    let mut snapshot = json!({
         "decision": run.decision.as_str(),
         "reason": run.reason,
         "context": run.context,
@@ -24,7 +24,14 @@ pub fn run_snapshot(run: &EventRun) -> Value {
         "shown": run.shown,
         "hooks": hooks,
         "warnings": run.warnings,
-    })
+    });
+    // The agent's own fields, only where a run has some.
+    if let Some(object) = snapshot.as_object_mut()
+        && !run.dialect_fields.is_empty()
+    {
+        object.insert("dialect_fields".into(), Value::Object(run.dialect_fields.clone()));
+    }
+    snapshot
 }
 
 /// What a test gives [`every_event`]: the dialect's events, how it writes a file with one hook

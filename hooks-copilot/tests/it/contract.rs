@@ -187,3 +187,39 @@ fn a_timeout_too_large_for_a_duration_skips_its_entry() {
     assert!(!warning.is_error(), "{warning}");
     assert!(warning.message.contains("must be a positive number of seconds"), "{warning}");
 }
+
+/// `modifiedResponse` on `subagentStop`: the last hook's rewrite is what the parent gets;
+/// a block discards every rewrite (copilot.md, Exit codes and output).
+#[tokio::test]
+async fn a_subagent_stop_rewrite_is_the_last_hooks_and_a_block_discards_it() {
+    let p = Project::new();
+    let say = |json: &str| format!("cat > /dev/null; echo '{json}'");
+    p.hook_file(
+        "a.json",
+        &json!({"subagentStop": [
+            {"bash": say(r#"{"modifiedResponse": "redacted"}"#)},
+            {"bash": say(r#"{"modifiedResponse": "formatted"}"#)},
+        ]}),
+    );
+    let input = json!({"agentName": "explore", "response": "the raw answer"});
+    let run = p.run(EventName::SubagentStop, input.clone()).await;
+    assert_eq!(
+        hooks_copilot::present::modified_response(EventName::SubagentStop, &run.report),
+        Some("formatted")
+    );
+    let model: Vec<&str> = run.shown.model.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(model, ["formatted"], "every hook got the original; the last rewrite wins");
+
+    p.hook_file(
+        "b.json",
+        &json!({"subagentStop": [{"bash": say(r#"{"decision": "block", "reason": "check again"}"#)}]}),
+    );
+    let run = p.run(EventName::SubagentStop, input).await;
+    assert_eq!(run.report.merged.decision, Some(Decision::Deny));
+    assert_eq!(
+        hooks_copilot::present::modified_response(EventName::SubagentStop, &run.report),
+        None
+    );
+    let model: Vec<&str> = run.shown.model.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(model, ["check again"], "the block goes on; no rewrite");
+}

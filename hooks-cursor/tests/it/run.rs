@@ -4,7 +4,8 @@
 use std::time::{Duration, Instant};
 
 use hook_protocol::{
-    Continuation, Decision, FromReport, HookStatus, Payload, TurnEnd, TurnEndDecision,
+    Continuation, Decision, FileKind, FromReport, HookStatus, LoadRequest, Payload, Placement,
+    TurnEnd, TurnEndDecision,
 };
 use hooks_cursor::EventName;
 use serde_json::{Value, json};
@@ -96,8 +97,22 @@ async fn a_shell_matcher_searches_the_command_line_and_a_deny_blocks_the_call() 
     assert_eq!(report.merged.decision, Some(Decision::Deny));
     assert_eq!(report.merged.reason().as_deref(), Some("no network tools"));
     let shown = hooks_cursor::present::shown(EventName::BeforeShellExecution, &report);
-    assert_eq!(shown.model[0].text, "no network tools");
+    // The result is `user_message`; `agent_message` follows it, for the agent (cursor.md,
+    // What Cursor shows).
+    let model: Vec<(Placement, &str)> =
+        shown.model.iter().map(|m| (m.placement, m.text.as_str())).collect();
+    assert_eq!(
+        model,
+        [(Placement::ToolResult, "no network tools"), (Placement::System, "use the fetch tool")]
+    );
     assert_eq!(shown.user, ["no network tools"]);
+    // Through the door, the run carries it as a field of Cursor's own.
+    let mut request = LoadRequest::new(&p.root);
+    request.files.push((FileKind::Config, p.root.join(".cursor/hooks.json")));
+    let hooks = hooks_cursor::dialect().load(&request).unwrap();
+    let input = json!({"command": "curl x"}).as_object().cloned().unwrap_or_default();
+    let run = hooks.run("beforeShellExecution", input).await.unwrap();
+    assert_eq!(run.dialect_fields["agent_message"], "use the fetch tool");
     let report = p.dispatch(&engine, pre("Bash", json!({"command": "ls"}))).await;
     assert!(report.records.is_empty(), "the matcher did not accept `ls`");
 }
