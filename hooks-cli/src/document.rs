@@ -240,6 +240,7 @@ mod tests {
             subject: None,
             elapsed_ms: 0,
             severity: None,
+            dialect_fields: Map::new(),
         }
     }
 
