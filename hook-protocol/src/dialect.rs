@@ -52,6 +52,27 @@ impl FileKind {
     }
 }
 
+/// Where the agent runs, when its hooks behave differently there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Surface {
+    /// On the developer's machine: the agent's command line or editor.
+    #[default]
+    Local,
+    /// A hosted job with no one to ask (Copilot's cloud agent): an `ask` is a deny.
+    Cloud,
+}
+
+impl Surface {
+    /// `local` or `cloud`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Surface::Local => "local",
+            Surface::Cloud => "cloud",
+        }
+    }
+}
+
 /// What a dialect is asked to load, and how its hooks run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -71,6 +92,14 @@ pub struct LoadRequest {
     pub always_shell: bool,
     /// Run an input that lacks a field its event requires (a partial recording).
     pub lenient: bool,
+    /// Where the agent runs ([`Surface`]); a dialect takes only the surfaces it has
+    /// ([`Dialect::surfaces`]).
+    pub surface: Surface,
+    /// The project folder is not trusted: each dialect loads what its agent loads for an
+    /// untrusted folder (Copilot: no repository hooks; Codex: no project layer; Claude Code:
+    /// no hook runs until the folder is trusted). Files named in [`LoadRequest::files`] load
+    /// as named.
+    pub untrusted: bool,
     /// Other names the tools of the events go by, for the hooks' matchers: set when the
     /// files are another agent's that it runs as this dialect's ([`Dialect::runs_as`]).
     pub tool_aliases: Aliases,
@@ -87,6 +116,8 @@ impl LoadRequest {
             scrub: None,
             always_shell: false,
             lenient: false,
+            untrusted: false,
+            surface: Surface::Local,
             tool_aliases: Aliases::default(),
         }
     }
@@ -432,6 +463,12 @@ pub trait Dialect: Send + Sync {
 
     /// Whether it reads files of this kind.
     fn reads(&self, kind: FileKind) -> bool;
+
+    /// The surfaces its agent runs on ([`LoadRequest::surface`]): the developer's machine
+    /// only, unless the dialect says.
+    fn surfaces(&self) -> &'static [Surface] {
+        &[Surface::Local]
+    }
 
     /// How sure it is that `path`, holding `text`, is one of its files.
     fn claims(&self, path: &Path, text: &str) -> Claim;

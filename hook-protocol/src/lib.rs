@@ -143,7 +143,7 @@ mod verdict;
 pub use diagnostic::{Diagnostic, Level, LineIndex, Position, Problem, Skip, Skipped, skipping};
 pub use dialect::{
     Claim, DecisionWord, Dialect, DialectError, EventRun, FileKind, GuardState, HookLine, LateLine,
-    Listed, LoadRequest, Loaded, Session, SessionStep, Settled,
+    Listed, LoadRequest, Loaded, Session, SessionStep, Settled, Surface,
 };
 pub use dispatch::{Dispatcher, DispatcherBuilder, FromReport, HookEvent, Mode, Observer, Report};
 pub use event::{

@@ -136,12 +136,45 @@ pub(crate) struct Sources {
     #[arg(long = "scrub", value_name = "VAR")]
     pub(crate) scrub: Vec<String>,
 
+    /// Load the hooks as the agent does for a project folder it does not trust: Copilot
+    /// without --trust-folder (no repository hooks: .github/hooks, .github/copilot), Codex for
+    /// an untrusted project (no .codex/ layer), Claude Code before the folder is trusted (no
+    /// hook runs). Files named with --settings or --plugin load as named. Cursor's hooks in an
+    /// untrusted folder are not recorded: they load as in a trusted one.
+    #[arg(long)]
+    pub(crate) untrusted: bool,
+
+    /// Where the agent runs: `local` (its command line or editor) or `cloud` (Copilot's cloud
+    /// agent: only .github/hooks/*.json, only `bash` and `command` entries, no
+    /// permissionRequest or notification hook, and a preToolUse `ask` is a deny).
+    #[arg(long, value_enum, value_name = "SURFACE", default_value_t = SurfaceArg::Local)]
+    pub(crate) surface: SurfaceArg,
+
     /// Run every shell-form Claude Code command through /bin/sh -c. By default a command of
     /// plain words (a program and its arguments, "$CLAUDE_PROJECT_DIR" at most) runs without
     /// the shell, with the same result; HOOKS_ALWAYS_SHELL=1 in the environment does the same
     /// as this flag.
     #[arg(long)]
     pub(crate) always_shell: bool,
+}
+
+/// `--surface`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SurfaceArg {
+    /// The agent's command line or editor.
+    Local,
+    /// A hosted job with no one to ask (Copilot's cloud agent).
+    Cloud,
+}
+
+impl SurfaceArg {
+    /// The core's surface.
+    pub(crate) fn surface(self) -> hook_protocol::Surface {
+        match self {
+            SurfaceArg::Local => hook_protocol::Surface::Local,
+            SurfaceArg::Cloud => hook_protocol::Surface::Cloud,
+        }
+    }
 }
 
 impl Sources {

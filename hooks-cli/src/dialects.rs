@@ -67,6 +67,17 @@ fn request(dialect: &dyn Dialect, sources: &Sources) -> Result<LoadRequest, CliE
     request.scrub = sources.scrub();
     request.always_shell = sources.always_shell();
     request.lenient = sources.lenient;
+    request.untrusted = sources.untrusted;
+    request.surface = sources.surface.surface();
+    if !dialect.surfaces().contains(&request.surface) {
+        return Err(cli_error!(
+            "--surface {} is not for --dialect {}: {} runs its hooks on the developer's machine \
+             only",
+            request.surface.as_str(),
+            dialect.name(),
+            dialect.title()
+        ));
+    }
     Ok(request)
 }
 

@@ -92,11 +92,18 @@ impl Dialect for Codex {
         // Naming files is vouching for them, as Codex's `--dangerously-bypass-hook-trust` does.
         let mut loader = Loader::new().reviews(reviews.clone()).trust_all(request.names_files());
         let mut notes = Vec::new();
-        let discover = || discover(home.as_deref(), &request.project_dir, &reviews);
+        // An untrusted project's layer is not read, whatever the reviews say.
+        let discover = || {
+            let mut found = discover(home.as_deref(), &request.project_dir, &reviews);
+            found.retain(|(_, scope)| !(request.untrusted && *scope == Scope::Project));
+            found
+        };
         let files = hook_files(request, "Codex", discover, Scope::as_str, &mut notes)?;
         if files.is_empty() {
             let untrusted = request.project_dir.join(".codex").is_dir();
-            let hint = if untrusted {
+            let hint = if untrusted && request.untrusted {
+                " (--untrusted: the project's .codex/ is not read)"
+            } else if untrusted {
                 " (the project's .codex/ is read only once the project is trusted: \
                  `[projects.\"<dir>\"] trust_level = \"trusted\"` in ~/.codex/config.toml)"
             } else {

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use hook_kit::{CommandEngine, Hooks, hook_files};
 use hook_protocol::{
     Aliases, Claim, Diagnostic, Dialect, DialectError, EventRun, Listed, LoadRequest, Loaded,
-    SessionStep, StopGuard,
+    SessionStep, StopGuard, Surface,
 };
 use serde_json::{Map, Value};
 
@@ -75,6 +75,10 @@ impl Dialect for Copilot {
         (self.claims(path, text) == Claim::Possible).then(|| ("claude", crate::both_aliases()))
     }
 
+    fn surfaces(&self) -> &'static [Surface] {
+        &[Surface::Local, Surface::Cloud]
+    }
+
     fn project_of(&self, path: &Path) -> Option<PathBuf> {
         project_by_place(&std::path::absolute(path).ok()?)
     }
@@ -87,22 +91,43 @@ impl Dialect for Copilot {
         let home = request.agent_home.clone().or_else(|| copilot_home(request.home.as_deref()));
         let mut loader = Loader::new();
         let mut notes = Vec::new();
-        let discover = || discover(home.as_deref(), &request.project_dir);
+        let cloud = request.surface == Surface::Cloud;
+        // In an untrusted folder (no `--trust-folder`), the repository's hooks are absent; the
+        // cloud agent reads the repository's hook folder only.
+        let discover = || {
+            let mut found = discover(home.as_deref(), &request.project_dir);
+            found.retain(|(path, scope)| {
+                let repo = *scope == Scope::Repo
+                    || (*scope == Scope::Settings && path.starts_with(&request.project_dir));
+                !(request.untrusted && repo) && (!cloud || *scope == Scope::Repo)
+            });
+            found
+        };
         let files = hook_files(request, "Copilot", discover, Scope::as_str, &mut notes)?;
         if files.is_empty() {
+            let why = match (cloud, request.untrusted) {
+                (true, _) => " (the cloud agent reads .github/hooks/*.json only)",
+                (_, true) => " (the folder is not trusted: no repository hooks)",
+                _ => "",
+            };
             return Err(DialectError::load(format!(
                 "no Copilot hook files found for {} (.github/hooks/*.json, \
-                 .github/copilot/settings.json, ~/.copilot/hooks/*.json); pass --settings or \
-                 --project-dir",
+                 .github/copilot/settings.json, ~/.copilot/hooks/*.json){why}; pass --settings \
+                 or --project-dir",
                 request.project_dir.display()
             )));
         }
         loader.files(files, place_of);
-        let config = loader.finish();
+        let mut config = loader.finish();
         if config.disabled {
             notes.push("`disableAllHooks` is set: no hook runs".to_owned());
         }
-        Hooks::boxed(Engine::new(config, &request.project_dir, request.scrub.clone()), notes)
+        if cloud {
+            crate::cloud_entries(&mut config);
+        }
+        let engine = Engine::new(config, &request.project_dir, request.scrub.clone())
+            .map(|e| e.on_surface(request.surface));
+        Hooks::boxed(engine, notes)
     }
 }
 

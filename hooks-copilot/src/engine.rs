@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use hook_kit::Core;
 use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
-    Aliases, Common, Custom, Event, Mode, Notification, Payload, PreCompact, PromptSubmit, Scrub,
-    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult,
-    TurnEnd,
+    Aliases, Common, Custom, Decision, Event, Mode, ModelText, Notification, Payload, Placement,
+    PreCompact, PromptSubmit, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart, Surface,
+    ToolCall, ToolFailure, ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -22,6 +22,7 @@ pub struct Engine {
     config: Config,
     core: Core<CommandHook>,
     project_dir: PathBuf,
+    surface: Surface,
 }
 
 /// One event run from its Copilot input: what the hooks received, the fold, what Copilot
@@ -56,7 +57,7 @@ impl Engine {
                 CommandHook::new(e.clone(), i, &project_dir, scrub.clone()).in_group(group)
             });
             let core = Core::new(hooks, group, |d| d.mode(Mode::Pipeline).aliases(aliases()))?;
-            Ok(Self { config, core, project_dir })
+            Ok(Self { config, core, project_dir, surface: Surface::Local })
         }
     }
 
@@ -126,11 +127,32 @@ impl Engine {
         InputObject::new(name, input).event(common, payload)
     }
 
+    /// The engine of Copilot on `surface`: on its cloud agent ([`Surface::Cloud`]),
+    /// [`Engine::run_json`] treats a `preToolUse` `ask` as a deny, as no one is there to answer
+    /// (the loader's side of the cloud agent is [`crate::cloud_entries`]).
+    #[must_use]
+    pub fn on_surface(mut self, surface: Surface) -> Self {
+        self.surface = surface;
+        self
+    }
+
     /// Runs one event from its Copilot input.
     pub async fn run_json(&self, name: EventName, input: Map<String, Value>) -> Run {
         let event = self.event(name, input);
-        self.core
+        let mut run = self
+            .core
             .run(name, &event, |report, input| crate::present::shown(name, report, input))
-            .await
+            .await;
+        if self.surface == Surface::Cloud
+            && name == EventName::PreToolUse
+            && run.report.merged.decision == Some(Decision::Ask)
+        {
+            // No one can be asked: the ask is a deny, in the words of an ask Copilot cannot put.
+            run.report.merged.decision = Some(Decision::Deny);
+            let reason = run.report.merged.reason().unwrap_or_default();
+            let refused = crate::present::ask_refused(&reason);
+            run.shown.model = vec![ModelText::new(Placement::ToolResult, refused, true)];
+        }
+        run
     }
 }

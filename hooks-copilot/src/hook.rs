@@ -21,6 +21,9 @@ pub const DIALECT: &str = "copilot";
 /// The shell `bash` and `command` run in.
 const BASH: &str = "/bin/bash";
 
+/// The shell a `powershell`-only hook runs in, found on `PATH`.
+const POWERSHELL: &str = "pwsh";
+
 /// A Copilot hook.
 #[derive(Debug)]
 pub struct CommandHook {
@@ -120,6 +123,10 @@ impl Hook for CommandHook {
             Command::Bash(line) => CommandSpec::exec(
                 BASH,
                 ["--norc".to_owned(), "--noprofile".to_owned(), "-c".to_owned(), line.clone()],
+            ),
+            Command::PowerShell(line) => CommandSpec::exec(
+                POWERSHELL,
+                ["-NoProfile".to_owned(), "-Command".to_owned(), line.clone()],
             ),
             Command::Exec { program, args } => CommandSpec::exec(program.clone(), args.clone()),
         };

@@ -59,7 +59,9 @@ mod payload;
 pub mod present;
 mod session;
 
-pub use config::{Command, Config, DEFAULT_TIMEOUT, Entry, Loader, Scope, SourceFile, discover};
+pub use config::{
+    Command, Config, DEFAULT_TIMEOUT, Entry, Loader, Scope, SourceFile, cloud_entries, discover,
+};
 pub use decode::{RunRecord, decode_outcome};
 pub use dialect::{copilot_home, dialect};
 pub use engine::{Engine, Run, aliases, both_aliases};

@@ -468,17 +468,18 @@ mod tests {
             ]
         );
         let seen = &lines(&request);
-        // 1. The context fed to the model, where Claude Code puts it: the environment
-        //    message opens with SessionStart's, before the harness's own text.
+        // 1. The context fed to the model, where Claude Code puts it: the person's first
+        //    prompt, then the environment message, which opens with SessionStart's context,
+        //    before the harness's own text.
+        assert_eq!(seen[0], "user: Clean up and ship it.");
         assert_eq!(
-            seen[0],
+            seen[1],
             format!(
                 "system: SessionStart:startup hook success: This project builds with cargo.\n\n\
                  Working directory: {}",
                 dir.display()
             )
         );
-        assert_eq!(seen[1], "user: Clean up and ship it.");
         // 2. A deny is the tool's result, in Claude Code's words; the native and TNSAI denies
         //    too.
         assert!(

@@ -86,7 +86,13 @@ struct Hooks {
     lenient: bool,
     /// What was read, for a person who asks.
     notes: Vec<String>,
+    /// The folder is not trusted: no hook runs.
+    untrusted: bool,
 }
+
+/// Why no hook runs in a folder that is not trusted.
+const UNTRUSTED: &str = "the folder is not trusted: no hook runs, as in an interactive Claude \
+                         Code session before the folder is trusted";
 
 /// A file named in a request that must be a file.
 fn must_be_file(path: &Path, kind: &str) -> Result<(), DialectError> {
@@ -157,10 +163,12 @@ fn load(request: &LoadRequest) -> Result<Hooks, DialectError> {
     host.shell_fast_path = !request.always_shell;
     // As in Claude Code, the prefix comes from the environment of the process running hooks.
     host.shell_prefix = std::env::var("CLAUDE_CODE_SHELL_PREFIX").ok();
-    // Naming hooks is trusting the folder they come from: project sub-agents' hooks run too.
+    // Naming hooks is trusting the folder they come from: project sub-agents' hooks run too;
+    // an untrusted folder holds back every hook, as an interactive session does.
+    let trust = if request.untrusted { WorkspaceTrust::Untrusted } else { WorkspaceTrust::Trusted };
     let mut builder = Engine::builder(config)
         .host(host)
-        .workspace_trust(WorkspaceTrust::Trusted)
+        .workspace_trust(trust)
         .tool_aliases(request.tool_aliases.clone());
     if let Some(dir) = &request.agent_home {
         builder = builder.claude_home(dir);
@@ -181,7 +189,7 @@ fn load(request: &LoadRequest) -> Result<Hooks, DialectError> {
     for name in skills {
         engine.activate_skill(&name);
     }
-    Ok(Hooks { engine, lenient: request.lenient, notes })
+    Ok(Hooks { engine, lenient: request.lenient, notes, untrusted: request.untrusted })
 }
 
 /// The error for a project without settings files: where it looked, and the nearest ancestor
@@ -249,17 +257,10 @@ fn known_input(
     Ok(name)
 }
 
-#[async_trait]
-impl Loaded for Hooks {
-    fn diagnostics(&self) -> &[Diagnostic] {
-        &self.engine.config().diagnostics
-    }
-
-    fn notes(&self) -> Vec<String> {
-        self.notes.clone()
-    }
-
-    fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
+impl Hooks {
+    /// The hooks that would run for `event` (and its subject), or every hook of the event with
+    /// its matcher when there is no subject to match.
+    fn listed(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
         let name = known_event(event)?;
         let mut input = Map::new();
         if let (Some(subject), Some(field)) = (subject, name.subject_field()) {
@@ -299,6 +300,27 @@ impl Loaded for Hooks {
             })
             .collect())
     }
+}
+
+#[async_trait]
+impl Loaded for Hooks {
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.engine.config().diagnostics
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+
+    fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
+        let mut listed = self.listed(event, subject)?;
+        if self.untrusted {
+            for l in &mut listed {
+                l.not_run = Some(UNTRUSTED.to_owned());
+            }
+        }
+        Ok(listed)
+    }
 
     fn check_input(
         &self,
@@ -313,7 +335,11 @@ impl Loaded for Hooks {
         let name = known_input(self.lenient, event, &input, &[])?;
         let raw = self.engine.run_json(event, input, SESSION_ID).await;
         let shown = raw.shown();
-        Ok(event_run::event_run(name, &raw, shown))
+        let mut run = event_run::event_run(name, &raw, shown);
+        if self.untrusted {
+            run.warnings.push(UNTRUSTED.to_owned());
+        }
+        Ok(run)
     }
 
     async fn settle(&self, wait: Duration) -> Settled {

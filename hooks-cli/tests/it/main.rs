@@ -21,3 +21,4 @@ mod run;
 mod support;
 mod test_cmd;
 mod tnsai;
+mod trust;

@@ -84,6 +84,10 @@ impl Scope {
 pub enum Command {
     /// `bash` (or `command`): a command line, run as `/bin/bash --norc --noprofile -c LINE`.
     Bash(String),
+    /// `powershell` alone (no `bash`, `command` or `exec`): Copilot starts PowerShell for it
+    /// even off Windows, as `pwsh -NoProfile -Command LINE`; where `pwsh` is missing that is a
+    /// hook error (on `preToolUse`, a deny).
+    PowerShell(String),
     /// `exec` and `args`: a program started directly, its arguments as written.
     Exec {
         /// The program.
@@ -97,7 +101,7 @@ impl Command {
     /// The command as a person reads it: the line, or the program and its arguments.
     pub fn label(&self) -> String {
         match self {
-            Command::Bash(line) => line.clone(),
+            Command::Bash(line) | Command::PowerShell(line) => line.clone(),
             Command::Exec { program, args } => {
                 std::iter::once(program).chain(args).cloned().collect::<Vec<_>>().join(" ")
             }
@@ -162,6 +166,35 @@ impl hook_kit::ReadFile for Entry {
             (true, _) => {}
         }
     }
+}
+
+/// What Copilot's cloud agent runs of a configuration: only `bash` (or `command`) entries
+/// (`exec` and `powershell` ones are ignored there), and no `permissionRequest` or
+/// `notification` hook (tool calls are approved beforehand and no one is notified). Each entry
+/// dropped is a warning at its place.
+pub fn cloud_entries(config: &mut Config) {
+    let mut dropped = Vec::new();
+    config.entries.retain(|e| {
+        let why = match (&e.command, e.event) {
+            (_, EventName::PermissionRequest | EventName::Notification) => {
+                format!("Copilot's cloud agent does not fire `{}`", e.event)
+            }
+            (Command::Bash(_), _) => return true,
+            (Command::Exec { .. }, _) => "Copilot's cloud agent runs `bash` and `command` \
+                                          entries only, not `exec`"
+                .to_owned(),
+            (Command::PowerShell(_), _) => "Copilot's cloud agent runs `bash` and `command` \
+                                            entries only, not `powershell`"
+                .to_owned(),
+        };
+        dropped.push(hook_protocol::Diagnostic::warning(
+            &e.source.path,
+            e.position,
+            format!("{why}; the hook is skipped"),
+        ));
+        false
+    });
+    config.diagnostics.extend(dropped);
 }
 
 /// The hook files Copilot reads for a project, in the order their hooks run: the policy

@@ -126,7 +126,7 @@ fn entry(
     };
     let mut bash = None;
     let mut command = None;
-    let mut powershell = false;
+    let mut powershell = None;
     let mut exec = None;
     let mut args = Vec::new();
     let mut cwd = None;
@@ -164,7 +164,7 @@ fn entry(
             }
             ("bash", Ast::StringLit(s)) => bash = Some(s.value.to_string()),
             ("command", Ast::StringLit(s)) => command = Some(s.value.to_string()),
-            ("powershell", Ast::StringLit(_)) => powershell = true,
+            ("powershell", Ast::StringLit(s)) => powershell = Some(s.value.to_string()),
             ("exec", Ast::StringLit(s)) => exec = Some(s.value.to_string()),
             ("args", Ast::Array(a)) => {
                 let items = a.elements.iter().map(|v| ("every element of `args`".to_owned(), v));
@@ -220,17 +220,12 @@ fn entry(
             }
         }
     }
-    let command = match (bash.or(command), exec) {
-        (Some(line), _) => Command::Bash(line),
-        (None, Some(program)) => Command::Exec { program, args },
-        (None, None) if powershell => {
-            sink.warning(
-                at,
-                format!("{where_} has only a `powershell` command, which does not run on this system; the hook is skipped"),
-            );
-            return None;
-        }
-        (None, None) => {
+    let command = match (bash.or(command), exec, powershell) {
+        (Some(line), _, _) => Command::Bash(line),
+        (None, Some(program), _) => Command::Exec { program, args },
+        // Copilot starts PowerShell for it on any system (a hook error where it is missing).
+        (None, None, Some(line)) => Command::PowerShell(line),
+        (None, None, None) => {
             skip(sink, at, "a hook needs `bash`, `command` or `exec`".to_owned());
             return None;
         }

@@ -223,3 +223,29 @@ async fn a_subagent_stop_rewrite_is_the_last_hooks_and_a_block_discards_it() {
     let model: Vec<&str> = run.shown.model.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(model, ["check again"], "the block goes on; no rewrite");
 }
+
+/// A `powershell`-only entry is started as Copilot starts it, with `pwsh`; where there is
+/// none, that is a hook error: on `preToolUse` a deny in Copilot's words, and no later hook
+/// runs (copilot.md, Process execution).
+#[tokio::test]
+async fn a_powershell_only_entry_errors_where_pwsh_is_missing_and_denies() {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|dir| dir.join("pwsh").is_file()) {
+        // A machine with PowerShell runs the hook; the rule is about one without it.
+        return;
+    }
+    let p = Project::new();
+    p.hook_file(
+        "a.json",
+        &json!({"preToolUse": [
+            {"powershell": "Write-Output 'allowed'"},
+            {"bash": "cat > /dev/null; touch later.ran"},
+        ]}),
+    );
+    let run = p.run(EventName::PreToolUse, json!({"toolName": "bash", "toolArgs": {}})).await;
+    assert_eq!(run.report.merged.decision, Some(Decision::Deny));
+    assert_eq!(run.report.records[0].status, HookStatus::SpawnFailed);
+    let model: Vec<&str> = run.shown.model.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(model, ["Denied by preToolUse hook from \".github/hooks/a.json\" (hook errored)"]);
+    assert!(!p.root.join("later.ran").exists(), "no later hook runs");
+}

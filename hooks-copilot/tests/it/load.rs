@@ -66,7 +66,6 @@ fn entries_copilot_skips_are_warnings_and_the_rest_loads() {
             "6:40: warning: preToolUse[1]: `timeoutSec` must be a number, found a string; the hook is skipped, as Copilot skips it",
             "7:37: warning: preToolUse[2]: `matcher` cannot be empty; the hook is skipped, as Copilot skips it",
             "8:37: warning: preToolUse[3]: invalid matcher regex `*`: repetition operator missing expression; the hook is skipped, as Copilot skips it",
-            "9:7: warning: preToolUse[4] has only a `powershell` command, which does not run on this system; the hook is skipped",
             "10:16: warning: preToolUse[5]: `http` hooks are not run by this runner; the hook is skipped",
             "11:57: warning: preToolUse[6]: unknown key `colour`",
             "13:5: warning: unknown Copilot event `PreToolUse` (did you mean `preToolUse`? Copilot's event names are camelCase); its hooks are skipped",
@@ -81,6 +80,8 @@ fn entries_copilot_skips_are_warnings_and_the_rest_loads() {
         commands,
         [
             &Command::Bash("echo ok".into()),
+            // Not skipped: Copilot starts PowerShell for it (copilot.md, Process execution).
+            &Command::PowerShell("Write-Output d".into()),
             &Command::Exec {
                 program: "/bin/echo".into(),
                 args: vec!["one arg".into(), "two".into()]
