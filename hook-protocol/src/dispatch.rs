@@ -41,9 +41,9 @@ use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 
 use crate::{
-    Aliases, Attribution, Decision, Event, FailMode, Hook, HookInfo, HookOutcome, HookRecord,
+    Aliases, Attribution, Decision, Event, FailMode, Fold, Hook, HookInfo, HookOutcome, HookRecord,
     HookStatus, MatcherError, MatcherSet, Merged, On, Payload, ReasonRule, ResourceLimit, Seam,
-    Verdict, merge,
+    Verdict, merge_by,
 };
 
 /// How the matching hooks of one event run.
@@ -172,6 +172,8 @@ pub struct Dispatcher {
     hooks: Vec<Arc<dyn Hook>>,
     aliases: Aliases,
     reason_rule: ReasonRule,
+    /// The seams whose fold is not the most restrictive one.
+    folds: Vec<(Seam, Fold)>,
     seams: Vec<Route>,
     custom: HashMap<String, Route>,
     custom_fallback: Route,
@@ -195,6 +197,7 @@ pub struct DispatcherBuilder {
     hooks: Vec<Arc<dyn Hook>>,
     aliases: Aliases,
     reason_rule: ReasonRule,
+    folds: Vec<(Seam, Fold)>,
     mode: Mode,
     observer: Option<Arc<dyn Observer>>,
 }
@@ -240,6 +243,13 @@ impl DispatcherBuilder {
     /// Which reason a report's fold gives for its decision (default: every reason).
     pub fn reason_rule(mut self, rule: ReasonRule) -> Self {
         self.reason_rule = rule;
+        self
+    }
+
+    /// How the decisions of `seam`'s hooks fold (default: [`Fold::MostRestrictive`]).
+    pub fn fold(mut self, seam: Seam, fold: Fold) -> Self {
+        self.folds.retain(|(s, _)| *s != seam);
+        self.folds.push((seam, fold));
         self
     }
 
@@ -299,6 +309,7 @@ impl DispatcherBuilder {
             hooks,
             aliases: self.aliases,
             reason_rule: self.reason_rule,
+            folds: self.folds,
             seams,
             custom,
             custom_fallback,
@@ -377,9 +388,13 @@ impl Dispatcher {
             Mode::Pipeline => run_pipeline(&selected, event, &mut emitter, cancel).await,
         };
         // The records are in configuration order already (they are collected by position).
-        let mut merged = merge(outcomes.iter().map(|r| {
-            (Attribution::new(r.position, r.id.clone(), r.source.clone()), r.verdict.clone())
-        }));
+        let fold = self.folds.iter().find(|(s, _)| *s == seam).map_or_else(Fold::default, |f| f.1);
+        let mut merged = merge_by(
+            fold,
+            outcomes.iter().map(|r| {
+                (Attribution::new(r.position, r.id.clone(), r.source.clone()), r.verdict.clone())
+            }),
+        );
         merged.interrupted = outcomes.iter().any(|r| r.status == HookStatus::Cancelled);
         merged.reason_rule = self.reason_rule;
         let mut records = outcomes;

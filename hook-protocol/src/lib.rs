@@ -155,7 +155,7 @@ pub use hook::{
     FailMode, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,
 };
 pub use matcher::{Aliases, Matcher, MatcherError, MatcherSet};
-pub use merge::{Attributed, Attribution, Merged, Merger, ReasonRule, merge};
+pub use merge::{Attributed, Attribution, Fold, Merged, Merger, ReasonRule, merge, merge_by};
 pub use metadata::{Metadata, RecordData};
 pub use os_error::os_error_text;
 pub use outcome::{Exit, Mechanism, RawOutcome, ResourceLimit, StdinOutcome, signal_name};

@@ -64,6 +64,21 @@ pub enum ReasonRule {
     One,
 }
 
+/// How a fold decides between the hooks' decisions, set per seam on the dispatcher
+/// ([`crate::DispatcherBuilder::fold`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Fold {
+    /// The most restrictive decision wins: deny over defer over ask over allow.
+    #[default]
+    MostRestrictive,
+    /// A later hook's decision, in configuration order, overrides an earlier one's, its
+    /// reason with it: Copilot merges its `permissionRequest` hooks' outputs so, a later
+    /// `allow` over an earlier `deny`.
+    LastDecides,
+}
+
 /// The fold of every hook's verdict on one event.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[non_exhaustive]
@@ -78,6 +93,8 @@ pub struct Merged {
     /// Which reason [`Merged::reason`] gives.
     #[serde(skip)]
     pub reason_rule: ReasonRule,
+    /// How the decisions were folded.
+    pub fold: Fold,
     /// Every context, in configuration order.
     pub context: Vec<Attributed<String>>,
     /// The rewrite that applies: the last in configuration order, none when the result is deny.
@@ -156,7 +173,11 @@ impl Merged {
             severity,
             follow_up,
         } = verdict;
-        if decision > self.decision {
+        let overrides = match self.fold {
+            Fold::MostRestrictive => decision > self.decision,
+            Fold::LastDecides => decision.is_some(),
+        };
+        if overrides {
             self.decision = decision;
             self.reasons.clear();
             self.deciders.clear();
@@ -251,9 +272,14 @@ impl Merger {
     }
 }
 
-/// Folds verdicts given in configuration order.
+/// Folds verdicts given in configuration order, the most restrictive decision winning.
 pub fn merge(verdicts: impl IntoIterator<Item = (Attribution, Verdict)>) -> Merged {
-    let mut merged = Merged::default();
+    merge_by(Fold::MostRestrictive, verdicts)
+}
+
+/// Folds verdicts given in configuration order by `fold`.
+pub fn merge_by(fold: Fold, verdicts: impl IntoIterator<Item = (Attribution, Verdict)>) -> Merged {
+    let mut merged = Merged { fold, ..Merged::default() };
     for (from, verdict) in verdicts {
         merged.push(from, verdict);
     }

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use hook_kit::Core;
 use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
-    Aliases, Common, Custom, Decision, Event, Mode, ModelText, Notification, Payload, Placement,
-    PreCompact, PromptSubmit, Scrub, SessionEnd, SessionStart, SubagentEnd, SubagentStart, Surface,
-    ToolCall, ToolFailure, ToolResult, TurnEnd,
+    Aliases, Common, Custom, Decision, DispatcherBuilder, Event, Fold, Mode, ModelText,
+    Notification, Payload, Placement, PreCompact, PromptSubmit, Scrub, Seam, SessionEnd,
+    SessionStart, SubagentEnd, SubagentStart, Surface, ToolCall, ToolFailure, ToolResult, TurnEnd,
 };
 use serde_json::{Map, Value};
 
@@ -44,6 +44,13 @@ pub fn both_aliases() -> Aliases {
     })
 }
 
+/// How Copilot runs its hooks, for a harness's own dispatcher: one after another, with
+/// [`aliases`], and a later `permissionRequest` hook's decision overriding an earlier one's
+/// (Copilot merges their outputs so).
+pub fn dispatcher_settings(builder: DispatcherBuilder) -> DispatcherBuilder {
+    builder.mode(Mode::Pipeline).aliases(aliases()).fold(Seam::PermissionRequest, Fold::LastDecides)
+}
+
 impl Engine {
     hook_kit::engine_new! {
         /// The hooks of `config`, for a project (the hooks' working directory and
@@ -56,7 +63,7 @@ impl Engine {
             let hooks = config.entries.iter().enumerate().filter(|(_, e)| runs(e)).map(|(i, e)| {
                 CommandHook::new(e.clone(), i, &project_dir, scrub.clone()).in_group(group)
             });
-            let core = Core::new(hooks, group, |d| d.mode(Mode::Pipeline).aliases(aliases()))?;
+            let core = Core::new(hooks, group, dispatcher_settings)?;
             Ok(Self { config, core, project_dir, surface: Surface::Local })
         }
     }
@@ -65,8 +72,8 @@ impl Engine {
         core, config: Config;
         /// The dispatcher of the hooks (sequential, as Copilot runs them).
         dispatcher;
-        /// The hooks, to register on a harness's own dispatcher beside other kinds (in pipeline
-        /// mode, with [`aliases`] on it, to run them as Copilot does).
+        /// The hooks, to register on a harness's own dispatcher beside other kinds (built with
+        /// [`dispatcher_settings`], to run them as Copilot does).
         hooks;
     }
 

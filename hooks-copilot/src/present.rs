@@ -111,8 +111,9 @@ pub fn shown(event: EventName, report: &Report, input: &Map<String, Value>) -> S
             }
         }
         EventName::PermissionRequest => {
-            if let Some(r) = denied_by {
-                let text = permission_denied(r.verdict.reason.as_deref().unwrap_or_default());
+            // The merged outputs decide: a later hook's answer overrides an earlier deny.
+            if merged.decision == Some(Decision::Deny) && !merged.interrupted {
+                let text = permission_denied(&merged.reason().unwrap_or_default());
                 model.push(ModelText::new(Placement::ToolResult, text, true));
             }
         }

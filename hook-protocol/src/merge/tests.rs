@@ -245,3 +245,24 @@ proptest! {
         prop_assert!(after.decision >= before.decision, "{:?} < {:?}", after.decision, before.decision);
     }
 }
+
+#[test]
+fn a_fold_where_the_last_decides_takes_the_last_decision_and_its_reason() {
+    let verdicts = || {
+        vec![
+            (at(0), decided(Decision::Deny, "first")),
+            (at(1), Verdict::no_opinion()),
+            (at(2), decided(Decision::Allow, "second")),
+            (at(3), Verdict::context("kept")),
+        ]
+    };
+    let merged = merge_by(Fold::LastDecides, verdicts());
+    assert_eq!(merged.decision, Some(Decision::Allow));
+    assert_eq!(merged.reason().as_deref(), Some("second"));
+    assert_eq!(merged.context.len(), 1);
+    // The same verdicts, most restrictive: the deny.
+    assert_eq!(merge(verdicts()).decision, Some(Decision::Deny));
+    // Two denies: the last one's words.
+    let denies = [(at(0), decided(Decision::Deny, "a")), (at(1), decided(Decision::Deny, "b"))];
+    assert_eq!(merge_by(Fold::LastDecides, denies).reason().as_deref(), Some("b"));
+}

@@ -249,3 +249,39 @@ async fn a_powershell_only_entry_errors_where_pwsh_is_missing_and_denies() {
     assert_eq!(model, ["Denied by preToolUse hook from \".github/hooks/a.json\" (hook errored)"]);
     assert!(!p.root.join("later.ran").exists(), "no later hook runs");
 }
+
+/// `permissionRequest` hooks' outputs merge, a later one's decision overriding an earlier
+/// one's (copilot.md, Exit codes and output).
+#[tokio::test]
+async fn a_later_permission_request_hook_overrides_an_earlier_one() {
+    let p = Project::new();
+    let say = |json: &str| format!("cat > /dev/null; echo '{json}'");
+    let deny = say(r#"{"behavior": "deny", "message": "not now"}"#);
+    let allow = say(r#"{"behavior": "allow"}"#);
+    let silent = say("{}");
+    p.hook_file(
+        "a.json",
+        &json!({"permissionRequest": [{"bash": deny}, {"bash": allow}, {"bash": silent}]}),
+    );
+    let run = p.run(EventName::PermissionRequest, permission_call()).await;
+    assert_eq!(run.report.merged.decision, Some(Decision::Allow), "the later allow wins");
+    assert!(run.shown.model.is_empty(), "{:?}", run.shown);
+    p.hook_file("a.json", &json!({"permissionRequest": [{"bash": allow}, {"bash": deny}]}));
+    let run = p.run(EventName::PermissionRequest, permission_call()).await;
+    assert_eq!(run.report.merged.decision, Some(Decision::Deny));
+    assert_eq!(run.report.merged.reason().as_deref(), Some("not now"));
+    // A harness's own dispatcher built with Copilot's settings folds the same way.
+    p.hook_file("a.json", &json!({"permissionRequest": [{"bash": deny}, {"bash": allow}]}));
+    let engine = p.engine();
+    let dispatcher = hooks_copilot::dispatcher_settings(hook_protocol::Dispatcher::builder())
+        .hooks(engine.hooks())
+        .build()
+        .unwrap();
+    let call = hook_protocol::ToolCall::new("bash", json!({"command": "ls"}));
+    let event = hook_protocol::Event::new(
+        hook_protocol::Common::new("s", &p.root),
+        hook_protocol::Payload::PermissionRequest(call),
+    );
+    let report = dispatcher.dispatch(&event).await;
+    assert_eq!(report.merged.decision, Some(Decision::Allow));
+}
