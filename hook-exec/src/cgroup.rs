@@ -4,8 +4,7 @@
 //! Layout: under a parent (the harness's own cgroup by default), the harness makes one
 //! directory, `hooks-<pid>-<start>` (its pid and start time, so that no later process with the
 //! same pid, nor the supervisor of an earlier one, ever shares it), and in it one cgroup per
-//! running hook, named by the counter of the run that made it (the second half of its
-//! [`RUN_MARKER`](super::RUN_MARKER) value). Only directories it made itself serve its runs: the
+//! running hook, named by the counter of the run that made it. Only directories it made itself serve its runs: the
 //! kernel SIGKILLs at birth a child placed by `CLONE_INTO_CGROUP` into a cgroup that was ever
 //! killed through `cgroup.kill` (seen on Linux 6.18), so a directory left by another process
 //! is never reused. A run that ends normally, leaves nothing running and has no limit hands its

@@ -18,7 +18,7 @@ struct Entry {
     /// The [`RunGroup`](crate::RunGroup) it runs in; 0 for none.
     group: u64,
     leader: i32,
-    marker: Arc<[u8]>,
+    mark: u64,
     cgroup: Option<Arc<RunCgroup>>,
 }
 
@@ -32,7 +32,7 @@ impl Entry {
                 }
             }
             None => {
-                tree::sweep(self.leader, &self.marker, signal);
+                tree::sweep(self.leader, self.mark, signal);
             }
         }
     }
@@ -43,7 +43,7 @@ impl Entry {
                 let _ = cg.kill();
             }
             None => {
-                tree::sweep(self.leader, &self.marker, libc::SIGKILL);
+                tree::sweep(self.leader, self.mark, libc::SIGKILL);
             }
         }
     }
@@ -51,7 +51,7 @@ impl Entry {
     fn alive(&self) -> bool {
         match &self.cgroup {
             Some(cg) => cg.populated(),
-            None => tree::any_alive(self.leader, &self.marker),
+            None => tree::any_alive(self.leader, self.mark),
         }
     }
 }
@@ -63,14 +63,8 @@ fn running() -> MutexGuard<'static, BTreeMap<u64, Entry>> {
 }
 
 /// Lists run `id`, of `group` (0: none).
-pub(super) fn add(
-    id: u64,
-    group: u64,
-    leader: i32,
-    marker: Arc<[u8]>,
-    cgroup: Option<Arc<RunCgroup>>,
-) {
-    running().insert(id, Entry { group, leader, marker, cgroup });
+pub(super) fn add(id: u64, group: u64, leader: i32, mark: u64, cgroup: Option<Arc<RunCgroup>>) {
+    running().insert(id, Entry { group, leader, mark, cgroup });
 }
 
 /// How many runs are listed: of `group`, or all.

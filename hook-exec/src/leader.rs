@@ -42,12 +42,12 @@ enum Watch {
     Poll { sleep: Pin<Box<Sleep>>, every: Duration },
 }
 
-/// The hook's leader process, its run marker, its cgroup and the state of its exit.
+/// The hook's leader process, its run's mark, its cgroup and the state of its exit.
 #[derive(Debug)]
 pub(super) struct Leader {
     pid: i32,
     id: u64,
-    marker: Arc<[u8]>,
+    mark: u64,
     cgroup: Option<Arc<RunCgroup>>,
     watch: Watch,
     exited: bool,
@@ -66,7 +66,7 @@ impl Leader {
         pidfd: Option<OwnedFd>,
         id: u64,
         group: u64,
-        marker: Vec<u8>,
+        mark: u64,
         cgroup: Option<RunCgroup>,
     ) -> Self {
         let pidfd = match pidfd {
@@ -80,16 +80,15 @@ impl Leader {
             },
             Err(_) => Watch::polling(),
         };
-        let marker: Arc<[u8]> = marker.into();
         let cgroup = cgroup.map(Arc::new);
         if cgroup.is_none() {
             containment::state().tell_group(true, pid);
         }
-        in_flight::add(id, group, pid, Arc::clone(&marker), cgroup.clone());
+        in_flight::add(id, group, pid, mark, cgroup.clone());
         Self {
             pid,
             id,
-            marker,
+            mark,
             cgroup,
             watch,
             exited: false,
@@ -174,7 +173,7 @@ impl Leader {
 
     /// Sends `signal` to the leader's whole tree once (its cgroup's members, with a cgroup).
     pub(super) fn signal_tree(&self, signal: i32) -> Swept {
-        let Some(cg) = &self.cgroup else { return tree::sweep(self.pid, &self.marker, signal) };
+        let Some(cg) = &self.cgroup else { return tree::sweep(self.pid, self.mark, signal) };
         let reached = cg.signal(signal);
         if signal == libc::SIGTERM {
             cg.signal(libc::SIGCONT);
@@ -233,7 +232,7 @@ impl Leader {
     pub(super) fn tree_alive(&self) -> bool {
         match &self.cgroup {
             Some(cg) => cg.populated(),
-            None => tree::any_alive(self.pid, &self.marker),
+            None => tree::any_alive(self.pid, self.mark),
         }
     }
 

@@ -17,8 +17,7 @@
 //!    arguments, no shell (a bare name is searched on the `PATH` of the invocation's
 //!    environment, a relative path is taken from its working directory; a program without a
 //!    `#!` line runs as `/bin/sh PATH ARGS...`, as `execvp` runs it). The environment is
-//!    exactly the invocation's [`Env`], plus [`RUN_MARKER`]`=<our pid>.<counter>`, unique to
-//!    the run, less the inherited credentials a [`Scrub`](hook_protocol::Scrub) names when one is set
+//!    exactly the invocation's [`Env`] (no variable of ours), less the inherited credentials a [`Scrub`](hook_protocol::Scrub) names when one is set
 //!    ([`Env::scrub_credentials`]). The hook leads a new process group; stdin, stdout and
 //!    stderr are pipes; it starts with an empty signal mask and the usual signals (SIGPIPE,
 //!    SIGTERM, SIGINT, ...) at their default disposition, even where the harness ignores them,
@@ -76,13 +75,17 @@
 //!   the hook.
 //! - **tree walk** (elsewhere, or turned off: [`Containment::off`], [`Invocation::cgroup`]).
 //!   The tree of a hook is its process group, every process whose parent chain leads to the
-//!   hook, and every process of our user whose initial environment carries the run's marker: a
-//!   descendant that left the group with `setsid` and whose parent died is reparented to init,
-//!   and only the inherited marker still ties it to the hook. `/proc` is scanned only when
-//!   killing, never on the normal path; each process found is signalled through a pidfd after
-//!   checking that its pid still names the process the scan saw. **A process that clears its
-//!   environment and leaves both the group and the parent chain escapes** (none of Claude
-//!   Code's hooks do that), and no limit applies.
+//!   hook, and every process of our user that carries the run's mark: a descendant that left
+//!   the group with `setsid` and whose parent died is reparented to init, and only the
+//!   inherited mark still ties it to the hook. The mark is a resource limit every process
+//!   inherits, not a variable or a descriptor the hook could see: its soft `RLIMIT_RTTIME`,
+//!   set to a number unique to the run above 2^62 microseconds (it bounds only real-time
+//!   scheduled processes, and none would reach it; a hook sees it as `ulimit -R`). `/proc` is
+//!   scanned only when killing, never on the normal path; each process found is signalled
+//!   through a pidfd after checking that its pid still names the process the scan saw. **A
+//!   process that changes that limit and leaves both the group and the parent chain escapes**
+//!   (none of the agents' hooks do that), and no limit applies. macOS has no such limit: its
+//!   runs carry no mark.
 //!
 //! A configured parent that cannot be used, a cgroup that cannot be made or joined, a limit
 //! the kernel refuses, a cgroup that does not empty after `cgroup.kill`: each is an error of
@@ -173,10 +176,3 @@ pub use invocation::{
 };
 #[cfg(unix)]
 pub use run::run;
-
-/// The environment variable that marks every process of one run, set to `<pid>.<counter>`
-/// (the harness's pid and a per-process counter).
-///
-/// Descendants inherit it, which is how a timed-out hook's `setsid` daemons are found and
-/// killed after their parent died. A hook may read it as an identifier of its run.
-pub const RUN_MARKER: &str = "HOOK_PROTOCOL_RUN";

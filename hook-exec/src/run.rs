@@ -75,7 +75,7 @@ pub async fn run(inv: &Invocation) -> Result<RawOutcome, ExecError> {
         }
     }
     // From here on, an early return drops `leader`, which kills the tree.
-    let mut leader = Leader::new(spawned.pid, spawned.pidfd, id, inv.group, spawned.marker, cgroup);
+    let mut leader = Leader::new(spawned.pid, spawned.pidfd, id, inv.group, spawned.mark, cgroup);
     let limits = &inv.limits;
     let pipes_error = |source| ExecError::Io { stage: "setting up the hook's pipes", source };
     let mut pipes = Pipes::new(

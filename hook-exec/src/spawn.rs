@@ -1,10 +1,10 @@
-//! Starting the hook process: program resolution, the argument and environment lists, the run
-//! marker, the pipes, error mapping.
+//! Starting the hook process: program resolution, the argument and environment lists, the run's
+//! mark, the pipes, error mapping.
 //!
 //! The process is started by [`super::sys::spawn`] (a `vfork`-style `clone` with child code of
 //! our own on Linux, `posix_spawn` on macOS; never a `fork` of the harness) with lists built
 //! here once per run: the environment is packed in one buffer from the harness's variables, the
-//! invocation's changes and the marker. The program is given as a path: a bare name is searched
+//! invocation's changes. The program is given as a path: a bare name is searched
 //! on the invocation's `PATH` here, as `execvp` would. Elsewhere std's `Command` starts it.
 
 use std::ffi::{CString, OsStr, OsString};
@@ -19,22 +19,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::cstrings::{CStrings, Unpassable};
 use super::invocation::is_shell_name;
-use super::{CommandSpec, ExecError, Invocation, RUN_MARKER};
+use super::{CommandSpec, ExecError, Invocation};
 use super::{pipes, spare_pipes};
 
 /// The `PATH` searched when the invocation's environment has none (glibc's `execvp` default).
 const DEFAULT_PATH: &str = "/bin:/usr/bin";
 
-/// Counts runs in this process, for unique markers.
+/// Counts runs in this process, for unique marks.
 static RUNS: AtomicU64 = AtomicU64::new(0);
 
-/// The id of the next run of this process: the second half of its marker, and its cgroup's
-/// name.
+/// The id of the next run of this process: part of its mark, and its cgroup's name.
 pub(super) fn next_id() -> u64 {
     RUNS.fetch_add(1, Ordering::Relaxed)
 }
 
-/// A started hook: its pid, our ends of its pipes and the marker in its environment.
+/// A started hook: its pid, our ends of its pipes and the mark its processes carry.
 #[derive(Debug)]
 pub(super) struct Spawned {
     pub(super) pid: i32,
@@ -50,8 +49,8 @@ pub(super) struct Spawned {
     pub(super) stdin_written: usize,
     pub(super) stdout: OwnedFd,
     pub(super) stderr: OwnedFd,
-    /// `RUN_MARKER=value`, as it appears in `/proc/PID/environ`.
-    pub(super) marker: Vec<u8>,
+    /// The run's mark, as its processes carry it ([`crate::tree::mark`]).
+    pub(super) mark: u64,
 }
 
 /// Where a hook starts: its v2 cgroup's directory and the `cgroup.procs` of its v1 cgroups.
@@ -65,16 +64,7 @@ pub(super) struct Place<'a> {
 /// the cgroups of `place`.
 pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawned, ExecError> {
     let program = resolve(inv)?;
-    // `RUN_MARKER=pid.id`, written without the formatting machinery (this runs per hook).
-    let (mut pid_digits, mut id_digits) = (itoa::Buffer::new(), itoa::Buffer::new());
-    let (pid_text, id_text) = (pid_digits.format(std::process::id()), id_digits.format(id));
-    let mut marker = Vec::with_capacity(RUN_MARKER.len() + 2 + pid_text.len() + id_text.len());
-    marker.extend_from_slice(RUN_MARKER.as_bytes());
-    marker.push(b'=');
-    let value_at = marker.len();
-    marker.extend_from_slice(pid_text.as_bytes());
-    marker.push(b'.');
-    marker.extend_from_slice(id_text.as_bytes());
+    let mark = crate::tree::mark(id);
     let pipes_error = |source| ExecError::Io { stage: "creating the hook's pipes", source };
     // Close-on-exec on both ends: the child gets its ends as 0, 1 and 2 through dup2.
     // Without a payload, stdin is `/dev/null`, opened once per process: one pipe less.
@@ -95,9 +85,7 @@ pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawn
     let (stdout, child_stdout) = spare_pipes::take().map_err(pipes_error)?;
     let (stderr, child_stderr) = spare_pipes::take().map_err(pipes_error)?;
     let stdio = [child_stdin, child_stdout.as_fd(), child_stderr.as_fd()];
-    // Digits and a dot only, so always UTF-8.
-    let value = std::str::from_utf8(&marker[value_at..]).unwrap_or_default();
-    let (pid, pidfd, join_errors) = start(inv, &program, value, stdio, place)?;
+    let (pid, pidfd, join_errors) = start(inv, &program, mark, stdio, place)?;
     // The child is starting its program: the pipes of this thread's next spawn are made now,
     // off that spawn's path.
     spare_pipes::refill();
@@ -109,7 +97,7 @@ pub(super) fn spawn(inv: &Invocation, id: u64, place: Place<'_>) -> Result<Spawn
         stdin_written,
         stdout: stdout.into(),
         stderr: stderr.into(),
-        marker,
+        mark,
     })
 }
 
@@ -131,7 +119,7 @@ fn dev_null() -> Option<BorrowedFd<'static>> {
 fn start(
     inv: &Invocation,
     program: &Path,
-    marker: &str,
+    mark: u64,
     stdio: [BorrowedFd<'_>; 3],
     place: Place<'_>,
 ) -> Result<Started, ExecError> {
@@ -148,7 +136,7 @@ fn start(
     }
     ENVP.with_borrow_mut(|envp| {
         envp.clear();
-        fill_envp(inv, marker, envp)?;
+        fill_envp(inv, envp)?;
         let request = super::sys::SpawnRequest {
             path: &path,
             argv: &argv,
@@ -158,6 +146,7 @@ fn start(
             cgroup: place.cgroup,
             join: place.join,
             session: false,
+            mark,
         };
         let started = match super::sys::spawn(&request) {
             // A program without a `#!` line runs under `/bin/sh`, as `execvp` (and so Claude
@@ -204,7 +193,7 @@ fn script_argv(inv: &Invocation, program: &Path) -> Result<CStrings, ExecError> 
 fn start(
     inv: &Invocation,
     program: &Path,
-    marker: &str,
+    mark: u64,
     stdio: [BorrowedFd<'_>; 3],
     place: Place<'_>,
 ) -> Result<Started, ExecError> {
@@ -218,7 +207,8 @@ fn start(
     )]
     let mut cmd = Command::new(program);
     cmd.args(argv(inv)?.iter().skip(1).map(OsStr::from_bytes)).env_clear();
-    for entry in envp(inv, marker)?.iter() {
+    let _ = mark; // std's `Command` sets no resource limit before `exec`: no mark.
+    for entry in envp(inv)?.iter() {
         let at = entry.iter().position(|&b| b == b'=').unwrap_or(entry.len());
         cmd.env(
             OsStr::from_bytes(&entry[..at]),
@@ -274,16 +264,16 @@ fn argv(inv: &Invocation) -> Result<CStrings, ExecError> {
     ),
     expect(dead_code, reason = "the std fallback's; posix_spawn fills a reused list")
 )]
-fn envp(inv: &Invocation, marker: &str) -> Result<CStrings, ExecError> {
+fn envp(inv: &Invocation) -> Result<CStrings, ExecError> {
     let mut list = CStrings::default();
-    fill_envp(inv, marker, &mut list)?;
+    fill_envp(inv, &mut list)?;
     Ok(list)
 }
 
 /// Appends the hook's whole environment to `list`: the harness's (when inherited, less the
 /// scrubbed credentials and the variables the invocation sets or removes), the invocation's
-/// variables, the marker; with [`super::Env::shell_names_only`], only shell names.
-fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), ExecError> {
+/// variables; with [`super::Env::shell_names_only`], only shell names.
+fn fill_envp(inv: &Invocation, list: &mut CStrings) -> Result<(), ExecError> {
     let env = &inv.env;
     let shell_names = env.passes_shell_names_only();
     if env.inherits() {
@@ -300,13 +290,12 @@ fn fill_envp(inv: &Invocation, marker: &str, list: &mut CStrings) -> Result<(), 
     }
     for (name, value) in env.changes() {
         let Some(value) = value else { continue };
-        if name == RUN_MARKER || (shell_names && !is_shell_name(name.as_bytes())) {
+        if shell_names && !is_shell_name(name.as_bytes()) {
             continue;
         }
         list.push_var(name.as_bytes(), value.as_bytes()).map_err(|e| env_error(name, e))?;
     }
-    list.push_var(RUN_MARKER.as_bytes(), marker.as_bytes())
-        .map_err(|e| env_error(OsStr::new(RUN_MARKER), e))
+    Ok(())
 }
 
 /// The harness's variables that pass an invocation's filter, and what they were chosen from:
@@ -366,8 +355,7 @@ impl Inherited {
         let passed = &mut self.passed;
         each_inherited(|name, value| {
             let os_name = OsStr::from_bytes(name);
-            if name != RUN_MARKER.as_bytes()
-                && (changed & name_bit(name) == 0 || !env.changes_var(os_name))
+            if (changed & name_bit(name) == 0 || !env.changes_var(os_name))
                 && !scrub.is_some_and(|s| s.matches(os_name))
                 && (!self.shell_names || is_shell_name(name))
             {

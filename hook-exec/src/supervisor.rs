@@ -121,6 +121,7 @@ impl Supervisor {
             cgroup: None,
             join: &[],
             session: true,
+            mark: 0,
         };
         let spawned = sys::spawn(&request)?;
         Ok(Self { pid: spawned.pid, socket: OwnedFd::from(ours) })

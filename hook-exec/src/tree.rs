@@ -4,9 +4,16 @@
 //! - its process group `L` (every hook starts as the leader of a new group);
 //! - every process whose parent chain leads to `L` (descendants that left the group with
 //!   `setsid` or `setpgid` while their parent lives);
-//! - every process of our user whose initial environment carries the run's marker
-//!   (`HOOK_PROTOCOL_RUN=<our pid>.<counter>`): descendants whose parent died were reparented to
-//!   init or a subreaper, and only the inherited marker still ties them to the hook.
+//! - every process of our user that carries the run's mark: descendants whose parent died were
+//!   reparented to init or a subreaper, and only the inherited mark still ties them to the
+//!   hook.
+//!
+//! The mark is a resource limit, which every process inherits through `fork` and `exec`, which
+//! no variable, descriptor or argument of the hook shows, and which `env -i`, `setsid` and
+//! redirections leave as it is: the soft `RLIMIT_RTTIME`, set by the child before `exec` to
+//! a number unique to the run, above 2^62 microseconds (it limits only real-time scheduled
+//! processes, which no hook is in practice, and none would reach it). A hook sees it as
+//! `ulimit -R`; one that changes that limit leaves the mark behind.
 //!
 //! The group is signalled with one `kill(-L)`, which is safe only while `L` is not reaped (the
 //! zombie keeps the number from being reused): callers reap the leader after the last sweep.
@@ -15,6 +22,18 @@
 //! between is never hit.
 
 use super::sys;
+
+/// The lowest mark: 2^62 microseconds, about 146,000 years of real-time CPU.
+const MARK_BASE: u64 = 1 << 62;
+
+/// The mark of run `id` of this process: [`MARK_BASE`], the harness's pid (pids fit in 22
+/// bits) and the run's counter; 0 (no mark) where the hard limit is lower, which the child
+/// could not raise.
+pub(crate) fn mark(id: u64) -> u64 {
+    let pid = u64::from(std::process::id()) & 0x3f_ffff;
+    let mark = MARK_BASE | (pid << 32) | (id & 0xffff_ffff);
+    if sys::rttime_hard_limit().is_some_and(|hard| hard < mark) { 0 } else { mark }
+}
 
 /// What one sweep reached.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -34,10 +53,10 @@ impl Swept {
 
 /// Sends `signal` to the whole tree of the hook led by `leader` (not yet reaped) and, after
 /// SIGTERM, SIGCONT so that stopped members get to act on it.
-pub(super) fn sweep(leader: i32, marker: &[u8], signal: i32) -> Swept {
+pub(super) fn sweep(leader: i32, mark: u64, signal: i32) -> Swept {
     // Scan first, so that the counts say who was alive; then the group in one call, which
     // reaches members forked after the scan (ESRCH only means nothing is left in it).
-    let members = scan(leader, marker);
+    let members = scan(leader, mark);
     let _ = sys::kill(-leader, signal);
     let mut swept = Swept::default();
     for m in &members {
@@ -59,8 +78,8 @@ pub(super) fn sweep(leader: i32, marker: &[u8], signal: i32) -> Swept {
 }
 
 /// Whether any process of the tree is still alive (not a zombie).
-pub(super) fn any_alive(leader: i32, marker: &[u8]) -> bool {
-    !scan(leader, marker).is_empty()
+pub(super) fn any_alive(leader: i32, mark: u64) -> bool {
+    !scan(leader, mark).is_empty()
 }
 
 /// One live process of a hook's tree, as a `/proc` scan saw it.
@@ -131,7 +150,7 @@ fn parse_stat(text: &str) -> Option<Stat> {
 
 /// The live members of the tree of `leader`.
 #[cfg(target_os = "linux")]
-fn scan(leader: i32, marker: &[u8]) -> Vec<Member> {
+fn scan(leader: i32, mark: u64) -> Vec<Member> {
     use std::collections::HashSet;
     use std::os::unix::fs::MetadataExt;
 
@@ -165,25 +184,32 @@ fn scan(leader: i32, marker: &[u8]) -> Vec<Member> {
             }
         }
     }
-    let carries_marker = |pid: i32| -> bool {
+    let carries_mark = |pid: i32| -> bool {
         let path = format!("/proc/{pid}");
-        if std::fs::metadata(&path).map(|m| m.uid()).ok() != Some(uid) {
+        if mark == 0 || std::fs::metadata(&path).map(|m| m.uid()).ok() != Some(uid) {
             return false;
         }
-        std::fs::read(format!("{path}/environ"))
-            .is_ok_and(|env| env.split(|b| *b == 0).any(|var| var == marker))
+        std::fs::read_to_string(format!("{path}/limits"))
+            .is_ok_and(|limits| rttime_soft_limit(&limits) == Some(mark))
     };
     procs
         .iter()
-        .filter(|(pid, s)| s.alive() && (tree.contains(pid) || carries_marker(*pid)))
+        .filter(|(pid, s)| s.alive() && (tree.contains(pid) || carries_mark(*pid)))
         .map(|(pid, s)| Member { pid: *pid, start: s.start })
         .collect()
 }
 
 /// Without `/proc`, the tree is the process group alone.
 #[cfg(not(target_os = "linux"))]
-fn scan(_leader: i32, _marker: &[u8]) -> Vec<Member> {
+fn scan(_leader: i32, _mark: u64) -> Vec<Member> {
     Vec::new()
+}
+
+/// The soft limit of `Max realtime timeout` in a `/proc/PID/limits` text, when it is a number.
+#[cfg_attr(not(target_os = "linux"), expect(dead_code, reason = "read from /proc only"))]
+fn rttime_soft_limit(limits: &str) -> Option<u64> {
+    let line = limits.lines().find(|l| l.starts_with("Max realtime timeout"))?;
+    line["Max realtime timeout".len()..].split_ascii_whitespace().next()?.parse().ok()
 }
 
 #[cfg(test)]

@@ -58,7 +58,8 @@
 //! 6. `dup2` its stdin, stdout and stderr into place;
 //! 7. change to the working directory;
 //! 8. close every descriptor above 2 (`close_range`, or one by one where the kernel lacks it);
-//! 9. unblock every signal, and `execve` the program.
+//! 9. set the run's mark, its soft `RLIMIT_RTTIME` (see `tree`);
+//! 10. unblock every signal, and `execve` the program.
 //!
 //! A failure in steps 3 to 9 is reported through the shared memory and ends the child with
 //! status 127 before any code of the hook has run.
@@ -110,6 +111,9 @@ struct Ctx {
     join_errors: [AtomicI32; MAX_JOIN],
     /// Set by the child as its first act: a child that never ran was killed at birth.
     ran: AtomicBool,
+    /// The run's mark as the soft `RLIMIT_RTTIME` the child sets (its hard limit kept), when
+    /// there is one.
+    mark: Option<libc::rlimit>,
 }
 
 /// `clone3`'s flags we use (`linux/sched.h`).
@@ -224,6 +228,10 @@ pub(in super::super) fn spawn(req: &SpawnRequest<'_>) -> io::Result<Spawned> {
         error: AtomicI32::new(0),
         join_errors: [const { AtomicI32::new(0) }; MAX_JOIN],
         ran: AtomicBool::new(false),
+        mark: (req.mark != 0).then(|| libc::rlimit {
+            rlim_cur: req.mark,
+            rlim_max: super::rttime_hard_limit().unwrap_or(libc::RLIM_INFINITY),
+        }),
     };
     let mut join_errors = [0; MAX_JOIN];
 
@@ -505,6 +513,11 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
         return fail(ctx);
     }
     close_above_stdio();
+    if let Some(mark) = &ctx.mark {
+        // The run's mark (see `tree`); a refusal only leaves the process unmarked.
+        // SAFETY: `mark` is a valid rlimit the parent keeps alive.
+        unsafe { libc::setrlimit(libc::RLIMIT_RTTIME, mark) };
+    }
     // SAFETY: `empty` is an initialised signal set.
     unsafe { libc::sigprocmask(libc::SIG_SETMASK, &raw const ctx.empty, std::ptr::null_mut()) };
     // SAFETY: `path` is a valid C string; `argv` and `envp` are null-terminated arrays of

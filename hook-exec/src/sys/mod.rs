@@ -75,6 +75,13 @@ pub(super) struct SpawnRequest<'a> {
     pub(super) join: &'a [BorrowedFd<'a>],
     /// A new session rather than a new process group (the supervisor's).
     pub(super) session: bool,
+    /// The run's mark, set as the child's soft `RLIMIT_RTTIME` (Linux; 0 for none): see
+    /// [`crate::tree`].
+    #[cfg_attr(
+        not(all(target_os = "linux", any(target_env = "gnu", target_env = "musl"))),
+        expect(dead_code, reason = "set by the clone path only")
+    )]
+    pub(super) mark: u64,
 }
 
 /// A started process.
@@ -263,4 +270,23 @@ pub(super) fn send_nosignal(socket: BorrowedFd<'_>, bytes: &[u8]) -> io::Result<
 pub(super) fn euid() -> u32 {
     // SAFETY: geteuid cannot fail and touches no memory of ours.
     unsafe { libc::geteuid() }
+}
+
+/// The hard `RLIMIT_RTTIME` of this process, read once; `None` when unlimited (or on a system
+/// without the limit).
+#[cfg(target_os = "linux")]
+pub(super) fn rttime_hard_limit() -> Option<u64> {
+    static HARD: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *HARD.get_or_init(|| {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: `limit` is a valid, writable rlimit.
+        let ret = unsafe { libc::getrlimit(libc::RLIMIT_RTTIME, &raw mut limit) };
+        (ret == 0 && limit.rlim_max != libc::RLIM_INFINITY).then_some(limit.rlim_max)
+    })
+}
+
+/// No `RLIMIT_RTTIME` outside Linux: no mark (see [`crate::tree::mark`]).
+#[cfg(not(target_os = "linux"))]
+pub(super) fn rttime_hard_limit() -> Option<u64> {
+    Some(0)
 }

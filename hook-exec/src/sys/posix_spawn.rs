@@ -2,9 +2,10 @@
 //! `vfork`-style spawn rather than a `fork` of the harness.
 //!
 //! We call it ourselves rather than through `std::process::Command` because std captures and
-//! rebuilds the whole environment on every spawn once a single variable is set (and every run
-//! sets its marker), which cost more than the rest of a run's bookkeeping together. Here the
-//! caller packs the environment once, in one buffer (`CStrings`).
+//! rebuilds the whole environment on every spawn once a single variable is set (as an
+//! invocation's `env` changes do), which cost more than the rest of a run's bookkeeping together. Here the
+//! caller packs the environment once, in one buffer (`CStrings`). macOS has no
+//! `RLIMIT_RTTIME`: its runs carry no mark (`SpawnRequest::mark` is 0 there).
 
 #![expect(
     unsafe_code,

@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hook_exec::{CommandSpec, Env, RUN_MARKER, run};
+use hook_exec::{CommandSpec, Env, run};
 use hook_protocol::{Exit, StdinOutcome};
 
 use super::support::{TempDir, shell};
@@ -213,19 +213,27 @@ async fn exec_form_searches_the_path_of_the_invocation_environment() {
 }
 
 #[tokio::test]
-async fn the_environment_is_exactly_the_invocation_one_plus_the_marker() {
+async fn the_environment_is_exactly_the_invocations_and_the_run_is_marked_by_a_limit() {
     let mut inv = shell("");
     inv.command = CommandSpec::exec("env", Vec::<String>::new());
     inv.env = Env::empty();
     inv.env.set("A", "1");
     let out = run(&inv).await.unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let mut lines: Vec<&str> = text.lines().collect();
-    lines.sort_unstable();
-    assert_eq!(lines.len(), 2, "{text}");
-    assert_eq!(lines[0], "A=1");
-    let marker = lines[1].strip_prefix(&format!("{RUN_MARKER}=")).unwrap();
-    assert!(marker.starts_with(&format!("{}.", std::process::id())), "{marker}");
+    assert_eq!(text, "A=1\n", "no variable of ours");
+    // The run's mark is the soft RLIMIT_RTTIME, past 2^62 and unique to the run (Linux).
+    #[cfg(target_os = "linux")]
+    {
+        let mark = |out: &hook_protocol::RawOutcome| -> u64 {
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            let line = text.lines().find(|l| l.starts_with("Max realtime timeout")).unwrap();
+            line["Max realtime timeout".len()..].split_whitespace().next().unwrap().parse().unwrap()
+        };
+        let limits = shell("cat /proc/self/limits");
+        let (a, b) = (run(&limits).await.unwrap(), run(&limits).await.unwrap());
+        assert!(mark(&a) >= 1 << 62, "{}", String::from_utf8_lossy(&a.stdout));
+        assert_ne!(mark(&a), mark(&b), "each run its own");
+    }
 }
 
 #[tokio::test]
@@ -242,7 +250,7 @@ async fn shell_names_only_drops_what_sh_would_drop() {
     let text = String::from_utf8(out.stdout).unwrap();
     let mut names: Vec<&str> = text.lines().filter_map(|l| l.split('=').next()).collect();
     names.sort_unstable();
-    assert_eq!(names, ["A_1", RUN_MARKER, "OK", "_u"], "{text}");
+    assert_eq!(names, ["A_1", "OK", "_u"], "{text}");
     let resolved: Vec<_> = inv.env.resolve().into_iter().map(|(k, _)| k).collect();
     assert_eq!(resolved, ["A_1", "OK", "_u"]);
 }

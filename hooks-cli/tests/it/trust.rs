@@ -134,3 +134,36 @@ fn copilots_cloud_agent_denies_an_ask_and_runs_bash_entries_of_the_repository_on
     assert_eq!(out.status, 1);
     assert!(out.stderr.contains("--surface cloud is not for --dialect claude"), "{}", out.stderr);
 }
+
+/// No variable of ours reaches a hook, whatever its dialect: its environment is its agent's
+/// and the harness's (the run's containment mark is a resource limit, not a variable).
+#[test]
+fn no_variable_of_the_runner_reaches_a_hook_of_any_dialect() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    let dump = |name: &str| format!("env > {}", root.join(name).display());
+    let claude = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": dump("claude.env")}]}]}});
+    write(&root.join(".claude/settings.json"), &claude.to_string());
+    let copilot = json!({"version": 1, "hooks": {"agentStop": [{"bash": dump("copilot.env")}]}});
+    write(&root.join(".github/hooks/a.json"), &copilot.to_string());
+    let cursor = json!({"version": 1, "hooks": {"stop": [{"command": dump("cursor.env")}]}});
+    write(&root.join(".cursor/hooks.json"), &cursor.to_string());
+    let codex = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": dump("codex.env")}]}]}});
+    write(&root.join("codex.json"), &codex.to_string());
+    let runs: [(&str, &str, &[&str]); 4] = [
+        ("claude", "Stop", &[]),
+        ("copilot", "agentStop", &[]),
+        ("cursor", "stop", &[]),
+        ("codex", "Stop", &["--settings", "codex.json"]),
+    ];
+    for (dialect, event, extra) in runs {
+        let mut args = vec!["run", "--dialect", dialect, "--event", event, "--lenient"];
+        args.extend_from_slice(extra);
+        let out = hooks(&args, root, None);
+        assert_eq!(out.status, 0, "{dialect}: {}", out.stderr);
+        let env = std::fs::read_to_string(root.join(format!("{dialect}.env"))).unwrap();
+        assert!(env.lines().any(|l| l.starts_with("PATH=")), "{dialect}: {env}");
+        let ours: Vec<&str> = env.lines().filter(|l| l.starts_with("HOOK_PROTOCOL")).collect();
+        assert!(ours.is_empty(), "{dialect}: {ours:?}");
+    }
+}
