@@ -51,6 +51,22 @@ pub trait CommandEngine: fmt::Debug + Send + Sync + 'static {
         }
     }
 
+    /// The input field naming the tool in the other form ([`CommandEngine::other_form`]),
+    /// checked as [`CommandEngine::TOOL_FIELD`] is.
+    const OTHER_TOOL_FIELD: Option<&'static str> = None;
+
+    /// An event named, and its input written, in another form its agent also reads (the
+    /// Claude Code form of Copilot's hooks): the agent's own event and input object; `None`
+    /// for a name of no such form.
+    fn other_form(
+        &self,
+        event: &str,
+        input: &Map<String, Value>,
+    ) -> Option<(Self::Event, Map<String, Value>)> {
+        let _ = (event, input);
+        None
+    }
+
     /// Runs one event from its agent's input, in the core's words.
     async fn run(&self, event: Self::Event, input: Map<String, Value>) -> EventRun;
 
@@ -81,6 +97,10 @@ pub trait CommandEngine: fmt::Debug + Send + Sync + 'static {
         let _ = wait;
     }
 }
+
+/// An event as the door was given it: the agent's event, and its input object when the given
+/// one was of another form.
+type Named<E> = (E, Option<Map<String, Value>>);
 
 /// A command dialect's configuration, loaded: its engine and the notes of its loading, behind
 /// the core's door.
@@ -115,6 +135,32 @@ impl<E: CommandEngine> Hooks<E> {
     pub fn engine(&self) -> &E {
         &self.engine
     }
+
+    /// The agent's event and input for a name and input given to the door: the agent's own
+    /// name as it is, else one of another form it reads ([`CommandEngine::other_form`]).
+    fn event_of(
+        &self,
+        event: &str,
+        input: Option<&Map<String, Value>>,
+    ) -> Result<Named<E::Event>, DialectError> {
+        let empty = Map::new();
+        match E::Event::known(event) {
+            Ok(name) => Ok((name, None)),
+            Err(unknown) => match self.engine.other_form(event, input.unwrap_or(&empty)) {
+                Some((name, own)) => {
+                    // The tool is checked in the form it was given in.
+                    let tool_event = name.subject_field().is_some_and(|f| Some(f) == E::TOOL_FIELD);
+                    if let (true, Some(field), Some(input)) =
+                        (tool_event, E::OTHER_TOOL_FIELD, input)
+                    {
+                        string_field_of(event, input, field)?;
+                    }
+                    Ok((name, Some(own)))
+                }
+                None => Err(unknown),
+            },
+        }
+    }
 }
 
 #[async_trait]
@@ -128,7 +174,7 @@ impl<E: CommandEngine> Loaded for Hooks<E> {
     }
 
     fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError> {
-        Ok(self.engine.list(E::Event::known(event)?, subject))
+        Ok(self.engine.list(self.event_of(event, None)?.0, subject))
     }
 
     fn check_input(
@@ -137,13 +183,18 @@ impl<E: CommandEngine> Loaded for Hooks<E> {
         input: &Map<String, Value>,
         _filled: &[&str],
     ) -> Result<(), DialectError> {
-        self.engine.check_input(E::Event::known(event)?, input)
+        let (name, own) = self.event_of(event, Some(input))?;
+        self.engine.check_input(name, own.as_ref().unwrap_or(input))
     }
 
     async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
-        let name = E::Event::known(event)?;
+        let (name, own) = self.event_of(event, Some(&input))?;
+        let input = own.unwrap_or(input);
         self.engine.check_input(name, &input)?;
-        Ok(self.engine.run(name, input).await)
+        let mut run = self.engine.run(name, input).await;
+        // The run is of the event as it was named.
+        event.clone_into(&mut run.event);
+        Ok(run)
     }
 
     async fn settle(&self, wait: Duration) -> Settled {
@@ -177,9 +228,13 @@ impl<E: CommandEngine> Session for Recording<E> {
         event: &str,
         mut input: Map<String, Value>,
     ) -> Result<SessionStep, DialectError> {
-        let name = E::Event::known(event)?;
+        let (name, own) = self.hooks.event_of(event, Some(&input))?;
+        if let Some(own) = own {
+            input = own;
+        }
         self.hooks.engine.before_step(&mut self.state, name, &mut input);
-        let run = self.hooks.run(event, input).await?;
+        let mut run = self.hooks.run(name.as_str(), input).await?;
+        event.clone_into(&mut run.event);
         let mut step = SessionStep::new(run);
         self.hooks.engine.after_step(&mut self.state, name, &mut step);
         Ok(step)
@@ -221,11 +276,20 @@ pub fn string_field(
     input: &Map<String, Value>,
     field: &str,
 ) -> Result<(), DialectError> {
+    string_field_of(event.as_str(), input, field)
+}
+
+/// [`string_field`] of an event by the name it was given.
+fn string_field_of(
+    event: &str,
+    input: &Map<String, Value>,
+    field: &str,
+) -> Result<(), DialectError> {
     if input.get(field).is_some_and(Value::is_string) {
         return Ok(());
     }
     Err(DialectError::InvalidInput {
-        event: event.as_str().to_owned(),
+        event: event.to_owned(),
         message: format!("`{field}` must be a string"),
         lenient_would_run: false,
     })

@@ -15,7 +15,7 @@ use hook_protocol::{Decision, Exit, HookOutcome, HookStatus, RawOutcome, Verdict
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::EventName;
+use crate::{EventName, Form};
 
 /// What Copilot's texts need of one hook's run, kept in its record.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -59,24 +59,39 @@ fn text<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     object.get(key).and_then(Value::as_str)
 }
 
-/// The answer on stdout: its lines less the progress ones, as one JSON object.
-fn answer(stdout: &str) -> Option<Map<String, Value>> {
+/// The answer on stdout: its lines less the progress ones, as one JSON object. A hook of
+/// Claude Code's form may answer in its `hookSpecificOutput`, which Copilot reads as its own
+/// fields: `permissionDecision` and its reason, `updatedInput` as `modifiedArgs`,
+/// `additionalContext`.
+fn answer(stdout: &str, form: Form) -> Option<Map<String, Value>> {
     let is_progress = |line: &str| {
         serde_json::from_str::<Map<String, Value>>(line.trim())
             .is_ok_and(|o| o.get("type").and_then(Value::as_str) == Some("progress"))
     };
     let rest: Vec<&str> = stdout.lines().filter(|l| !is_progress(l)).collect();
-    match serde_json::from_str(rest.join("\n").trim()) {
-        Ok(Value::Object(object)) => Some(object),
-        _ => None,
+    let Ok(Value::Object(mut object)) = serde_json::from_str(rest.join("\n").trim()) else {
+        return None;
+    };
+    if form == Form::Claude
+        && let Some(Value::Object(specific)) = object.remove("hookSpecificOutput")
+    {
+        for (key, value) in specific {
+            let key = match key.as_str() {
+                "updatedInput" => "modifiedArgs".to_owned(),
+                "hookEventName" => continue,
+                _ => key,
+            };
+            object.insert(key, value);
+        }
     }
+    Some(object)
 }
 
 /// How Copilot reads one run of a hook on `event` (its exit, stdout and stderr, a timeout being
 /// [`DEFAULT_TIMEOUT`](crate::DEFAULT_TIMEOUT)): the outcome, with a [`RunRecord`] as its
 /// metadata. For a program that ran the hook itself.
 pub fn decode_outcome(event: EventName, raw: &RawOutcome) -> HookOutcome {
-    decode(event, raw, crate::DEFAULT_TIMEOUT, RunRecord::default())
+    decode(event, raw, crate::DEFAULT_TIMEOUT, Form::Copilot, RunRecord::default())
 }
 
 /// Reads a run of a hook on `event`.
@@ -84,6 +99,7 @@ pub(crate) fn decode(
     event: EventName,
     raw: &RawOutcome,
     timeout: Duration,
+    form: Form,
     mut record: RunRecord,
 ) -> HookOutcome {
     let stdout = String::from_utf8_lossy(&raw.stdout);
@@ -95,11 +111,11 @@ pub(crate) fn decode(
             timeout.as_secs_f64(),
             record.command
         )),
-        Exit::Code { code: 0 } => on_success(event, &stdout, &mut record),
+        Exit::Code { code: 0 } => on_success(event, &stdout, form, &mut record),
         // Exit 2 on permissionRequest: a deny merged with stdout's JSON (its `message` and
         // `interrupt`), and the other hooks still run.
         Exit::Code { code: 2 } if event == EventName::PermissionRequest => {
-            let object = answer(&stdout).unwrap_or_default();
+            let object = answer(&stdout, form).unwrap_or_default();
             let message = text(&object, "message").unwrap_or(EXIT_2_REASON);
             let mut verdict = Verdict::deny(message.to_owned());
             record.interrupt = object.get("interrupt") == Some(&Value::Bool(true));
@@ -166,9 +182,9 @@ fn crashed(event: EventName, error: String) -> Reading {
 }
 
 /// Exit 0: the answer on stdout, if it is a JSON object.
-fn on_success(event: EventName, stdout: &str, record: &mut RunRecord) -> Reading {
+fn on_success(event: EventName, stdout: &str, form: Form, record: &mut RunRecord) -> Reading {
     let ok = |verdict| Reading::new(HookStatus::Success, verdict, None);
-    let Some(object) = answer(stdout) else { return ok(Verdict::no_opinion()) };
+    let Some(object) = answer(stdout, form) else { return ok(Verdict::no_opinion()) };
     let mut verdict = Verdict::no_opinion();
     if let Some(context) = text(&object, "additionalContext").filter(|c| !c.is_empty()) {
         verdict.context.push(context.to_owned());

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use async_trait::async_trait;
 use hook_kit::{CommandEngine, Hooks, hook_files};
 use hook_protocol::{
-    Aliases, Claim, Diagnostic, Dialect, DialectError, EventRun, Listed, LoadRequest, Loaded,
-    SessionStep, StopGuard, Surface,
+    Claim, Diagnostic, Dialect, DialectError, EventRun, Listed, LoadRequest, Loaded, SessionStep,
+    StopGuard, Surface,
 };
 use serde_json::{Map, Value};
 
@@ -27,13 +27,15 @@ pub fn copilot_home(home: Option<&Path>) -> Option<PathBuf> {
     hook_kit::agent_home("COPILOT_HOME", ".copilot", home)
 }
 
-/// The place a file has by its path: a settings file's name, else a hook folder's file.
+/// The place a file has by its path: Claude Code's settings, another settings file, else a
+/// hook folder's file.
 fn place_of(path: &Path) -> Scope {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    if matches!(name, "settings.json" | "settings.local.json") {
-        Scope::Settings
-    } else {
-        Scope::Repo
+    let in_claude = path.parent().and_then(Path::file_name).is_some_and(|d| d == ".claude");
+    match name {
+        "settings.json" | "settings.local.json" if in_claude => Scope::Claude,
+        "settings.json" | "settings.local.json" => Scope::Settings,
+        _ => Scope::Repo,
     }
 }
 
@@ -54,25 +56,17 @@ impl Dialect for Copilot {
         if path.extension().is_none_or(|e| e != "json") {
             return Claim::No;
         }
+        // In Copilot's place, a file in Claude Code's shape is Copilot's too: it runs its hooks
+        // as its own.
+        if project_by_place(path).is_some() {
+            return Claim::Place;
+        }
         let parsed = serde_json::from_str::<Value>(text).ok();
         let root = parsed.as_ref().and_then(Value::as_object);
         let events = root.and_then(|r| r.get("hooks")).and_then(Value::as_object);
         let camel = events.is_some_and(|e| e.keys().any(|k| EventName::parse(k).is_some()));
-        let pascal = events
-            .is_some_and(|e| e.keys().any(|k| k.starts_with(|c: char| c.is_ascii_uppercase())));
         let versioned = root.and_then(|r| r.get("version")).is_some();
-        if project_by_place(path).is_some() {
-            // In Copilot's place, a file in Claude Code's shape is a Claude Code file, which
-            // Copilot runs as such.
-            return if pascal && !camel && !versioned { Claim::Possible } else { Claim::Place };
-        }
         if versioned && camel { Claim::Shape } else { Claim::No }
-    }
-
-    fn runs_as(&self, path: &Path, text: &str) -> Option<(&'static str, Aliases)> {
-        // Copilot runs a file in Claude Code's shape as a Claude Code file, matching its tools
-        // by either agent's names.
-        (self.claims(path, text) == Claim::Possible).then(|| ("claude", crate::both_aliases()))
     }
 
     fn surfaces(&self) -> &'static [Surface] {
@@ -97,7 +91,7 @@ impl Dialect for Copilot {
         let discover = || {
             let mut found = discover(home.as_deref(), &request.project_dir);
             found.retain(|(path, scope)| {
-                let repo = *scope == Scope::Repo
+                let repo = matches!(scope, Scope::Repo | Scope::Claude)
                     || (*scope == Scope::Settings && path.starts_with(&request.project_dir));
                 !(request.untrusted && repo) && (!cloud || *scope == Scope::Repo)
             });
@@ -135,6 +129,7 @@ impl Dialect for Copilot {
 impl CommandEngine for Engine {
     type Event = EventName;
     const TOOL_FIELD: Option<&'static str> = Some("toolName");
+    const OTHER_TOOL_FIELD: Option<&'static str> = Some("tool_name");
     /// The `agentStop` loop guard.
     type State = StopGuard;
 
@@ -162,6 +157,17 @@ impl CommandEngine for Engine {
                 listed
             })
             .collect()
+    }
+
+    /// An event of Claude Code's form (`PreToolUse`), whose hooks Copilot runs too: Copilot's
+    /// event, its object from the Claude Code-form one.
+    fn other_form(
+        &self,
+        event: &str,
+        input: &Map<String, Value>,
+    ) -> Option<(EventName, Map<String, Value>)> {
+        let name = EventName::from_claude(event)?;
+        Some((name, crate::payload::native_object(name, input)))
     }
 
     /// A run in the core's words: the first deny's reason (Copilot stops at it).

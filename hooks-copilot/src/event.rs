@@ -140,6 +140,41 @@ impl EventName {
     pub fn exit2_denies(self) -> bool {
         matches!(self, EventName::PreToolUse | EventName::PermissionRequest)
     }
+
+    /// The event's name in a file of Claude Code's form (`PreToolUse`, `Stop`), whose hooks
+    /// Copilot runs as its own ([Claude Code's files](crate::compatibility#claude-codes-files)).
+    pub fn claude_name(self) -> &'static str {
+        match self {
+            EventName::SessionStart => "SessionStart",
+            EventName::UserPromptSubmitted => "UserPromptSubmit",
+            EventName::UserPromptTransformed => "UserPromptTransformed",
+            EventName::PreToolUse => "PreToolUse",
+            EventName::PermissionRequest => "PermissionRequest",
+            EventName::PostToolUse => "PostToolUse",
+            EventName::PostToolUseFailure => "PostToolUseFailure",
+            EventName::AgentStop => "Stop",
+            EventName::SubagentStart => "SubagentStart",
+            EventName::SubagentStop => "SubagentStop",
+            EventName::PreCompact => "PreCompact",
+            EventName::Notification => "Notification",
+            EventName::ErrorOccurred => "ErrorOccurred",
+            EventName::SessionEnd => "SessionEnd",
+        }
+    }
+
+    /// The event a file of Claude Code's form names, when Copilot has it.
+    pub fn from_claude(name: &str) -> Option<EventName> {
+        EventName::ALL.into_iter().find(|e| e.claude_name() == name)
+    }
+}
+
+/// A tool's name as Claude Code names it, as Copilot writes it in the payload of a hook of
+/// Claude Code's form (`bash` is `Bash`); a tool without a Claude Code name keeps its own.
+pub fn claude_tool(name: &str) -> &str {
+    TOOL_ALIASES
+        .iter()
+        .find(|(_, copilot)| copilot.contains(&name))
+        .map_or(name, |(claude, _)| claude)
 }
 
 hook_kit::event_table!(
@@ -150,12 +185,19 @@ hook_kit::event_table!(
 );
 
 /// The tools a harness may name as Claude Code does, and Copilot's names for them, which a
-/// native matcher is written against ([Tool names](crate::compatibility#tool-names)).
+/// native matcher is written against ([Tool names](crate::compatibility#tool-names)), as
+/// Copilot's documentation tables them.
 pub const TOOL_ALIASES: &[(&str, &[&str])] = &[
-    ("Bash", &["bash"]),
+    ("Bash", &["bash", "powershell"]),
     ("Read", &["view"]),
     ("Write", &["create"]),
-    ("Edit", &["edit", "apply_patch"]),
+    ("Edit", &["edit", "str_replace_editor", "apply_patch"]),
+    ("Grep", &["grep", "rg"]),
+    ("Glob", &["glob"]),
+    ("WebFetch", &["web_fetch"]),
+    ("WebSearch", &["web_search"]),
+    ("AskUserQuestion", &["ask_user"]),
+    ("TodoWrite", &["update_todo"]),
     ("Agent", &["task"]),
 ];
 

@@ -12,8 +12,8 @@ use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
 use hook_protocol::{Event, FailMode, FailurePolicy, Hook, HookInfo, HookOutcome, Scrub};
 
 use crate::decode::{RunRecord, decode, spawn_failed};
-use crate::payload::stdin_object;
-use crate::{Command, Entry};
+use crate::payload::{claude_object, stdin_object};
+use crate::{Command, Entry, Form};
 
 /// The dialect's name in records and sources.
 pub const DIALECT: &str = "copilot";
@@ -118,7 +118,12 @@ impl Hook for CommandHook {
 
     async fn run(&self, event: &Event) -> HookOutcome {
         let name = self.entry.event;
-        let stdin = serde_json::to_vec(&*stdin_object(name, event)).unwrap_or_default();
+        let object = stdin_object(name, event);
+        let stdin = match self.entry.form {
+            Form::Copilot => serde_json::to_vec(&*object),
+            Form::Claude => serde_json::to_vec(&claude_object(name, &object)),
+        }
+        .unwrap_or_default();
         let command = match &self.entry.command {
             Command::Bash(line) => CommandSpec::exec(
                 BASH,
@@ -144,7 +149,7 @@ impl Hook for CommandHook {
             ..RunRecord::default()
         };
         match hook_exec::run(&inv).await {
-            Ok(raw) => decode(name, &raw, self.entry.timeout, record),
+            Ok(raw) => decode(name, &raw, self.entry.timeout, self.entry.form, record),
             Err(e) => spawn_failed(name, &e.to_string(), record),
         }
     }

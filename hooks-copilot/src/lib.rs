@@ -21,10 +21,10 @@
 //! timeout does not; the first deny stops the event's later hooks. What Copilot shows the model
 //! is in [`present`].
 //!
-//! A file in Claude Code's shape (PascalCase events, matcher groups) is a Claude Code file,
-//! which Copilot runs as such: `hooks-claude` reads it, with [`both_aliases`] as its tool
-//! aliases (`EngineBuilder::tool_aliases`), so that `Bash` matches Copilot's `bash` and the
-//! other way round; `Dialect::runs_as` says so to a program that drives dialects. What the crate does for each event,
+//! Claude Code's files, which Copilot runs too (the project's `.claude/settings.json`, and a
+//! `.github/hooks` file in Claude Code's shape), are read as Copilot reads them: their hooks
+//! are Copilot's, of [`Form::Claude`], with Claude Code's payload shape and answers, and
+//! Copilot's order, process, environment and texts. What the crate does for each event,
 //! field and rule, and where it deliberately differs from Copilot, is in the [`compatibility`]
 //! module (`docs/copilot.md`).
 //!
@@ -60,12 +60,13 @@ pub mod present;
 mod session;
 
 pub use config::{
-    Command, Config, DEFAULT_TIMEOUT, Entry, Loader, Scope, SourceFile, cloud_entries, discover,
+    Command, Config, DEFAULT_TIMEOUT, Entry, Form, Loader, Scope, SourceFile, cloud_entries,
+    discover,
 };
 pub use decode::{RunRecord, decode_outcome};
 pub use dialect::{copilot_home, dialect};
 pub use engine::{Engine, Run, aliases, both_aliases, dispatcher_settings};
-pub use event::{EventName, TOOL_ALIASES};
+pub use event::{EventName, TOOL_ALIASES, claude_tool};
 pub use hook::{CommandHook, DIALECT};
 /// Resource limits for a [`RunGroup`]'s hooks.
 pub use hook_exec::ResourceLimits;

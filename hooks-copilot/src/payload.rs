@@ -125,3 +125,136 @@ pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Va
     }
     Arc::new(o)
 }
+
+/// The stdin object of a hook of Claude Code's form: the Copilot object `native` as Copilot
+/// writes it for such a hook ([Claude Code's files](crate::compatibility#claude-codes-files)):
+/// `hook_event_name` (Claude Code's name), `session_id`, `timestamp` as an ISO-8601 string,
+/// `cwd`, then the event's own fields in snake case, the tool by its Claude Code name,
+/// `tool_input` for the arguments, `tool_result` `{result_type, text_result_for_llm}` after a
+/// tool, `last_assistant_message` for a sub-agent's response, and `transcript_path` only on
+/// `Stop`, `SubagentStop` and `PreCompact`; no `permission_mode`, no `tool_use_id`.
+pub(crate) fn claude_object(name: EventName, native: &Map<String, Value>) -> Map<String, Value> {
+    let mut o = Map::new();
+    put(&mut o, "hook_event_name", name.claude_name());
+    put(&mut o, "session_id", native.get("sessionId").cloned().unwrap_or_default());
+    let ms = native.get("timestamp").and_then(Value::as_u64).unwrap_or_else(now_ms);
+    let at = UNIX_EPOCH + std::time::Duration::from_millis(ms);
+    put(&mut o, "timestamp", humantime::format_rfc3339_millis(at).to_string());
+    put(&mut o, "cwd", native.get("cwd").cloned().unwrap_or_default());
+    let transcript =
+        matches!(name, EventName::AgentStop | EventName::SubagentStop | EventName::PreCompact);
+    for (key, value) in native {
+        let (key, value) = match key.as_str() {
+            "sessionId" | "timestamp" | "cwd" | "hookName" => continue,
+            "transcriptPath" if !transcript => continue,
+            "toolName" => {
+                let tool =
+                    value.as_str().map_or_else(|| value.clone(), |t| crate::claude_tool(t).into());
+                ("tool_name".to_owned(), tool)
+            }
+            "toolArgs" | "toolInput" => ("tool_input".to_owned(), value.clone()),
+            "response" => ("last_assistant_message".to_owned(), value.clone()),
+            "toolResult" => ("tool_result".to_owned(), snake_keys(value)),
+            other => (snake_case(other), value.clone()),
+        };
+        o.insert(key, value);
+    }
+    o
+}
+
+/// `camelCase` as `snake_case`.
+fn snake_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// An object's keys in snake case (`{resultType}` as `{result_type}`); anything else as it is.
+fn snake_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, v)| (snake_case(k), v.clone())).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// A Copilot object from one in Claude Code's form (what [`claude_object`] writes, or a
+/// recording of a Claude Code-form hook under Copilot): the keys in camel case, the tool by its
+/// Copilot name, the arguments as `toolArgs` (`toolInput` on `permissionRequest`), the
+/// timestamp in milliseconds. A field Copilot leaves out of that form (`tool_use_id`,
+/// `tool_response`) is not asked for.
+pub(crate) fn native_object(name: EventName, claude: &Map<String, Value>) -> Map<String, Value> {
+    let mut o = Map::new();
+    for (key, value) in claude {
+        let (key, value) = match key.as_str() {
+            "hook_event_name" => continue,
+            "timestamp" => {
+                let ms = value
+                    .as_str()
+                    .and_then(|t| humantime::parse_rfc3339_weak(t).ok())
+                    .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                    .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+                ("timestamp".to_owned(), ms.map_or_else(|| value.clone(), Value::from))
+            }
+            "tool_name" => {
+                let tool = value.as_str().map_or_else(|| value.clone(), |t| copilot_tool(t).into());
+                ("toolName".to_owned(), tool)
+            }
+            "tool_input" if name == EventName::PermissionRequest => {
+                ("toolInput".to_owned(), value.clone())
+            }
+            "tool_input" => ("toolArgs".to_owned(), value.clone()),
+            "last_assistant_message" => ("response".to_owned(), value.clone()),
+            "tool_result" => ("toolResult".to_owned(), camel_keys(value)),
+            // Copilot's own object has this one in snake case.
+            "stop_hook_active" => (key.clone(), value.clone()),
+            other => (camel_case(other), value.clone()),
+        };
+        o.insert(key, value);
+    }
+    o
+}
+
+/// A Claude Code tool name as Copilot's (`Bash` is `bash`); a tool without one keeps its name.
+fn copilot_tool(name: &str) -> &str {
+    crate::TOOL_ALIASES
+        .iter()
+        .find(|(claude, _)| *claude == name)
+        .and_then(|(_, copilot)| copilot.first().copied())
+        .unwrap_or(name)
+}
+
+/// `snake_case` as `camelCase`.
+fn camel_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// An object's keys in camel case; anything else as it is.
+fn camel_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, v)| (camel_case(k), v.clone())).collect())
+        }
+        other => other.clone(),
+    }
+}

@@ -31,12 +31,20 @@ fn run_finds_the_projects_hook_files_and_denies_as_copilot_says_it() {
         doc["shown"]["model"][0]["text"],
         "Denied by preToolUse hook: recursive deletes are not allowed here"
     );
-    let unknown =
+    // Claude Code's name is of the form Copilot also reads: its input is checked in that form.
+    let claude_form =
         hooks(&["run", "--dialect", "copilot", "--event", "PreToolUse"], &project(), None);
+    assert_eq!(claude_form.status, 1);
+    assert_eq!(
+        claude_form.stderr.trim(),
+        "hooks: PreToolUse: invalid input: `tool_name` must be a string"
+    );
+    let unknown =
+        hooks(&["run", "--dialect", "copilot", "--event", "pretooluse"], &project(), None);
     assert_eq!(unknown.status, 1);
     assert_eq!(
         unknown.stderr.trim(),
-        "hooks: unknown Copilot event `PreToolUse` (Copilot's event names are camelCase: did you \
+        "hooks: unknown Copilot event `pretooluse` (Copilot's event names are camelCase: did you \
          mean `preToolUse`?)"
     );
 }
@@ -91,7 +99,7 @@ fn a_file_given_to_the_wrong_dialect_says_what_it_looks_like() {
 }
 
 #[test]
-fn in_githubs_hook_folder_each_shape_goes_to_its_dialect() {
+fn in_githubs_hook_folder_every_shape_is_copilots() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join(".github/hooks");
     std::fs::create_dir_all(&folder).unwrap();
@@ -103,10 +111,14 @@ fn in_githubs_hook_folder_each_shape_goes_to_its_dialect() {
     std::fs::write(folder.join("claude.json"), claude).unwrap();
     let out = hooks(&["check", ".github/hooks/hooks.json"], dir.path(), None);
     assert!(out.stdout.contains("`timeoutSec` must be a number"), "Copilot's: {}", out.stdout);
+    // One of Claude Code's shape is Copilot's too, read as Copilot reads it.
     let out = hooks(&["check", ".github/hooks/claude.json"], dir.path(), None);
     assert!(
-        out.stdout.contains("`timeout` must be a number of seconds"),
-        "Claude's: {}",
+        out.stdout.contains(
+            "PreToolUse[0].hooks[0]: `timeout` must be a number of seconds, found a string; the \
+             hook is skipped"
+        ),
+        "Copilot's: {}",
         out.stdout
     );
 }
@@ -146,7 +158,7 @@ fn replay_keeps_copilots_loop_guard() {
 }
 
 #[test]
-fn a_copilot_file_in_claude_codes_shape_runs_as_claude_code_hooks_with_both_tool_names() {
+fn a_copilot_file_in_claude_codes_shape_runs_as_copilot_runs_it_with_both_tool_names() {
     let dir = tempfile::tempdir().unwrap();
     let hooks_dir = dir.path().join(".github/hooks");
     std::fs::create_dir_all(&hooks_dir).unwrap();

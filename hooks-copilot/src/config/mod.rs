@@ -7,6 +7,7 @@
 //! and column. Loading never fails: an entry Copilot would skip is a warning, what cannot be
 //! read is an error, and the rest loads.
 
+mod claude_form;
 mod read;
 
 use std::path::{Path, PathBuf};
@@ -35,10 +36,14 @@ pub enum Scope {
     Settings,
     /// A plugin's `hooks.json` (or `hooks/hooks.json`), after the other places.
     Plugin,
+    /// The repository's Claude Code settings (`.claude/settings.json`,
+    /// `.claude/settings.local.json`), which Copilot reads too: hooks of Claude Code's form,
+    /// no `COPILOT_HOOK_DIR` for them.
+    Claude,
 }
 
 impl Scope {
-    /// `policy`, `user`, `repo`, `settings` or `plugin`.
+    /// `policy`, `user`, `repo`, `settings`, `plugin` or `claude`.
     pub fn as_str(self) -> &'static str {
         match self {
             Scope::Policy => "policy",
@@ -46,6 +51,7 @@ impl Scope {
             Scope::Repo => "repo",
             Scope::Settings => "settings",
             Scope::Plugin => "plugin",
+            Scope::Claude => "claude",
         }
     }
 }
@@ -58,7 +64,7 @@ impl Scope {
     /// file's own, except for settings files, whose hooks get none.
     pub fn hook_dir(self, file: &Path) -> Option<&Path> {
         match self {
-            Scope::Settings => None,
+            Scope::Settings | Scope::Claude => None,
             _ => file.parent(),
         }
     }
@@ -109,6 +115,20 @@ impl Command {
     }
 }
 
+/// The form a hook file is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Form {
+    /// Copilot's own: `{"version": 1, "hooks": {camelCaseEvent: [entry]}}`.
+    #[default]
+    Copilot,
+    /// Claude Code's (PascalCase events, matcher groups), which Copilot runs too: its hooks
+    /// get Claude Code's payload shape, as Copilot writes it, and may answer in Claude Code's
+    /// `hookSpecificOutput` ([Claude Code's files](crate::compatibility#claude-codes-files)).
+    Claude,
+}
+
 /// One configured hook, registered for one event.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
@@ -132,6 +152,8 @@ pub struct Entry {
     pub source: Arc<SourceFile>,
     /// The position of the entry in its file.
     pub position: Position,
+    /// The form of its file.
+    pub form: Form,
 }
 
 /// Everything loaded: one entry per hook in the order Copilot runs them (the files' order, see
@@ -200,8 +222,10 @@ pub fn cloud_entries(config: &mut Config) {
 /// The hook files Copilot reads for a project, in the order their hooks run: the policy
 /// folder's, the user's hook folder's, the repository's `.github/hooks/` (each folder's
 /// `*.json` in descending file-name order, as Copilot runs them), then the settings files'
-/// inline hooks (`.github/copilot/settings.json`, `.github/copilot/settings.local.json`,
-/// `~/.copilot/settings.json`). Only files that exist. `copilot_home` is `~/.copilot`.
+/// inline hooks (`.github/copilot/settings.json`, `.github/copilot/settings.local.json`), the
+/// repository's Claude Code settings (`.claude/settings.json`, `.claude/settings.local.json`,
+/// hooks of Claude Code's form), and `~/.copilot/settings.json`. Only files that exist.
+/// `copilot_home` is `~/.copilot`.
 pub fn discover(copilot_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf, Scope)> {
     let mut out = Vec::new();
     let folder = |dir: &Path, scope: Scope, out: &mut Vec<(PathBuf, Scope)>| {
@@ -220,12 +244,15 @@ pub fn discover(copilot_home: Option<&Path>, project_dir: &Path) -> Vec<(PathBuf
     }
     folder(&project_dir.join(".github/hooks"), Scope::Repo, &mut out);
     let mut settings = vec![
-        project_dir.join(".github/copilot/settings.json"),
-        project_dir.join(".github/copilot/settings.local.json"),
+        (project_dir.join(".github/copilot/settings.json"), Scope::Settings),
+        (project_dir.join(".github/copilot/settings.local.json"), Scope::Settings),
+        // Claude Code's settings of the repository, after `.github/hooks`, as recorded.
+        (project_dir.join(".claude/settings.json"), Scope::Claude),
+        (project_dir.join(".claude/settings.local.json"), Scope::Claude),
     ];
     if let Some(home) = copilot_home {
-        settings.push(home.join("settings.json"));
+        settings.push((home.join("settings.json"), Scope::Settings));
     }
-    out.extend(settings.into_iter().filter(|f| f.is_file()).map(|f| (f, Scope::Settings)));
+    out.extend(settings.into_iter().filter(|(f, _)| f.is_file()));
     out
 }

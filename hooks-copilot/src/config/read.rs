@@ -9,7 +9,7 @@ use hook_kit::json::{Sink, kind};
 use hook_protocol::{Diagnostic, Matcher, Position, Skipped, skipping};
 use jsonc_parser::ast::{Object, Value as Ast};
 
-use super::{Command, DEFAULT_TIMEOUT, Entry, Scope, SourceFile};
+use super::{Command, DEFAULT_TIMEOUT, Entry, Form, Scope, SourceFile};
 use crate::EventName;
 
 /// What a file gave.
@@ -25,7 +25,8 @@ pub(super) fn hook_file(source: &Arc<SourceFile>, text: &str, out: &mut Vec<Diag
     // Copilot parses its files as strict JSON: the strict parser says where one is not.
     let Some(parsed) = hook_kit::json::parse(text, &mut sink) else { return read };
     let Some(root) = hook_kit::json::root(&parsed, &mut sink) else { return read };
-    let settings = source.scope == Scope::Settings;
+    // Settings files hold more than hooks; Claude Code's settings are settings too.
+    let settings = matches!(source.scope, Scope::Settings | Scope::Claude);
     let mut hooks = None;
     let mut version = None;
     for prop in &root.properties {
@@ -57,14 +58,10 @@ pub(super) fn hook_file(source: &Arc<SourceFile>, text: &str, out: &mut Vec<Diag
         sink.error(at, format!("`hooks` must be an object of events, found {}", kind(hooks)));
         return read;
     };
-    if looks_like_claude_code(events) && version.is_none() {
-        let at = sink.at(hooks);
-        sink.error(
-            at,
-            "this file is in Claude Code's shape (PascalCase events with matcher groups), which \
-             Copilot runs as a Claude Code hook file: run it with the Claude Code dialect \
-             (`--dialect claude`)",
-        );
+    // Claude Code's settings, and a file of Claude Code's shape in Copilot's places: Copilot
+    // runs their hooks as its own.
+    if source.scope == Scope::Claude || (looks_like_claude_code(events) && version.is_none()) {
+        read.entries = super::claude_form::entries(&mut sink, source, events);
         return read;
     }
     match version {
@@ -264,6 +261,7 @@ fn entry(
         matcher,
         source: Arc::clone(source),
         position: at,
+        form: Form::Copilot,
     })
 }
 

@@ -15,7 +15,7 @@ fn run(event: EventName, code: i32, stdout: &str, stderr: &str) -> HookOutcome {
         command: "x".into(),
         ..RunRecord::default()
     };
-    decode(event, &raw(code, stdout, stderr), Duration::from_secs(30), record)
+    decode(event, &raw(code, stdout, stderr), Duration::from_secs(30), Form::Copilot, record)
 }
 
 fn record(o: &HookOutcome) -> RunRecord {
@@ -69,7 +69,7 @@ fn exit_codes_by_copilots_rules() {
     let deny = br#"{"permissionDecision":"deny"}"#;
     let timed_out = RawOutcome::new(Exit::TimedOut { escalated: false }, &deny[..], &b""[..]);
     let rec = RunRecord { command: "sleep 5".into(), ..RunRecord::default() };
-    let t = decode(EventName::PreToolUse, &timed_out, Duration::from_secs(1), rec);
+    let t = decode(EventName::PreToolUse, &timed_out, Duration::from_secs(1), Form::Copilot, rec);
     assert_eq!(
         (t.status, t.verdict.decision),
         (HookStatus::TimedOut, None),

@@ -92,12 +92,20 @@ fn entries_copilot_skips_are_warnings_and_the_rest_loads() {
 }
 
 #[test]
-fn a_claude_code_file_and_bad_json_say_what_they_are() {
+fn a_claude_code_file_loads_as_copilot_runs_it_and_bad_json_says_where() {
+    // A file of Claude Code's shape in Copilot's place: its hooks are Copilot's, of Claude
+    // Code's form (copilot.md, Claude Code's files).
     let claude = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}"#;
-    let shown = problems(std::path::Path::new("/p/.github/hooks/cc.json"), claude);
-    assert_eq!(shown.len(), 1);
-    assert!(shown[0].starts_with("1:11: error: this file is in Claude Code's shape"), "{shown:?}");
-    assert!(shown[0].ends_with("(`--dialect claude`)"), "{shown:?}");
+    assert_eq!(
+        problems(std::path::Path::new("/p/.github/hooks/cc.json"), claude),
+        Vec::<String>::new()
+    );
+    let mut loader = Loader::new();
+    loader.text("/p/.github/hooks/cc.json", claude, Scope::Repo);
+    let config = loader.finish();
+    assert_eq!(config.entries.len(), 1);
+    assert_eq!(config.entries[0].event, hooks_copilot::EventName::PreToolUse);
+    assert_eq!(config.entries[0].form, hooks_copilot::Form::Claude);
     let broken = "{\"version\": 1,\n \"hooks\": {,}}";
     let shown = problems(std::path::Path::new("/p/.github/hooks/b.json"), broken);
     assert_eq!(

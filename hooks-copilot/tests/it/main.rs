@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail the test by unwrapping")]
 
+mod claude_files;
 mod contract;
 mod load;
 mod run;
