@@ -83,7 +83,6 @@ impl Dialect for Copilot {
 
     fn load(&self, request: &LoadRequest) -> Result<Box<dyn Loaded>, DialectError> {
         let home = request.agent_home.clone().or_else(|| copilot_home(request.home.as_deref()));
-        let mut loader = Loader::new();
         let mut notes = Vec::new();
         let cloud = request.surface == Surface::Cloud;
         // In an untrusted folder (no `--trust-folder`), the repository's hooks are absent; the
@@ -111,6 +110,7 @@ impl Dialect for Copilot {
                 request.project_dir.display()
             )));
         }
+        let mut loader = Loader::new();
         loader.files(files, place_of);
         let mut config = loader.finish();
         if config.disabled {

@@ -154,36 +154,12 @@ pub(crate) fn claude_object(name: EventName, native: &Map<String, Value>) -> Map
             }
             "toolArgs" | "toolInput" => ("tool_input".to_owned(), value.clone()),
             "response" => ("last_assistant_message".to_owned(), value.clone()),
-            "toolResult" => ("tool_result".to_owned(), snake_keys(value)),
-            other => (snake_case(other), value.clone()),
+            "toolResult" => ("tool_result".to_owned(), recase_keys(value, true)),
+            other => (recase(other, true), value.clone()),
         };
         o.insert(key, value);
     }
     o
-}
-
-/// `camelCase` as `snake_case`.
-fn snake_case(key: &str) -> String {
-    let mut out = String::with_capacity(key.len() + 4);
-    for c in key.chars() {
-        if c.is_ascii_uppercase() {
-            out.push('_');
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// An object's keys in snake case (`{resultType}` as `{result_type}`); anything else as it is.
-fn snake_keys(value: &Value) -> Value {
-    match value {
-        Value::Object(o) => {
-            Value::Object(o.iter().map(|(k, v)| (snake_case(k), v.clone())).collect())
-        }
-        other => other.clone(),
-    }
 }
 
 /// A Copilot object from one in Claude Code's form (what [`claude_object`] writes, or a
@@ -213,10 +189,10 @@ pub(crate) fn native_object(name: EventName, claude: &Map<String, Value>) -> Map
             }
             "tool_input" => ("toolArgs".to_owned(), value.clone()),
             "last_assistant_message" => ("response".to_owned(), value.clone()),
-            "tool_result" => ("toolResult".to_owned(), camel_keys(value)),
+            "tool_result" => ("toolResult".to_owned(), recase_keys(value, false)),
             // Copilot's own object has this one in snake case.
             "stop_hook_active" => (key.clone(), value.clone()),
-            other => (camel_case(other), value.clone()),
+            other => (recase(other, false), value.clone()),
         };
         o.insert(key, value);
     }
@@ -232,28 +208,33 @@ fn copilot_tool(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-/// `snake_case` as `camelCase`.
-fn camel_case(key: &str) -> String {
-    let mut out = String::with_capacity(key.len());
+/// A key in the other case: `camelCase` as `snake_case` (`to_snake`), else `snake_case` as
+/// `camelCase`.
+fn recase(key: &str, to_snake: bool) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
     let mut upper = false;
     for c in key.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
+        match (to_snake, c) {
+            (true, c) if c.is_ascii_uppercase() => {
+                out.push('_');
+                out.push(c.to_ascii_lowercase());
+            }
+            (false, '_') => upper = true,
+            (false, c) if upper => {
+                out.push(c.to_ascii_uppercase());
+                upper = false;
+            }
+            (_, c) => out.push(c),
         }
     }
     out
 }
 
-/// An object's keys in camel case; anything else as it is.
-fn camel_keys(value: &Value) -> Value {
+/// An object's keys recased ([`recase`]); anything else as it is.
+fn recase_keys(value: &Value, to_snake: bool) -> Value {
     match value {
         Value::Object(o) => {
-            Value::Object(o.iter().map(|(k, v)| (camel_case(k), v.clone())).collect())
+            Value::Object(o.iter().map(|(k, v)| (recase(k, to_snake), v.clone())).collect())
         }
         other => other.clone(),
     }
