@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
-use hook_kit::{CommandEngine, Hooks, hook_files};
+use hook_kit::{CommandEngine, HookFile, Hooks, hook_files, named_file};
 use hook_protocol::{
     Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, Listed, LoadRequest, Loaded,
     SessionStep,
@@ -84,6 +84,12 @@ impl Dialect for Cursor {
                  /etc/cursor/hooks.json); pass --settings or --project-dir",
                 request.project_dir.display()
             )));
+        }
+        // A plugin named without its `hooks/hooks.json` is an error that names the file.
+        for file in &files {
+            if let HookFile::Plugin(dir) = file {
+                named_file(&dir.join("hooks/hooks.json"), "Cursor plugin hook file")?;
+            }
         }
         loader.files(files, place_of);
         Hooks::boxed(

@@ -100,16 +100,11 @@ fn a_plugin_named_with_dash_dash_plugin_runs_its_hooks() {
     assert_eq!(out.status, 2, "{}{}", out.stdout, out.stderr);
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["decision"], "deny");
-    // A folder without hooks/hooks.json says so, and has no hooks (as a Copilot plugin).
+    // A folder without hooks/hooks.json says so.
     let args = ["run", "--dialect", "cursor", "--plugin", ".", "--event", "stop"];
     let out = hooks(&args, dir.path(), None);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("this plugin has no hooks (no hooks/hooks.json)"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stdout.contains("no hook matched"), "{}", out.stdout);
+    assert_eq!(out.status, 1);
+    assert!(out.stderr.contains("hooks/hooks.json` does not exist"), "{}", out.stderr);
     // A plugin that is not a folder is refused.
     let args = ["run", "--dialect", "cursor", "--plugin", "nowhere", "--event", "stop"];
     let out = hooks(&args, dir.path(), None);
