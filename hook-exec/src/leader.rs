@@ -179,7 +179,11 @@ impl Leader {
             cg.signal(libc::SIGCONT);
         }
         let leader_alive = reached.contains(&self.pid);
-        Swept { leader_alive, others: reached.len() - usize::from(leader_alive) }
+        Swept {
+            leader_alive,
+            others: reached.len() - usize::from(leader_alive),
+            table_unread: false,
+        }
     }
 
     /// SIGKILLs the leader's whole tree, sweeping again until a scan finds nothing alive (or a
@@ -190,7 +194,8 @@ impl Leader {
         if let Some(cg) = &self.cgroup {
             let members = cg.members();
             let leader_alive = members.contains(&self.pid);
-            let swept = Swept { leader_alive, others: members.len() - usize::from(leader_alive) };
+            let others = members.len() - usize::from(leader_alive);
+            let swept = Swept { leader_alive, others, table_unread: false };
             if members.is_empty() && !cg.populated() {
                 return (swept, Ok(()));
             }
@@ -224,6 +229,11 @@ impl Leader {
                     break;
                 }
             }
+        }
+        if first.table_unread {
+            let why = "the process table could not be read: the hook's process group was \
+                       killed, and its other descendants were not looked for";
+            return (first, Err(why.to_owned()));
         }
         (first, Ok(()))
     }

@@ -124,8 +124,15 @@
 //!
 //! # Platforms
 //!
-//! Unix only; the whole tree is found on Linux (`/proc`, pidfds), elsewhere the tree is the
-//! process group, and cgroups are Linux only. `CLONE_INTO_CGROUP` is used on x86-64 (Linux 5.7
+//! Linux and macOS (10.15 or newer: a hook starts in its working directory through
+//! `posix_spawn_file_actions_addchdir_np`; 11 on Apple silicon). On Linux the tree is found in
+//! `/proc` (the group, parent links and the run's mark) and signalled through pidfds; on macOS
+//! it is found with `proc_listallpids` and `proc_pidinfo` (the group and parent links: no mark,
+//! so a descendant that left the group and lost its parent escapes, as can a fast
+//! fork-and-exit), and a pid is signalled right after its start time is checked. Elsewhere the
+//! tree is the process group. A process table that cannot be read is a warning of the run
+//! (`containment_warnings`): the group is killed, and nothing else is looked for. Cgroups are
+//! Linux only. `CLONE_INTO_CGROUP` is used on x86-64 (Linux 5.7
 //! and later); elsewhere, and with `HOOK_PROTOCOL_CLONE3=0` in the environment (for tests), the
 //! child joins its cgroup by writing itself into `cgroup.procs` before it runs anything (as
 //! race-free, but a cgroup migration costs a few hundred microseconds). `cgroup.kill` needs

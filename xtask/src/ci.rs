@@ -121,6 +121,7 @@ fn steps(t: &mut Timings) -> Result {
                 .env("CI", "true"),
         )
     })?;
+    t.time("macOS type-check", crate::macos::check)?;
     t.time("tests", || {
         if has_cargo_subcommand("nextest") {
             step(

@@ -6,6 +6,7 @@
 //! - `bench [exec|native|engine|peers]`: the benchmarks, printing ratios measured side by side in
 //!   one run (`peers` only when named).
 //! - `fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
+//! - `macos`: every crate type-checked for the two Apple targets (part of `ci`).
 //! - `soak`: load and leak tests of the process runner and the Claude engine (not part of `ci`).
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "xtask is a command-line tool")]
@@ -14,6 +15,7 @@ mod bench;
 mod ci;
 mod conformance;
 mod fuzz;
+mod macos;
 mod package;
 mod published_hooks;
 mod soak;
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Some("published-hooks") => published_hooks::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("soak") => soak::run(&args[1..]),
+        Some("macos") => macos::run_task(&args[1..]),
         Some("package") => match args.get(1) {
             None => package::check(),
             Some(extra) => Err(format!("`package` takes no arguments, got `{extra}`").into()),
@@ -56,8 +59,11 @@ fn print_help() {
         "cargo xtask <task>
 
 tasks:
-  ci                 format check, clippy -D warnings, every test, conformance, published hooks, a brief run of
-                     every fuzz target, docs with warnings denied, the packages
+  ci                 format check, clippy -D warnings (Linux, and macOS type-checked), every test,
+                     conformance, published hooks, a brief run of every fuzz target, docs with
+                     warnings denied, the packages
+  macos              every crate type-checked (clippy -D warnings) for aarch64- and
+                     x86_64-apple-darwin with -Z build-std; installs Debian's rustc-web
   package            the published crates packaged, then checked from their packages alone
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
   published-hooks    hooks published for Codex, Copilot and Cursor (crates.io), installed by

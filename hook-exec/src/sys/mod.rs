@@ -266,7 +266,8 @@ pub(super) fn send_nosignal(socket: BorrowedFd<'_>, bytes: &[u8]) -> io::Result<
     usize::try_from(ret).map_err(|_| io::Error::last_os_error())
 }
 
-/// Our effective user id.
+/// Our effective user id (for the `/proc` scan of the tree walk, Linux's alone).
+#[cfg(target_os = "linux")]
 pub(super) fn euid() -> u32 {
     // SAFETY: geteuid cannot fail and touches no memory of ours.
     unsafe { libc::geteuid() }
@@ -289,4 +290,33 @@ pub(super) fn rttime_hard_limit() -> Option<u64> {
 #[cfg(not(target_os = "linux"))]
 pub(super) fn rttime_hard_limit() -> Option<u64> {
     Some(0)
+}
+
+/// The pids of every process (`proc_listallpids`, macOS); `None` when they cannot be listed.
+#[cfg(target_vendor = "apple")]
+pub(super) fn all_pids() -> Option<Vec<i32>> {
+    // SAFETY: a null buffer asks for the number of processes only.
+    let count = unsafe { libc::proc_listallpids(std::ptr::null_mut(), 0) };
+    // Room for processes started meanwhile.
+    let room = usize::try_from(count).ok()?.saturating_add(64);
+    let mut pids = vec![0_i32; room];
+    let bytes = i32::try_from(room * std::mem::size_of::<i32>()).ok()?;
+    // SAFETY: `pids` holds `bytes` writable bytes.
+    let got = unsafe { libc::proc_listallpids(pids.as_mut_ptr().cast(), bytes) };
+    pids.truncate(usize::try_from(got).ok()?);
+    Some(pids)
+}
+
+/// A process's BSD information (`proc_pidinfo` with `PROC_PIDTBSDINFO`, macOS): its parent,
+/// group, status and start time; `None` for a process gone or not ours to read.
+#[cfg(target_vendor = "apple")]
+pub(super) fn bsd_info(pid: i32) -> Option<libc::proc_bsdinfo> {
+    let mut info = std::mem::MaybeUninit::<libc::proc_bsdinfo>::zeroed();
+    let size = i32::try_from(std::mem::size_of::<libc::proc_bsdinfo>()).ok()?;
+    // SAFETY: `info` is a writable `proc_bsdinfo` of `size` bytes.
+    let got = unsafe {
+        libc::proc_pidinfo(pid, libc::PROC_PIDTBSDINFO, 0, info.as_mut_ptr().cast(), size)
+    };
+    // SAFETY: the call filled the whole struct when it returned its size.
+    (got == size).then(|| unsafe { info.assume_init() })
 }
