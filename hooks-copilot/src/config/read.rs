@@ -79,9 +79,30 @@ pub(super) fn hook_file(source: &Arc<SourceFile>, text: &str, out: &mut Vec<Diag
         ),
         None => {}
     }
+    // A structural error, an event whose hooks are not a list, rejects the whole file, as
+    // Copilot's documentation says.
+    if let Some(prop) = events.properties.iter().find(|p| !matches!(p.value, Ast::Array(_))) {
+        let at = sink.at(&prop.value);
+        let (name, found) = (prop.name.as_str(), kind(&prop.value));
+        let problem = format!("`{name}` must be a list of hooks, found {found}");
+        sink.error(at, skipping(problem, Skipped::File, "no hook from this file runs"));
+        return read;
+    }
+    let mut refused = false;
     hook_kit::json::each_hook::<EventName>(&mut sink, events, |sink, event, index, node| {
-        read.entries.extend(entry(sink, source, event, index, node));
+        let one = entry(sink, source, event, index, node);
+        refused |= one.is_none();
+        read.entries.extend(one);
     });
+    // The inline hooks of a settings file are strict: one entry Copilot refuses rejects them
+    // all.
+    if refused && source.scope == Scope::Settings {
+        read.entries.clear();
+        let at = sink.at(hooks);
+        let problem = "an entry of a settings file's `hooks` is refused, and Copilot then \
+                       refuses them all";
+        sink.error(at, skipping(problem, Skipped::File, "no hook from this file runs"));
+    }
     read
 }
 

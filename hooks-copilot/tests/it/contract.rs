@@ -285,3 +285,42 @@ async fn a_later_permission_request_hook_overrides_an_earlier_one() {
     let report = dispatcher.dispatch(&event).await;
     assert_eq!(report.merged.decision, Some(Decision::Allow));
 }
+
+/// Copilot's documented strictness: an event whose hooks are not a list rejects the whole
+/// file, and one refused entry of a settings file's inline `hooks` rejects them all
+/// (copilot.md, Configuration files).
+#[test]
+fn a_structural_error_rejects_the_file_and_settings_hooks_are_all_or_nothing() {
+    let p = Project::new();
+    let bad = json!({"version": 1, "hooks": {"agentStop": {"bash": "true"}, "sessionEnd": [{"bash": "true"}]}});
+    std::fs::write(p.root.join(".github/hooks/b.json"), bad.to_string()).unwrap();
+    p.hook_file("a.json", &json!({"sessionEnd": [{"bash": "true"}]}));
+    std::fs::create_dir_all(p.root.join(".github/copilot")).unwrap();
+    let settings =
+        json!({"hooks": {"sessionStart": [{"bash": "true"}, {"bash": "true", "timeoutSec": "5"}]}});
+    std::fs::write(p.root.join(".github/copilot/settings.json"), settings.to_string()).unwrap();
+    let mut loader = Loader::new();
+    for (path, scope) in hooks_copilot::discover(None, &p.root) {
+        loader.file(path, scope);
+    }
+    let config = loader.finish();
+    let files: Vec<&str> = config
+        .entries
+        .iter()
+        .map(|e| e.source.path.file_name().and_then(|n| n.to_str()).unwrap_or_default())
+        .collect();
+    assert_eq!(files, ["a.json"], "b.json and the settings' hooks are rejected whole");
+    let errors: Vec<String> =
+        config.diagnostics.iter().filter(|d| d.is_error()).map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].contains(
+            "`agentStop` must be a list of hooks, found an object; no hook from this file runs"
+        ),
+        "{errors:?}"
+    );
+    assert!(
+        errors[1].contains("Copilot then refuses them all; no hook from this file runs"),
+        "{errors:?}"
+    );
+}
