@@ -189,11 +189,14 @@ impl<E: CommandEngine> Loaded for Hooks<E> {
 
     async fn run(&self, event: &str, input: Map<String, Value>) -> Result<EventRun, DialectError> {
         let (name, own) = self.event_of(event, Some(&input))?;
+        let other_form = own.is_some();
         let input = own.unwrap_or(input);
         self.engine.check_input(name, &input)?;
         let mut run = self.engine.run(name, input).await;
-        // The run is of the event as it was named.
-        event.clone_into(&mut run.event);
+        if other_form {
+            // The run is of the event as it was named.
+            event.clone_into(&mut run.event);
+        }
         Ok(run)
     }
 
@@ -229,12 +232,16 @@ impl<E: CommandEngine> Session for Recording<E> {
         mut input: Map<String, Value>,
     ) -> Result<SessionStep, DialectError> {
         let (name, own) = self.hooks.event_of(event, Some(&input))?;
+        let other_form = own.is_some();
         if let Some(own) = own {
             input = own;
         }
         self.hooks.engine.before_step(&mut self.state, name, &mut input);
         let mut run = self.hooks.run(name.as_str(), input).await?;
-        event.clone_into(&mut run.event);
+        if other_form {
+            // The step is of the event as it was named.
+            event.clone_into(&mut run.event);
+        }
         let mut step = SessionStep::new(run);
         self.hooks.engine.after_step(&mut self.state, name, &mut step);
         Ok(step)

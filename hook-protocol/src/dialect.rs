@@ -22,9 +22,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::{
-    Aliases, Decision, Diagnostic, HookRecord, HookStatus, Report, Scrub, Severity, Shown,
-};
+use crate::{Decision, Diagnostic, HookRecord, HookStatus, Report, Scrub, Severity, Shown};
 
 /// What a file given to a dialect is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -100,9 +98,6 @@ pub struct LoadRequest {
     /// no hook runs until the folder is trusted). Files named in [`LoadRequest::files`] load
     /// as named.
     pub untrusted: bool,
-    /// Other names the tools of the events go by, for the hooks' matchers: set when the
-    /// files are another agent's that it runs as this dialect's ([`Dialect::runs_as`]).
-    pub tool_aliases: Aliases,
 }
 
 impl LoadRequest {
@@ -118,7 +113,6 @@ impl LoadRequest {
             lenient: false,
             untrusted: false,
             surface: Surface::Local,
-            tool_aliases: Aliases::default(),
         }
     }
 
@@ -477,15 +471,6 @@ pub trait Dialect: Send + Sync {
     /// above `.claude/` for `p/.claude/settings.json`), when its place says.
     fn project_of(&self, path: &Path) -> Option<PathBuf> {
         let _ = path;
-        None
-    }
-
-    /// When `path`, holding `text`, is in this dialect's place but its agent runs it as
-    /// another dialect's file (Copilot runs a `.github/hooks` file in Claude Code's shape as a
-    /// Claude Code file): that dialect's [`Dialect::name`], and the tool names of this agent as
-    /// aliases of the other's, for the hooks' matchers ([`LoadRequest::tool_aliases`]).
-    fn runs_as(&self, path: &Path, text: &str) -> Option<(&'static str, Aliases)> {
-        let _ = (path, text);
         None
     }
 

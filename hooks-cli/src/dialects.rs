@@ -84,36 +84,16 @@ fn request(dialect: &dyn Dialect, sources: &Sources) -> Result<LoadRequest, CliE
 /// Loads the hooks the sources name, with the dialect they name. Load notes go to stderr with
 /// `verbose`, warnings always; an error stops the command, after every warning was shown.
 pub(crate) fn load(sources: &Sources, verbose: bool) -> Result<Box<dyn Loaded>, CliError> {
-    let mut dialect = named(&sources.dialect)?;
-    let mut request = request(dialect, sources)?;
+    let dialect = named(&sources.dialect)?;
+    let request = request(dialect, sources)?;
     // Files read now (a file that cannot be read is the dialect's to report).
     let texts: Vec<(PathBuf, String)> = request
         .files_of(FileKind::Config)
         .filter_map(|path| Some((path.to_path_buf(), read_text(path, Cap::CONFIG).ok()?)))
         .collect();
-    // Files the chosen dialect's agent runs as another dialect's, every one of them: run them
-    // so, with the agent's tool names as aliases.
-    let runs_as: Vec<_> = texts.iter().map(|(path, text)| dialect.runs_as(path, text)).collect();
-    if let Some(Some((other, aliases))) = runs_as.first().filter(|_| !texts.is_empty())
-        && runs_as.iter().all(|r| r.as_ref().map(|(o, _)| o) == Some(other))
-    {
-        let runner = named(other)?;
-        if verbose {
-            output::errln!(
-                "hooks: {} runs these files as {} hook files: through --dialect {}, with its \
-                 tool names as aliases",
-                dialect.title(),
-                runner.title(),
-                runner.name()
-            );
-        }
-        dialect = runner;
-        request.tool_aliases = aliases.clone();
-    } else {
-        for (path, text) in &texts {
-            if let Some(hint) = looks_like(dialect, path, text) {
-                output::errln!("hooks: warning: {hint}");
-            }
+    for (path, text) in &texts {
+        if let Some(hint) = looks_like(dialect, path, text) {
+            output::errln!("hooks: warning: {hint}");
         }
     }
     let loaded = dialect.load(&request).map_err(|e| cli_error!("{e}"))?;

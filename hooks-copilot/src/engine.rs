@@ -35,15 +35,6 @@ pub fn aliases() -> Aliases {
     hook_kit::aliases(TOOL_ALIASES)
 }
 
-/// Copilot's tool names and Claude Code's as aliases of each other (`bash` ↔ `Bash`, `view` ↔
-/// `Read`, `create` ↔ `Write`, `edit` and `apply_patch` ↔ `Edit`, `task` ↔ `Agent`): for a
-/// Copilot user's hooks in Claude Code's shape, which may name either.
-pub fn both_aliases() -> Aliases {
-    TOOL_ALIASES.iter().fold(aliases(), |a, (claude, copilot)| {
-        copilot.iter().fold(a, |a, name| a.alias(*name, [*claude]))
-    })
-}
-
 /// How Copilot runs its hooks, for a harness's own dispatcher: one after another, with
 /// [`aliases`], and a later `permissionRequest` hook's decision overriding an earlier one's
 /// (Copilot merges their outputs so).

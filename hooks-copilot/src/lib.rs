@@ -65,7 +65,7 @@ pub use config::{
 };
 pub use decode::{RunRecord, decode_outcome};
 pub use dialect::{copilot_home, dialect};
-pub use engine::{Engine, Run, aliases, both_aliases, dispatcher_settings};
+pub use engine::{Engine, Run, aliases, dispatcher_settings};
 pub use event::{EventName, TOOL_ALIASES, claude_tool};
 pub use hook::{CommandHook, DIALECT};
 /// Resource limits for a [`RunGroup`]'s hooks.

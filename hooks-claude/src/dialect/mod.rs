@@ -166,10 +166,7 @@ fn load(request: &LoadRequest) -> Result<Hooks, DialectError> {
     // Naming hooks is trusting the folder they come from: project sub-agents' hooks run too;
     // an untrusted folder holds back every hook, as an interactive session does.
     let trust = if request.untrusted { WorkspaceTrust::Untrusted } else { WorkspaceTrust::Trusted };
-    let mut builder = Engine::builder(config)
-        .host(host)
-        .workspace_trust(trust)
-        .tool_aliases(request.tool_aliases.clone());
+    let mut builder = Engine::builder(config).host(host).workspace_trust(trust);
     if let Some(dir) = &request.agent_home {
         builder = builder.claude_home(dir);
     }
