@@ -7,8 +7,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use futures_util::future::join_all;
 use hook_protocol::{
-    DecisionWord, Diagnostic, DialectError, EventRun, Listed, Loaded, MatcherError, Session,
+    DecisionWord, Diagnostic, DialectError, Event, EventRun, Listed, Loaded, MatcherError, Session,
     SessionStep, Settled,
 };
 use serde_json::{Map, Value};
@@ -70,6 +71,16 @@ pub trait CommandEngine: fmt::Debug + Send + Sync + 'static {
     /// Runs one event from its agent's input, in the core's words.
     async fn run(&self, event: Self::Event, input: Map<String, Value>) -> EventRun;
 
+    /// A harness's neutral event written as the agent writes it: each of its events the agent
+    /// fires for it, with its input object (the agent's tool names and input shapes); none
+    /// where the agent has no event for it. `lenient`: a field the agent needs and the event
+    /// lacks is written empty.
+    ///
+    /// # Errors
+    ///
+    /// [`DialectError::InvalidInput`] naming the agent and the field it needs.
+    fn write(&self, event: &Event, lenient: bool) -> Result<Written<Self::Event>, DialectError>;
+
     /// Ends what runs in the background for a program that exits (see
     /// [`Loaded::settle`]).
     async fn settle(&self, wait: Duration) -> Settled {
@@ -97,6 +108,10 @@ pub trait CommandEngine: fmt::Debug + Send + Sync + 'static {
         let _ = wait;
     }
 }
+
+/// A neutral event as an agent writes it: each of its events that the agent fires for it,
+/// with its input object.
+pub type Written<E> = Vec<(E, Map<String, Value>)>;
 
 /// An event as the door was given it: the agent's event, and its input object when the given
 /// one was of another form.
@@ -177,6 +192,17 @@ impl<E: CommandEngine> Loaded for Hooks<E> {
         Ok(self.engine.list(self.event_of(event, None)?.0, subject))
     }
 
+    fn list_event(&self, event: &Event) -> Result<Vec<Listed>, DialectError> {
+        let mut listed = Vec::new();
+        for (name, input) in self.engine.write(event, true)? {
+            let subject = name.subject_field().and_then(|f| input.get(f)).and_then(Value::as_str);
+            // An event without a subject lists every hook of its event.
+            let subject = subject.filter(|s| !s.is_empty());
+            listed.extend(self.engine.list(name, subject));
+        }
+        Ok(listed)
+    }
+
     fn check_input(
         &self,
         event: &str,
@@ -202,6 +228,19 @@ impl<E: CommandEngine> Loaded for Hooks<E> {
 
     async fn settle(&self, wait: Duration) -> Settled {
         self.engine.settle(wait).await
+    }
+
+    fn check_event(&self, event: &Event, lenient: bool) -> Result<(), DialectError> {
+        self.engine.write(event, lenient).map(drop)
+    }
+
+    async fn run_event(&self, event: &Event, lenient: bool) -> Result<Vec<EventRun>, DialectError> {
+        let written = self.engine.write(event, lenient)?;
+        for (name, input) in &written {
+            self.engine.check_input(*name, input)?;
+        }
+        // The events one action fires run at once, as one event's hooks do.
+        Ok(join_all(written.into_iter().map(|(name, input)| self.engine.run(name, input))).await)
     }
 
     fn into_session(self: Box<Self>) -> Box<dyn Session> {
@@ -245,6 +284,32 @@ impl<E: CommandEngine> Session for Recording<E> {
         let mut step = SessionStep::new(run);
         self.hooks.engine.after_step(&mut self.state, name, &mut step);
         Ok(step)
+    }
+
+    fn check_event(&self, event: &Event, lenient: bool) -> Result<(), DialectError> {
+        self.hooks.engine.write(event, lenient).map(drop)
+    }
+
+    async fn step_event(
+        &mut self,
+        event: &Event,
+        lenient: bool,
+    ) -> Result<Vec<SessionStep>, DialectError> {
+        let engine = &self.hooks.engine;
+        let mut written = engine.write(event, lenient)?;
+        for (name, input) in &mut written {
+            engine.before_step(&mut self.state, *name, input);
+            engine.check_input(*name, input)?;
+        }
+        // The events one action fires run at once, as one event's hooks do.
+        let runs = join_all(written.iter().map(|(name, input)| engine.run(*name, input.clone())));
+        let mut steps = Vec::with_capacity(written.len());
+        for ((name, _), run) in written.iter().zip(runs.await) {
+            let mut step = SessionStep::new(run);
+            engine.after_step(&mut self.state, *name, &mut step);
+            steps.push(step);
+        }
+        Ok(steps)
     }
 
     async fn settle(&mut self, wait: Duration) {

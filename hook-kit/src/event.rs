@@ -27,6 +27,15 @@ pub trait EventTable: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'sta
         None
     }
 
+    /// The agent's event for a harness's neutral event: the first of its seam, or for a custom
+    /// event the one of that name; `None` when the agent has none.
+    fn of_event(event: &hook_protocol::Event) -> Option<Self> {
+        match event.custom_name() {
+            Some(name) => Self::all().iter().copied().find(|e| e.as_str() == name),
+            None => Self::all().iter().copied().find(|e| e.seam() == Some(event.seam())),
+        }
+    }
+
     /// The event a name nearly spells (another case), for the hint of an unknown name.
     fn near(name: &str) -> Option<Self> {
         Self::all().iter().copied().find(|e| e.as_str().eq_ignore_ascii_case(name))

@@ -22,7 +22,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::{Decision, Diagnostic, HookRecord, HookStatus, Report, Scrub, Severity, Shown};
+use crate::{
+    Decision, Diagnostic, Event, HookRecord, HookStatus, Report, Scrub, Severity, Shown, Source,
+};
 
 /// What a file given to a dialect is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -98,6 +100,9 @@ pub struct LoadRequest {
     /// no hook runs until the folder is trusted). Files named in [`LoadRequest::files`] load
     /// as named.
     pub untrusted: bool,
+    /// Files another dialect of the same run reads (a harness running several dialects on one
+    /// seam): left out of what this dialect discovers, so that no hook runs twice.
+    pub read_elsewhere: Vec<PathBuf>,
 }
 
 impl LoadRequest {
@@ -113,6 +118,7 @@ impl LoadRequest {
             lenient: false,
             untrusted: false,
             surface: Surface::Local,
+            read_elsewhere: Vec::new(),
         }
     }
 
@@ -166,11 +172,17 @@ pub enum DialectError {
         /// Whether running it anyway ([`LoadRequest::lenient`]) would go past this problem.
         lenient_would_run: bool,
     },
-    /// The hooks could not be loaded: a file named that cannot be used, nothing found, a
-    /// configuration that cannot be built.
+    /// The hooks could not be loaded: a file named that cannot be used, a configuration that
+    /// cannot be built.
     #[error("{message}")]
     Load {
         /// What, naming the file.
+        message: String,
+    },
+    /// The dialect found none of its agent's files for the project.
+    #[error("{message}")]
+    NotFound {
+        /// Where it looked.
         message: String,
     },
     /// A step a session cannot take now (an event before the session started, after it ended).
@@ -179,12 +191,23 @@ pub enum DialectError {
         /// Why, naming the event.
         message: String,
     },
+    /// The dialect runs only its own agent's inputs, not a harness's neutral events.
+    #[error("{dialect} does not run neutral events")]
+    NoNeutralEvents {
+        /// The dialect's title.
+        dialect: String,
+    },
 }
 
 impl DialectError {
     /// A loading problem.
     pub fn load(message: impl Into<String>) -> Self {
         DialectError::Load { message: message.into() }
+    }
+
+    /// None of the agent's files found, saying where the dialect looked.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        DialectError::NotFound { message: message.into() }
     }
 }
 
@@ -287,18 +310,28 @@ pub struct HookLine {
     pub duration: Duration,
     /// What a person should know about it (why it failed, what its dialect made of it).
     pub note: Option<String>,
+    /// Where it comes from: its dialect and file.
+    pub source: Option<Source>,
 }
 
 impl HookLine {
     /// A line for a hook's run.
     pub fn new(command: impl Into<String>, status: HookStatus, duration: Duration) -> Self {
-        Self { command: command.into(), status, exit_code: None, duration, note: None }
+        Self {
+            command: command.into(),
+            status,
+            exit_code: None,
+            duration,
+            note: None,
+            source: None,
+        }
     }
 
-    /// The line of a record: its label, status and duration, the exit code of its process, and
-    /// its failure (else its first warning) as the note.
+    /// The line of a record: its label, status and duration, the exit code of its process, its
+    /// failure (else its first warning) as the note, and its source.
     pub fn of(record: &HookRecord) -> Self {
         let mut line = Self::new(record.label.clone(), record.status, record.duration);
+        line.source = Some(record.source.clone());
         line.exit_code = record.process.as_ref().and_then(|p| p.exit.code());
         line.note = record.failure.clone().or_else(|| record.warnings.first().cloned());
         line
@@ -331,6 +364,9 @@ pub struct EventRun {
     pub shown: Option<Shown>,
     /// One line per hook that matched, in configuration order.
     pub hooks: Vec<HookLine>,
+    /// The hook whose answer gave the decision, when one did (for a hook that ran others as
+    /// one, the inner hook that decided).
+    pub decided_by: Option<HookLine>,
     /// How serious the decision is, when a hook said.
     pub severity: Option<Severity>,
     /// Problems met while running that are no hook's (a long text that could not be saved).
@@ -355,6 +391,7 @@ impl EventRun {
             messages: Vec::new(),
             shown: None,
             hooks: Vec::new(),
+            decided_by: None,
             severity: None,
             warnings: Vec::new(),
             dialect_fields: Map::new(),
@@ -377,6 +414,7 @@ impl EventRun {
         out.messages = merged.messages.iter().map(|m| m.value.clone()).collect();
         out.shown = Some(shown);
         out.hooks = report.records.iter().map(HookLine::of).collect();
+        out.decided_by = report.decided_by().map(HookLine::of);
         out
     }
 }
@@ -514,6 +552,19 @@ pub trait Loaded: fmt::Debug + Send + Sync {
     /// [`DialectError::UnknownEvent`] for an event the dialect does not know.
     fn list(&self, event: &str, subject: Option<&str>) -> Result<Vec<Listed>, DialectError>;
 
+    /// The hooks that would run for a harness's neutral event, as [`Loaded::run_event`] would
+    /// run it: for each of the agent's events it fires, those whose matcher accepts its
+    /// subject, in configuration order.
+    ///
+    /// # Errors
+    ///
+    /// [`DialectError::NoNeutralEvents`] for a dialect that takes only its agent's inputs (the
+    /// default).
+    fn list_event(&self, event: &Event) -> Result<Vec<Listed>, DialectError> {
+        let _ = event;
+        Err(DialectError::NoNeutralEvents { dialect: "this dialect".to_owned() })
+    }
+
     /// Checks an input without running it: a known event, and the fields it requires (unless
     /// the request was lenient). `filled`: fields a session fills when they are absent.
     ///
@@ -541,6 +592,32 @@ pub trait Loaded: fmt::Debug + Send + Sync {
     async fn settle(&self, wait: Duration) -> Settled {
         let _ = wait;
         Settled::default()
+    }
+
+    /// Checks that [`Loaded::run_event`] can write a neutral event as the agent writes it,
+    /// without running anything: the fields the agent needs. Yes by default.
+    ///
+    /// # Errors
+    ///
+    /// [`DialectError::InvalidInput`] naming the agent and the field it needs.
+    fn check_event(&self, event: &Event, lenient: bool) -> Result<(), DialectError> {
+        let _ = (event, lenient);
+        Ok(())
+    }
+
+    /// Runs a harness's neutral event as this dialect's agent would: written as the agent
+    /// writes it (its own events, tool names and input shapes), each event the agent fires for
+    /// it in turn; none where the agent has no event for it. `lenient`: a field the agent needs
+    /// and the event lacks is written empty rather than refused.
+    ///
+    /// # Errors
+    ///
+    /// [`DialectError::InvalidInput`] naming the agent and the field it needs;
+    /// [`DialectError::NoNeutralEvents`] for a dialect that takes only its agent's inputs (the
+    /// default).
+    async fn run_event(&self, event: &Event, lenient: bool) -> Result<Vec<EventRun>, DialectError> {
+        let _ = (event, lenient);
+        Err(DialectError::NoNeutralEvents { dialect: "this dialect".to_owned() })
     }
 
     /// The hooks as one session, for events given in order (a recording). A dialect whose
@@ -596,6 +673,32 @@ pub trait Session: Send {
         input: Map<String, Value>,
     ) -> Result<SessionStep, DialectError>;
 
+    /// Checks that [`Session::step_event`] can take a neutral event, as
+    /// [`Loaded::check_event`] does. Yes by default.
+    ///
+    /// # Errors
+    ///
+    /// [`DialectError::InvalidInput`] naming the agent and the field it needs.
+    fn check_event(&self, event: &Event, lenient: bool) -> Result<(), DialectError> {
+        let _ = (event, lenient);
+        Ok(())
+    }
+
+    /// Takes a harness's neutral event as the next step, as [`Loaded::run_event`] runs it:
+    /// one step per event the agent fires for it, with what the agent does between events.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Session::step`] and [`Loaded::run_event`].
+    async fn step_event(
+        &mut self,
+        event: &Event,
+        lenient: bool,
+    ) -> Result<Vec<SessionStep>, DialectError> {
+        let _ = (event, lenient);
+        Err(DialectError::NoNeutralEvents { dialect: "this dialect".to_owned() })
+    }
+
     /// Gives what still runs in the background up to `wait` to end, so that its results come
     /// on the next step.
     async fn settle(&mut self, wait: Duration) {
@@ -622,5 +725,18 @@ impl Session for Alone {
         input: Map<String, Value>,
     ) -> Result<SessionStep, DialectError> {
         self.0.run(event, input).await.map(SessionStep::new)
+    }
+
+    fn check_event(&self, event: &Event, lenient: bool) -> Result<(), DialectError> {
+        self.0.check_event(event, lenient)
+    }
+
+    async fn step_event(
+        &mut self,
+        event: &Event,
+        lenient: bool,
+    ) -> Result<Vec<SessionStep>, DialectError> {
+        let runs = self.0.run_event(event, lenient).await?;
+        Ok(runs.into_iter().map(SessionStep::new).collect())
     }
 }

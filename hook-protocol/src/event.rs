@@ -386,6 +386,16 @@ impl Payload {
         }
     }
 
+    /// The tool call, mutably (a dialect writing it in its agent's tool vocabulary).
+    pub fn tool_call_mut(&mut self) -> Option<&mut ToolCall> {
+        match self {
+            Self::PreTool(c) | Self::PermissionRequest(c) => Some(c),
+            Self::PostTool(r) => Some(&mut r.call),
+            Self::PostToolFailure(f) => Some(&mut f.call),
+            _ => None,
+        }
+    }
+
     /// The tool input a hook may rewrite: on the seams that run before the tool.
     pub fn rewritable_input_mut(&mut self) -> Option<&mut Value> {
         match self {

@@ -138,6 +138,7 @@ mod seam_decision;
 mod shown;
 mod stop_guard;
 pub mod text_file;
+mod tool;
 mod verdict;
 
 pub use diagnostic::{Diagnostic, Level, LineIndex, Position, Problem, Skip, Skipped, skipping};
@@ -168,4 +169,5 @@ pub use seam_decision::{
 };
 pub use shown::{ModelText, Placement, Shown};
 pub use stop_guard::StopGuard;
+pub use tool::{NeutralTool, ToolInput};
 pub use verdict::{Decision, Halt, Severity, Source, Verdict};

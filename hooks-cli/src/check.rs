@@ -37,7 +37,25 @@ pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
     let named = args.dialect.as_deref().map(crate::known::named).transpose()?;
     let current = dialects::project_dir(None)?;
     let mut problems = Vec::new();
+    // A folder is a project: every agent's hook files in it.
+    let mut files = Vec::new();
     for path in &args.files {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let found = hooks_mixed::project_files(path);
+        if found.is_empty() {
+            problems.push(Diagnostic::error(
+                path,
+                Position::default(),
+                "no agent's hook files in this folder (.claude/settings.json, .codex/hooks.json, \
+                 .github/hooks/*.json, .cursor/hooks.json)",
+            ));
+        }
+        files.extend(found.into_iter().map(|(_, file)| file));
+    }
+    for path in &files {
         let text = match read_text(path, Cap::CONFIG) {
             Ok(text) => text,
             Err(e) => {
@@ -62,7 +80,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
     for p in &problems {
         output::outln!("{p}");
     }
-    let files = args.files.len();
+    let files = files.len();
     output::errln!(
         "checked {files} file{}: {errors} error{}, {warnings} warning{}",
         plural(files),

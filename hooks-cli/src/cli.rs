@@ -72,7 +72,8 @@ pub(crate) struct Sources {
     /// The hook dialect: the agent whose hook files to read and whose behaviour to follow
     /// (claude: Claude Code; tnsai: a TNSAI hook list; codex: Codex's hooks.json and the hooks
     /// tables of its config.toml; copilot: GitHub Copilot's hooks files; cursor: Cursor's
-    /// hooks.json).
+    /// hooks.json; all: every agent's hooks the project holds, on one event, the event and its
+    /// input as Claude Code gives them).
     #[arg(
         long,
         value_name = "NAME",
@@ -261,8 +262,9 @@ pub(crate) struct RunArgs {
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
     /// Configuration files: Claude Code settings or hooks.json, TNSAI hook lists (.yaml, .yml,
-    /// or JSON with a `hooks` list).
-    #[arg(required = true, value_name = "FILE")]
+    /// or JSON with a `hooks` list), Codex, Copilot or Cursor hook files; a folder is a
+    /// project, and every agent's hook files in it are checked.
+    #[arg(required = true, value_name = "FILE|DIR")]
     pub(crate) files: Vec<PathBuf>,
 
     /// The project directory ($CLAUDE_PROJECT_DIR) used to resolve commands [default: for a

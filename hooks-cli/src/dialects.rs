@@ -96,19 +96,52 @@ pub(crate) fn load(sources: &Sources, verbose: bool) -> Result<Box<dyn Loaded>, 
             output::errln!("hooks: warning: {hint}");
         }
     }
-    let loaded = dialect.load(&request).map_err(|e| cli_error!("{e}"))?;
+    let loaded = dialect.load(&request).map_err(|e| match e {
+        DialectError::NotFound { .. } => cli_error!("{e}{}", others(dialect, &request)),
+        e => cli_error!("{e}"),
+    })?;
     if verbose {
         for note in loaded.notes() {
             output::errln!("hooks: {note}");
         }
     }
-    report(loaded.diagnostics())?;
+    report(loaded.diagnostics(), dialect.name() == "all")?;
     Ok(loaded)
+}
+
+/// When a dialect finds none of its files, the other agents' files the project holds:
+/// `; the project has hooks of Codex and Cursor: --dialect all runs them all`.
+fn others(dialect: &dyn Dialect, request: &LoadRequest) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for (name, _) in hooks_mixed::project_files(&request.project_dir) {
+        if name != dialect.name() && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let titles: Vec<&str> = names
+        .iter()
+        .filter_map(|n| all().into_iter().find(|d| d.name() == *n))
+        .map(|d| d.title())
+        .collect();
+    match titles.as_slice() {
+        [] => String::new(),
+        [one] => format!(
+            "; the project has hooks of {one}: --dialect {} runs them, --dialect all runs every              agent's",
+            names[0]
+        ),
+        many => {
+            format!("; the project has hooks of {}: --dialect all runs them all", many.join(", "))
+        }
+    }
 }
 
 /// When a file given to `chosen` has the place or the shape of another dialect's files (a
 /// Copilot file given to `--dialect codex`), what it looks like.
 pub(crate) fn looks_like(chosen: &dyn Dialect, path: &Path, text: &str) -> Option<String> {
+    if chosen.name() == hooks_mixed::dialect().name() {
+        // Every agent's: each file goes to the dialect that claims it.
+        return None;
+    }
     let own = chosen.claims(path, text);
     let (other, claim) = all()
         .into_iter()
@@ -139,8 +172,15 @@ pub(crate) fn say(e: &DialectError) -> CliError {
 
 /// Errors in a configuration stop the command; warnings go to stderr. Each error is printed as
 /// `hooks check` prints it, except that what the loader would skip is not said: here nothing
-/// runs.
-fn report(diagnostics: &[Diagnostic]) -> Result<(), CliError> {
+/// runs. With every agent's hooks (`mixed`), an error keeps only what it names from running:
+/// it goes to stderr, and the rest runs.
+fn report(diagnostics: &[Diagnostic], mixed: bool) -> Result<(), CliError> {
+    if mixed {
+        for d in diagnostics {
+            output::errln!("hooks: {d}");
+        }
+        return Ok(());
+    }
     let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
     for d in diagnostics.iter().filter(|d| !d.is_error()) {
         output::errln!("hooks: {d}");

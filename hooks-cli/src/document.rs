@@ -12,6 +12,12 @@ use serde_json::{Map, Value};
 /// One hook that ran, in configuration order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) struct HookLine {
+    /// The dialect the hook is of, and its file: in the JSON document with `--dialect all`,
+    /// where the hooks of several dialects run on one event.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) dialect: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) file: Option<String>,
     pub(crate) command: String,
     pub(crate) status: HookStatus,
     pub(crate) exit_code: Option<i32>,
@@ -19,6 +25,9 @@ pub(crate) struct HookLine {
     /// Not in the JSON document: shown in text output only.
     #[serde(skip)]
     pub(crate) note: Option<String>,
+    /// Where the hook comes from, for [`RunDocument::with_dialects`].
+    #[serde(skip)]
+    pub(crate) source: Option<hook_protocol::Source>,
 }
 
 /// A background hook's result, delivered with a document: in `hooks run`, those that ended
@@ -73,6 +82,14 @@ pub(crate) struct RunDocument {
 }
 
 impl RunDocument {
+    /// The document of a dialect's run (`mixed`: of several dialects' hooks, `--dialect all`,
+    /// see [`RunDocument::with_dialects`]); the run's warnings go to stderr.
+    pub(crate) fn of(run: EventRun, mixed: bool) -> Self {
+        let decided_by = run.decided_by.clone();
+        let doc = Self::new(run);
+        if mixed { doc.with_dialects(decided_by.as_ref()) } else { doc }
+    }
+
     /// The document of a dialect's run; the run's warnings go to stderr.
     pub(crate) fn new(run: EventRun) -> Self {
         for warning in &run.warnings {
@@ -92,6 +109,9 @@ impl RunDocument {
                 .hooks
                 .into_iter()
                 .map(|h| HookLine {
+                    dialect: None,
+                    file: None,
+                    source: h.source,
                     command: h.command,
                     status: h.status,
                     exit_code: h.exit_code,
@@ -105,6 +125,27 @@ impl RunDocument {
             severity: run.severity.map(|s| s.as_str().to_uppercase()),
             dialect_fields: run.dialect_fields,
         }
+    }
+
+    /// The document of a run whose hooks are of several dialects (`--dialect all`): each hook
+    /// names its dialect and file, and the document the hook that decided.
+    pub(crate) fn with_dialects(mut self, decided_by: Option<&hook_protocol::HookLine>) -> Self {
+        for hook in &mut self.hooks {
+            if let Some(source) = &hook.source {
+                hook.dialect = Some(source.dialect.clone());
+                hook.file.clone_from(&source.origin);
+            }
+        }
+        if let Some(line) = decided_by {
+            let mut by = Map::new();
+            if let Some(source) = &line.source {
+                by.insert("dialect".into(), source.dialect.clone().into());
+                by.insert("file".into(), source.origin.clone().map_or(Value::Null, Value::from));
+            }
+            by.insert("command".into(), line.command.clone().into());
+            self.dialect_fields.insert("decided_by".into(), Value::Object(by));
+        }
+        self
     }
 
     /// The process exit status the document calls for: 0 proceed, 2 blocked, 3 needs a person.
@@ -164,9 +205,10 @@ impl RunDocument {
         }
         for hook in &self.hooks {
             let exit = hook.exit_code.map(|c| format!(" exit {c}")).unwrap_or_default();
+            let dialect = hook.dialect.as_deref().map(|d| format!("{d}: ")).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  hook {:<18} {:>6} ms{exit}  {}",
+                "  hook {:<18} {:>6} ms{exit}  {dialect}{}",
                 hook.status.as_str(),
                 hook.duration_ms,
                 hook.command
@@ -259,11 +301,14 @@ mod tests {
     fn json_has_exactly_the_documented_keys() {
         let mut d = doc(DecisionWord::Deny, true);
         d.hooks.push(HookLine {
+            dialect: None,
+            file: None,
             command: "guard.sh".into(),
             status: HookStatus::Blocked,
             exit_code: Some(2),
             duration_ms: 5,
             note: Some("hidden".into()),
+            source: Some(hook_protocol::Source::new("claude", Some("s.json".into()))),
         });
         let v: Value = serde_json::from_str(&d.to_json()).unwrap();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -285,7 +330,14 @@ mod tests {
         );
         assert_eq!(
             v["hooks"][0],
-            json!({"command": "guard.sh", "status": "blocking_error", "exit_code": 2, "duration_ms": 5})
+            json!({"command": "guard.sh", "status": "blocking_error", "exit_code": 2, "duration_ms": 5}),
+            "one dialect's document does not name the dialect"
+        );
+        let mixed = d.with_dialects(None);
+        let v: Value = serde_json::from_str(&mixed.to_json()).unwrap();
+        assert_eq!(
+            (&v["hooks"][0]["dialect"], &v["hooks"][0]["file"]),
+            (&json!("claude"), &json!("s.json"))
         );
     }
 }

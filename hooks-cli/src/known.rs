@@ -4,14 +4,15 @@ use hook_protocol::Dialect;
 
 use crate::error::{CliError, cli_error};
 
-/// Every dialect, the default first.
-pub(crate) fn all() -> [&'static dyn Dialect; 5] {
+/// Every dialect, the default first; `all` (every agent's hooks on one seam) last.
+pub(crate) fn all() -> [&'static dyn Dialect; 6] {
     [
         hooks_claude::dialect(),
         hooks_tnsai::dialect(),
         hooks_codex::dialect(),
         hooks_copilot::dialect(),
         hooks_cursor::dialect(),
+        hooks_mixed::dialect(),
     ]
 }
 

@@ -90,7 +90,7 @@ fn run(args: RunArgs, verbose: bool) -> Result<u8, CliError> {
             args.async_wait
         );
     }
-    let mut doc = RunDocument::new(run);
+    let mut doc = RunDocument::of(run, args.sources.dialect == "all");
     doc.async_results = AsyncLine::all(settled.late);
     match args.format {
         Format::Text => output::out!("{}", doc.to_text()),

@@ -37,8 +37,8 @@ pub(crate) struct Row {
 }
 
 impl Row {
-    fn new(step: SessionStep) -> Self {
-        let mut doc = RunDocument::new(step.run);
+    fn new(step: SessionStep, mixed: bool) -> Self {
+        let mut doc = RunDocument::of(step.run, mixed);
         doc.async_results = AsyncLine::all(step.late);
         Self { doc, env_file_exports: step.exports, guard: step.guard, resumed: step.resumed }
     }
@@ -89,6 +89,7 @@ pub(crate) fn run(
         };
         let mut row = Row::new(
             row.map_err(|e| cli_error!("{}: {}", at(recorded), crate::dialects::say(&e)))?,
+            args.sources.dialect == "all",
         );
         row.doc.elapsed_ms = u64::try_from(event_started.elapsed().as_millis()).unwrap_or(u64::MAX);
         if args.format == Format::Json {

@@ -175,7 +175,7 @@ pub(crate) fn run(
             Err(interrupted) => return Ok(interrupted.status()),
         };
         let doc = match result {
-            Ok(run) => RunDocument::new(run),
+            Ok(run) => RunDocument::of(run, sources.dialect == "all"),
             Err(e) => {
                 if args.update {
                     return Err(cli_error!("{shown_name}: case `{}`: {e}", case.name));

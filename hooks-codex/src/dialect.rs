@@ -109,7 +109,7 @@ impl Dialect for Codex {
             } else {
                 ""
             };
-            return Err(DialectError::load(format!(
+            return Err(DialectError::not_found(format!(
                 "no Codex hook configuration found for {}; pass --settings or --project-dir{hint}",
                 request.project_dir.display()
             )));
@@ -169,6 +169,14 @@ impl CommandEngine for Engine {
 
     async fn run(&self, name: EventName, input: Map<String, Value>) -> EventRun {
         event_run(&self.run_json(name, input).await)
+    }
+
+    fn write(
+        &self,
+        event: &hook_protocol::Event,
+        lenient: bool,
+    ) -> Result<hook_kit::Written<EventName>, DialectError> {
+        crate::payload::write(event, lenient)
     }
 
     async fn settle(&self, wait: Duration) -> Settled {

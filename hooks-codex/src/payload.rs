@@ -9,8 +9,9 @@
 
 use std::sync::Arc;
 
-use hook_protocol::{Event, Payload};
-use serde_json::{Map, Value};
+use hook_kit::EventTable;
+use hook_protocol::{DialectError, Event, NeutralTool, Payload, ToolCall, ToolInput};
+use serde_json::{Map, Value, json};
 
 use crate::EventName;
 
@@ -97,4 +98,128 @@ pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Va
         _ => {}
     }
     Arc::new(o)
+}
+
+/// A neutral event as Codex writes it ([Neutral tools](crate::compatibility#neutral-tools)):
+/// its event (none where Codex has none), and the object, with the tool as Codex names it: a
+/// shell command is `Bash` with only its `command`; a write or an edit is `apply_patch`, its
+/// `command` a patch built from it; any other tool keeps its name and input.
+///
+/// # Errors
+///
+/// [`DialectError::InvalidInput`] naming the field an edit or a write lacks (unless
+/// `lenient`).
+pub(crate) fn write(
+    event: &Event,
+    lenient: bool,
+) -> Result<hook_kit::Written<EventName>, DialectError> {
+    let Some(name) = EventName::of_event(event) else {
+        return Ok(Vec::new());
+    };
+    let mut event = event.clone();
+    if let Some(call) = event.payload.tool_call_mut() {
+        *call = codex_call(call, name, lenient)?;
+    }
+    Ok(vec![(name, (*stdin_object(name, &event)).clone())])
+}
+
+/// A neutral tool call as Codex's.
+fn codex_call(call: &ToolCall, name: EventName, lenient: bool) -> Result<ToolCall, DialectError> {
+    let input = ToolInput::new(call, name.as_str(), "Codex", lenient);
+    let (tool, tool_input) = match NeutralTool::of(&call.tool_name) {
+        NeutralTool::Shell => ("Bash", json!({"command": input.text("command")?})),
+        NeutralTool::Write => {
+            let patch = add_patch(input.text("file_path")?, input.text("content")?);
+            ("apply_patch", json!({ "command": patch }))
+        }
+        NeutralTool::Edit => {
+            let patch = update_patch(
+                input.text("file_path")?,
+                input.text("old_string")?,
+                input.text("new_string")?,
+            );
+            ("apply_patch", json!({ "command": patch }))
+        }
+        _ => return Ok(call.clone()),
+    };
+    let mut out = ToolCall::new(tool, tool_input);
+    out.tool_use_id.clone_from(&call.tool_use_id);
+    Ok(out)
+}
+
+/// Codex's patch adding the file `path` with `content`.
+fn add_patch(path: &str, content: &str) -> String {
+    let mut patch = format!("*** Begin Patch\n*** Add File: {path}\n");
+    for line in content.lines() {
+        patch.push('+');
+        patch.push_str(line);
+        patch.push('\n');
+    }
+    patch.push_str("*** End Patch\n");
+    patch
+}
+
+/// Codex's patch replacing `old` by `new` in the file `path`.
+fn update_patch(path: &str, old: &str, new: &str) -> String {
+    let mut patch = format!("*** Begin Patch\n*** Update File: {path}\n@@\n");
+    for (sign, text) in [('-', old), ('+', new)] {
+        for line in text.lines() {
+            patch.push(sign);
+            patch.push_str(line);
+            patch.push('\n');
+        }
+    }
+    patch.push_str("*** End Patch\n");
+    patch
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hook_protocol::Common;
+
+    fn pre_tool(tool: &str, input: Value) -> Event {
+        Event::new(Common::new("s", "/p"), Payload::PreTool(ToolCall::new(tool, input)))
+    }
+
+    #[test]
+    fn an_edit_is_an_apply_patch_and_a_shell_command_keeps_only_its_command() {
+        let edit = pre_tool(
+            "Edit",
+            json!({"file_path": "src/a.rs", "old_string": "a\nb", "new_string": "c"}),
+        );
+        let written = write(&edit, false).unwrap_or_default();
+        let [(name, object)] = written.as_slice() else { panic!("one event: {written:?}") };
+        assert_eq!(*name, EventName::PreToolUse);
+        assert_eq!(object["tool_name"], "apply_patch");
+        assert_eq!(
+            object["tool_input"]["command"],
+            "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n-b\n+c\n*** End Patch\n"
+        );
+        let shell = pre_tool("Bash", json!({"command": "ls", "description": "list"}));
+        let written = write(&shell, false).unwrap_or_default();
+        assert_eq!(written[0].1["tool_input"], json!({"command": "ls"}));
+        let new_file = pre_tool("Write", json!({"file_path": "n.txt", "content": "x\ny\n"}));
+        let written = write(&new_file, false).unwrap_or_default();
+        assert_eq!(
+            written[0].1["tool_input"]["command"],
+            "*** Begin Patch\n*** Add File: n.txt\n+x\n+y\n*** End Patch\n"
+        );
+    }
+
+    #[test]
+    fn an_edit_without_its_strings_is_refused_unless_lenient() {
+        let edit = pre_tool("Edit", json!({"file_path": "a"}));
+        let e = write(&edit, false).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("Codex needs `tool_input.old_string`"), "{e}");
+        assert!(write(&edit, true).is_ok());
+        let other = pre_tool("mcp__github__create_issue", json!({"title": "t"}));
+        let written = write(&other, false).unwrap_or_default();
+        assert_eq!(written[0].1["tool_name"], "mcp__github__create_issue", "kept as named");
+        let none = Event::new(
+            Common::new("s", "/p"),
+            Payload::Notification(hook_protocol::Notification::new("idle", "m")),
+        );
+        assert!(write(&none, false).unwrap_or_default().is_empty(), "Codex has no Notification");
+    }
 }

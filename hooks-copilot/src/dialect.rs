@@ -92,7 +92,8 @@ impl Dialect for Copilot {
             found.retain(|(path, scope)| {
                 let repo = matches!(scope, Scope::Repo | Scope::Claude)
                     || (*scope == Scope::Settings && path.starts_with(&request.project_dir));
-                !(request.untrusted && repo) && (!cloud || *scope == Scope::Repo)
+                let left_out = request.untrusted && repo || cloud && *scope != Scope::Repo;
+                !left_out && !request.read_elsewhere.contains(path)
             });
             found
         };
@@ -103,7 +104,7 @@ impl Dialect for Copilot {
                 (_, true) => " (the folder is not trusted: no repository hooks)",
                 _ => "",
             };
-            return Err(DialectError::load(format!(
+            return Err(DialectError::not_found(format!(
                 "no Copilot hook files found for {} (.github/hooks/*.json, \
                  .github/copilot/settings.json, ~/.copilot/hooks/*.json){why}; pass --settings \
                  or --project-dir",
@@ -171,6 +172,14 @@ impl CommandEngine for Engine {
     }
 
     /// A run in the core's words: the first deny's reason (Copilot stops at it).
+    fn write(
+        &self,
+        event: &hook_protocol::Event,
+        lenient: bool,
+    ) -> Result<hook_kit::Written<EventName>, DialectError> {
+        crate::payload::write(event, lenient)
+    }
+
     async fn run(&self, name: EventName, input: Map<String, Value>) -> EventRun {
         let run = self.run_json(name, input).await;
         let denies = matches!(name, EventName::PreToolUse | EventName::PermissionRequest);

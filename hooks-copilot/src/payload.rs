@@ -11,7 +11,8 @@
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use hook_protocol::{Event, Payload};
+use hook_kit::EventTable;
+use hook_protocol::{DialectError, Event, NeutralTool, Payload, ToolCall, ToolInput};
 use serde_json::{Map, Value, json};
 
 use crate::EventName;
@@ -199,6 +200,89 @@ pub(crate) fn native_object(name: EventName, claude: &Map<String, Value>) -> Map
     o
 }
 
+/// A neutral event as Copilot writes it ([Neutral tools](crate::compatibility#neutral-tools)):
+/// its event (none where Copilot has none) and its object, with the tool as Copilot names it
+/// and the arguments as its tool takes them: `bash` `{command, description}`, `view` `{path}`,
+/// `create` `{path, file_text}`, `edit` `{path, old_str, new_str}`, `web_fetch` `{url}`,
+/// `task` `{prompt, description, agent_type}`, an MCP tool as `<server>-<tool>` with its
+/// arguments; any other tool keeps its name and input.
+///
+/// # Errors
+///
+/// [`DialectError::InvalidInput`] naming the field a tool lacks (unless `lenient`).
+pub(crate) fn write(
+    event: &Event,
+    lenient: bool,
+) -> Result<hook_kit::Written<EventName>, DialectError> {
+    let Some(name) = EventName::of_event(event) else {
+        return Ok(Vec::new());
+    };
+    let mut event = event.clone();
+    if let Some(call) = event.payload.tool_call_mut() {
+        *call = copilot_call(call, name, lenient)?;
+    }
+    Ok(vec![(name, (*stdin_object(name, &event)).clone())])
+}
+
+/// A neutral tool call as Copilot's.
+fn copilot_call(call: &ToolCall, name: EventName, lenient: bool) -> Result<ToolCall, DialectError> {
+    let input = ToolInput::new(call, name.as_str(), "Copilot", lenient);
+    let mut args = Map::new();
+    let mut keep = |from: &str, to: &str, required: bool| -> Result<(), DialectError> {
+        match input.get(from) {
+            Some(v) => {
+                args.insert(to.to_owned(), v.clone());
+            }
+            None if required => {
+                args.insert(to.to_owned(), input.text(from)?.into());
+            }
+            None => {}
+        }
+        Ok(())
+    };
+    let tool = match NeutralTool::of(&call.tool_name) {
+        NeutralTool::Shell => {
+            keep("command", "command", true)?;
+            keep("description", "description", false)?;
+            "bash".to_owned()
+        }
+        NeutralTool::Read => {
+            keep("file_path", "path", true)?;
+            "view".to_owned()
+        }
+        NeutralTool::Write => {
+            keep("file_path", "path", true)?;
+            keep("content", "file_text", true)?;
+            "create".to_owned()
+        }
+        NeutralTool::Edit => {
+            keep("file_path", "path", true)?;
+            keep("old_string", "old_str", true)?;
+            keep("new_string", "new_str", true)?;
+            "edit".to_owned()
+        }
+        NeutralTool::WebFetch => {
+            keep("url", "url", true)?;
+            "web_fetch".to_owned()
+        }
+        NeutralTool::Subagent => {
+            keep("prompt", "prompt", true)?;
+            keep("description", "description", false)?;
+            keep("subagent_type", "agent_type", false)?;
+            "task".to_owned()
+        }
+        NeutralTool::Mcp { server, tool } => {
+            let mut out = call.clone();
+            out.tool_name = format!("{server}-{tool}");
+            return Ok(out);
+        }
+        _ => return Ok(call.clone()),
+    };
+    let mut out = ToolCall::new(tool, Value::Object(args));
+    out.tool_use_id.clone_from(&call.tool_use_id);
+    Ok(out)
+}
+
 /// A Claude Code tool name as Copilot's (`Bash` is `bash`); a tool without one keeps its name.
 fn copilot_tool(name: &str) -> &str {
     crate::TOOL_ALIASES
@@ -237,5 +321,37 @@ fn recase_keys(value: &Value, to_snake: bool) -> Value {
             Value::Object(o.iter().map(|(k, v)| (recase(k, to_snake), v.clone())).collect())
         }
         other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hook_protocol::Common;
+
+    fn written(tool: &str, input: Value) -> Map<String, Value> {
+        let call = ToolCall::new(tool, input);
+        let event = Event::new(Common::new("s", "/p"), Payload::PreTool(call));
+        write(&event, false).unwrap_or_default().pop().map(|(_, o)| o).unwrap_or_default()
+    }
+
+    #[test]
+    fn neutral_tools_take_copilots_names_and_arguments() {
+        let edit = written("Edit", json!({"file_path": "a", "old_string": "x", "new_string": "y"}));
+        assert_eq!(edit["toolName"], "edit");
+        assert_eq!(edit["toolArgs"], json!({"path": "a", "old_str": "x", "new_str": "y"}));
+        let shell = written("Bash", json!({"command": "ls"}));
+        assert_eq!(
+            (&shell["toolName"], &shell["toolArgs"]),
+            (&json!("bash"), &json!({"command": "ls"}))
+        );
+        let mcp = written("mcp__github__create_issue", json!({"title": "t"}));
+        assert_eq!(mcp["toolName"], "github-create_issue");
+        assert_eq!(mcp["toolArgs"], json!({"title": "t"}));
+        assert_eq!(written("Grep", json!({"pattern": "p"}))["toolName"], "Grep", "kept as named");
+        let call = ToolCall::new("Write", json!({"file_path": "a"}));
+        let event = Event::new(Common::new("s", "/p"), Payload::PreTool(call));
+        let e = write(&event, false).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("Copilot needs `tool_input.content`"), "{e}");
     }
 }

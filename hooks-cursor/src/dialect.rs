@@ -79,7 +79,7 @@ impl Dialect for Cursor {
         let discover = || discover(home.as_deref(), &request.project_dir);
         let files = hook_files(request, "Cursor", discover, Scope::as_str, &mut notes)?;
         if files.is_empty() {
-            return Err(DialectError::load(format!(
+            return Err(DialectError::not_found(format!(
                 "no Cursor hooks.json found for {} (.cursor/hooks.json, ~/.cursor/hooks.json, \
                  /etc/cursor/hooks.json); pass --settings or --project-dir",
                 request.project_dir.display()
@@ -125,6 +125,14 @@ impl CommandEngine for Engine {
                 listed
             })
             .collect()
+    }
+
+    fn write(
+        &self,
+        event: &hook_protocol::Event,
+        _lenient: bool,
+    ) -> Result<hook_kit::Written<EventName>, DialectError> {
+        Ok(crate::payload::write(event, self.project_dir()))
     }
 
     async fn run(&self, name: EventName, input: Map<String, Value>) -> EventRun {

@@ -172,6 +172,23 @@ pub(crate) fn stdin_object(
     Some(Arc::new(o))
 }
 
+/// A neutral event as Cursor writes it ([Projection](crate::compatibility#projection)): every
+/// Cursor event Cursor fires for it, in Cursor's order, each with its object (a shell command:
+/// `preToolUse` and `beforeShellExecution`). A `stop`'s `loop_count` is left to the session,
+/// which counts the follow-ups of the conversation.
+pub(crate) fn write(event: &Event, project_dir: &Path) -> hook_kit::Written<EventName> {
+    EventName::ALL
+        .iter()
+        .filter_map(|&name| {
+            let mut object = (*stdin_object(name, event, project_dir)?).clone();
+            if name == EventName::Stop {
+                object.remove("loop_count");
+            }
+            Some((name, object))
+        })
+        .collect()
+}
+
 /// `tool_name` (Cursor's), `tool_input`, `tool_use_id` and `cwd` (empty, as observed).
 fn tool_fields(o: &mut Map<String, Value>, call: &ToolCall) {
     put(o, "tool_name", cursor_tool(&call.tool_name));

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use hook_protocol::{
-    Claim, DecisionWord, Diagnostic, Dialect, DialectError, EventRun, FileKind, HookLine, Listed,
-    LoadRequest, Loaded, Report, Seam, Session,
+    Claim, DecisionWord, Diagnostic, Dialect, DialectError, Event, EventRun, FileKind, HookLine,
+    Listed, LoadRequest, Loaded, Report, Seam, Session,
 };
 use serde_json::{Map, Value};
 
@@ -152,8 +152,36 @@ impl Loaded for Lists {
         Ok(event_run(event, subject, &report))
     }
 
+    fn list_event(&self, event: &Event) -> Result<Vec<Listed>, DialectError> {
+        match type_of(event) {
+            Some(name) => self.list(&name, event.subject()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    async fn run_event(
+        &self,
+        event: &Event,
+        _lenient: bool,
+    ) -> Result<Vec<EventRun>, DialectError> {
+        // A TNSAI hook list takes the neutral event itself: its envelope is written from it.
+        let Some(name) = type_of(event) else {
+            return Ok(Vec::new());
+        };
+        let report = self.list.run(event).await;
+        Ok(vec![event_run(&name, event.subject().map(str::to_owned), &report)])
+    }
+
     fn into_session(self: Box<Self>) -> Box<dyn Session> {
         hook_protocol::dialect::alone(self)
+    }
+}
+
+/// The event type of a neutral event, by its seam or its custom name.
+fn type_of(event: &Event) -> Option<String> {
+    match event.custom_name() {
+        Some(custom) => Some(custom.to_owned()),
+        None => EventType::from_seam(event.seam()).map(|t| t.as_str().to_owned()),
     }
 }
 
@@ -180,6 +208,7 @@ fn event_run(event: &str, subject: Option<String>, report: &Report) -> EventRun 
     run.updated_input = summary.updated_input.clone();
     run.messages = report.merged.messages.iter().map(|m| m.value.clone()).collect();
     run.hooks = report.records.iter().map(HookLine::of).collect();
+    run.decided_by = report.decided_by().map(HookLine::of);
     run.severity = summary.severity.map(Into::into);
     run
 }

@@ -27,6 +27,7 @@ pub(crate) const PUBLISHED: &[&str] = &[
     "hooks-codex",
     "hooks-copilot",
     "hooks-cursor",
+    "hooks-mixed",
     "hooks-cli",
 ];
 

@@ -265,6 +265,21 @@ impl Conversation {
         self.add(&shown.model, Some(tool_use_id))
     }
 
+    /// What any step shows the model, each text where Claude Code puts it: a step of every
+    /// agent's hooks (`hooks-mixed`, each dialect's texts gathered), or of a dialect reached
+    /// through the core's door. `tool_use_id`: the call the step is about, on the tool events.
+    ///
+    /// # Errors
+    ///
+    /// As for [`Conversation::step`].
+    pub fn shown(
+        &mut self,
+        shown: &Shown,
+        tool_use_id: Option<&str>,
+    ) -> Result<(), ConversationError> {
+        self.add(&shown.model, tool_use_id)
+    }
+
     /// The messages of the next request: the conversation, with the environment message
     /// after the person's first prompt (first when there is none yet). The last assistant
     /// message's calls must all have their results.

@@ -35,6 +35,7 @@ pub(super) fn event_run(name: EventName, raw: &RawRun, shown: Shown) -> EventRun
     run.warnings = shown.warnings.clone();
     run.shown = Some(shown);
     run.hooks = raw.records.iter().map(hook_line).collect();
+    run.decided_by = raw.report.decided_by().map(|r| hook_line(&Record::from_record(r)));
     run
 }
 
@@ -42,5 +43,6 @@ fn hook_line(r: &Record) -> HookLine {
     let mut line = HookLine::new(r.command.clone(), r.status, r.duration);
     line.exit_code = r.exit_code;
     line.note = r.message.clone().or_else(|| r.warnings.first().cloned());
+    line.source = Some(r.source.clone());
     line
 }

@@ -131,7 +131,8 @@ fn load(request: &LoadRequest) -> Result<Hooks, DialectError> {
             loader.plugin_dir(dir.to_path_buf());
         }
     } else {
-        let found = discover(home.as_deref(), &project_dir);
+        let mut found = discover(home.as_deref(), &project_dir);
+        found.retain(|(path, _)| !request.read_elsewhere.contains(path));
         let names: Vec<String> =
             found.iter().map(|(p, s)| format!("{} ({})", p.display(), s.as_str())).collect();
         notes.push(format!(
@@ -202,7 +203,7 @@ fn no_settings(project_dir: &Path, home: Option<&Path>) -> DialectError {
         Some(dir) => format!(" (an ancestor, {}, has .claude/)", dir.display()),
         None => String::new(),
     };
-    DialectError::load(format!(
+    DialectError::not_found(format!(
         "no Claude Code settings found in {}; pass --settings or --project-dir{hint}",
         project_dir.display()
     ))
@@ -319,6 +320,15 @@ impl Loaded for Hooks {
         Ok(listed)
     }
 
+    fn list_event(&self, event: &hook_protocol::Event) -> Result<Vec<Listed>, DialectError> {
+        let Some((name, input)) = written(event) else {
+            return Ok(Vec::new());
+        };
+        let subject = crate::subject_of(crate::EventName::parse(name), &input);
+        // An event without a subject lists every hook of its event.
+        self.list(name, subject.as_deref().filter(|s| !s.is_empty()))
+    }
+
     fn check_input(
         &self,
         event: &str,
@@ -339,6 +349,26 @@ impl Loaded for Hooks {
         Ok(run)
     }
 
+    fn check_event(&self, event: &hook_protocol::Event, lenient: bool) -> Result<(), DialectError> {
+        match written(event) {
+            Some((name, input)) => {
+                known_input(self.lenient || lenient, name, &input, &[]).map(drop)
+            }
+            None => Ok(()),
+        }
+    }
+
+    async fn run_event(
+        &self,
+        event: &hook_protocol::Event,
+        _lenient: bool,
+    ) -> Result<Vec<EventRun>, DialectError> {
+        let Some((name, input)) = written(event) else {
+            return Ok(Vec::new());
+        };
+        Ok(vec![self.run(name, input).await?])
+    }
+
     async fn settle(&self, wait: Duration) -> Settled {
         let ended = self.engine.settle_background(wait).await;
         let presenter = self.engine.presenter();
@@ -356,6 +386,16 @@ impl Loaded for Hooks {
         let session = Session::new(self.engine).with_stop_hook_block_cap(cap).non_interactive();
         Box::new(Recording { session, lenient: self.lenient, warning })
     }
+}
+
+/// A neutral event as Claude Code writes it: its event, and its input (the one the event came
+/// with, else one written from its fields); `None` where Claude Code has no such event.
+fn written(event: &hook_protocol::Event) -> Option<(&'static str, Map<String, Value>)> {
+    let name = match event.custom_name() {
+        Some(custom) => crate::EventName::parse(custom)?,
+        None => crate::EventName::from_seam(event.seam())?,
+    };
+    Some((name.as_str(), crate::payload_for(event, name.as_str()).object().clone()))
 }
 
 /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` from the environment, as Claude Code reads it (default 8;
@@ -428,6 +468,27 @@ impl hook_protocol::Session for Recording {
         out.guard = step.guard;
         out.resumed = resumed;
         Ok(out)
+    }
+
+    fn check_event(&self, event: &hook_protocol::Event, lenient: bool) -> Result<(), DialectError> {
+        let filled = ["stop_hook_active", "old_cwd"];
+        match written(event) {
+            Some((name, input)) => {
+                known_input(self.lenient || lenient, name, &input, &filled).map(drop)
+            }
+            None => Ok(()),
+        }
+    }
+
+    async fn step_event(
+        &mut self,
+        event: &hook_protocol::Event,
+        _lenient: bool,
+    ) -> Result<Vec<SessionStep>, DialectError> {
+        let Some((name, input)) = written(event) else {
+            return Ok(Vec::new());
+        };
+        Ok(vec![self.step(name, input).await?])
     }
 
     async fn settle(&mut self, wait: Duration) {

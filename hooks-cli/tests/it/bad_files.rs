@@ -111,6 +111,11 @@ fn every_command_refuses_a_bad_file_by_what_it_is() {
         let line = if file == "latin1" { ":2:1" } else { "" };
         let reason = if file == "latin1" {
             "not UTF-8 text (the first bad byte is on this line)".to_owned()
+        } else if file == "dir" {
+            // A folder is a project: every agent's hook files in it are checked.
+            "no agent's hook files in this folder (.claude/settings.json, .codex/hooks.json, \
+             .github/hooks/*.json, .cursor/hooks.json)"
+                .to_owned()
         } else if file == "loop-a" {
             "cannot be read: too many levels of symbolic links (os error 40)".to_owned()
         } else {

@@ -78,7 +78,12 @@ fn a_directory_is_called_a_directory() {
     );
     let out = hooks(&["check", "examples"], &root, None);
     assert_eq!(out.status, 1);
-    assert_eq!(out.stdout, "examples: error: is a directory, not a regular file\n");
+    assert_eq!(
+        out.stdout,
+        "examples: error: no agent's hook files in this folder (.claude/settings.json, \
+         .codex/hooks.json, .github/hooks/*.json, .cursor/hooks.json)\n",
+        "a folder is a project: every agent's hook files in it are checked"
+    );
     let project = root.join("examples/claude-project");
     let out = hooks(&["run", "--event", "Stop", "--input", ".claude"], &project, None);
     assert_eq!(error(&out), "hooks: `.claude` is a directory, not a regular file");

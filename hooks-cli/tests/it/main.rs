@@ -11,6 +11,7 @@ mod contain;
 mod copilot;
 mod cursor;
 mod errors;
+mod every_agent;
 mod first_hour;
 mod hostile;
 mod list;
