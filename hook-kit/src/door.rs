@@ -103,6 +103,9 @@ pub trait CommandEngine: fmt::Debug + Send + Sync + 'static {
         let _ = (state, event, step);
     }
 
+    /// Ends the engine's running hooks (its `kill_running`).
+    fn kill_running(&self, grace: Duration) -> usize;
+
     /// In a session, gives what runs in the background up to `wait` to end.
     async fn wait(&self, wait: Duration) {
         let _ = wait;
@@ -243,6 +246,10 @@ impl<E: CommandEngine> Loaded for Hooks<E> {
         Ok(join_all(written.into_iter().map(|(name, input)| self.engine.run(name, input))).await)
     }
 
+    fn kill_running(&self, grace: Duration) -> usize {
+        CommandEngine::kill_running(&self.engine, grace)
+    }
+
     fn into_session(self: Box<Self>) -> Box<dyn Session> {
         Box::new(Recording { hooks: *self, state: E::State::default() })
     }
@@ -314,6 +321,10 @@ impl<E: CommandEngine> Session for Recording<E> {
 
     async fn settle(&mut self, wait: Duration) {
         self.hooks.engine.wait(wait).await;
+    }
+
+    fn kill_running(&self, grace: Duration) -> usize {
+        CommandEngine::kill_running(&self.hooks.engine, grace)
     }
 }
 

@@ -620,6 +620,13 @@ pub trait Loaded: fmt::Debug + Send + Sync {
         Err(DialectError::NoNeutralEvents { dialect: "this dialect".to_owned() })
     }
 
+    /// Ends this dialect's running hooks (their process trees), giving them up to `grace` after
+    /// SIGTERM; returns how many were running. It blocks for at most `grace`. None by default.
+    fn kill_running(&self, grace: Duration) -> usize {
+        let _ = grace;
+        0
+    }
+
     /// The hooks as one session, for events given in order (a recording). A dialect whose
     /// agent keeps nothing between events returns [`alone`] of itself.
     fn into_session(self: Box<Self>) -> Box<dyn Session>;
@@ -704,6 +711,12 @@ pub trait Session: Send {
     async fn settle(&mut self, wait: Duration) {
         let _ = wait;
     }
+
+    /// Ends the session's running hooks, as [`Loaded::kill_running`] does.
+    fn kill_running(&self, grace: Duration) -> usize {
+        let _ = grace;
+        0
+    }
 }
 
 /// The session of a dialect without one: each event alone.
@@ -729,6 +742,10 @@ impl Session for Alone {
 
     fn check_event(&self, event: &Event, lenient: bool) -> Result<(), DialectError> {
         self.0.check_event(event, lenient)
+    }
+
+    fn kill_running(&self, grace: Duration) -> usize {
+        self.0.kill_running(grace)
     }
 
     async fn step_event(

@@ -171,6 +171,10 @@ impl CommandEngine for Engine {
         event_run(&self.run_json(name, input).await)
     }
 
+    fn kill_running(&self, grace: std::time::Duration) -> usize {
+        Engine::kill_running(self, grace)
+    }
+
     fn write(
         &self,
         event: &hook_protocol::Event,

@@ -172,6 +172,10 @@ impl CommandEngine for Engine {
     }
 
     /// A run in the core's words: the first deny's reason (Copilot stops at it).
+    fn kill_running(&self, grace: std::time::Duration) -> usize {
+        Engine::kill_running(self, grace)
+    }
+
     fn write(
         &self,
         event: &hook_protocol::Event,

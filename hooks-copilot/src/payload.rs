@@ -349,6 +349,19 @@ mod tests {
         assert_eq!(mcp["toolName"], "github-create_issue");
         assert_eq!(mcp["toolArgs"], json!({"title": "t"}));
         assert_eq!(written("Grep", json!({"pattern": "p"}))["toolName"], "Grep", "kept as named");
+        let read = written("Read", json!({"file_path": "a.rs"}));
+        assert_eq!(
+            (&read["toolName"], &read["toolArgs"]),
+            (&json!("view"), &json!({"path": "a.rs"}))
+        );
+        let fetch = written("WebFetch", json!({"url": "https://x", "prompt": "p"}));
+        assert_eq!(
+            (&fetch["toolName"], &fetch["toolArgs"]),
+            (&json!("web_fetch"), &json!({"url": "https://x"}))
+        );
+        let agent = written("Agent", json!({"prompt": "p", "subagent_type": "explore"}));
+        assert_eq!(agent["toolName"], "task");
+        assert_eq!(agent["toolArgs"], json!({"prompt": "p", "agent_type": "explore"}));
         let call = ToolCall::new("Write", json!({"file_path": "a"}));
         let event = Event::new(Common::new("s", "/p"), Payload::PreTool(call));
         let e = write(&event, false).err().map(|e| e.to_string()).unwrap_or_default();

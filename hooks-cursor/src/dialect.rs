@@ -127,6 +127,10 @@ impl CommandEngine for Engine {
             .collect()
     }
 
+    fn kill_running(&self, grace: std::time::Duration) -> usize {
+        Engine::kill_running(self, grace)
+    }
+
     fn write(
         &self,
         event: &hook_protocol::Event,

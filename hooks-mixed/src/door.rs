@@ -67,7 +67,8 @@ impl Dialect for All {
     }
 
     fn reads(&self, kind: FileKind) -> bool {
-        kind == FileKind::Config
+        // Each file goes to its dialect: skills and sub-agents to Claude Code's.
+        matches!(kind, FileKind::Config | FileKind::Plugin | FileKind::Skill | FileKind::Agent)
     }
 
     fn claims(&self, _path: &Path, _text: &str) -> Claim {

@@ -5,8 +5,8 @@ use futures_util::future::join_all;
 use hook_protocol::{Diagnostic, DialectError, Event, Listed, LoadRequest, Loaded};
 
 use crate::fold::{PartRun, fold};
-use crate::words::{event_name, naming};
 use crate::session::MixedSession;
+use crate::words::{event_name, naming};
 
 /// One dialect's loaded hooks.
 #[derive(Debug)]
@@ -132,6 +132,13 @@ impl Mixed {
             ended.extend(s.ended);
         }
         hook_protocol::Settled::new(late, ended)
+    }
+
+    /// Ends every dialect's running hooks (their process trees), giving them up to `grace`
+    /// after SIGTERM; returns how many were running. It blocks for at most `grace` per
+    /// dialect: call it from a blocking task or a thread.
+    pub fn kill_running(&self, grace: std::time::Duration) -> usize {
+        self.parts.iter().map(|p| p.loaded.kill_running(grace)).sum()
     }
 
     /// The hooks as one session: each dialect keeps what its agent keeps between events.

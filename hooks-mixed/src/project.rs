@@ -58,6 +58,7 @@ pub struct Project {
     claude_files: ClaudeFiles,
     tnsai: Option<PathBuf>,
     native: Vec<Arc<dyn Hook>>,
+    plugins: Vec<(String, PathBuf)>,
 }
 
 impl Project {
@@ -77,7 +78,17 @@ impl Project {
             claude_files: ClaudeFiles::default(),
             tnsai: None,
             native: Vec::new(),
+            plugins: Vec::new(),
         }
+    }
+
+    /// A plugin of one agent (`claude`, `codex`, `copilot`, `cursor`), run by that agent's
+    /// dialect. A plugin named in the request goes to the agent whose manifest it holds
+    /// (`.claude-plugin/`, `.codex-plugin/`); Copilot's and Cursor's plugins have none of their
+    /// own, so they are named here.
+    pub fn plugin(mut self, dialect: &str, dir: impl Into<PathBuf>) -> Self {
+        self.plugins.push((dialect.to_owned(), dir.into()));
+        self
     }
 
     /// The user's home folder, where user-level files are found.
@@ -135,8 +146,19 @@ impl Project {
     /// The request one dialect gets.
     fn request_for(&self, dialect: &dyn Dialect) -> LoadRequest {
         let mut request = self.request.clone();
-        // Named files go to the dialect that claims each most surely.
-        request.files.retain(|(_, path)| owner(path) == Some(dialect.name()));
+        // Named files go to the dialect that claims each most surely; plugins to the agent
+        // whose manifest they hold, or the one the harness named.
+        request.files.retain(|(kind, path)| match kind {
+            FileKind::Plugin => plugin_owner(path) == Some(dialect.name()),
+            FileKind::Config => owner(path) == Some(dialect.name()),
+            // Skills and sub-agents with hooks are Claude Code's.
+            _ => dialect.reads(*kind),
+        });
+        for (name, dir) in &self.plugins {
+            if name == dialect.name() {
+                request.files.push((FileKind::Plugin, dir.clone()));
+            }
+        }
         if !dialect.surfaces().contains(&request.surface) {
             request.surface = hook_protocol::Surface::Local;
         }
@@ -159,6 +181,41 @@ impl Project {
         let mut parts = Vec::new();
         let mut diagnostics = Vec::new();
         let mut notes = Vec::new();
+        for dir in self.request.files_of(FileKind::Plugin).filter(|d| plugin_owner(d).is_none()) {
+            diagnostics.push(Diagnostic::error(
+                dir,
+                Position::default(),
+                "a plugin of no agent this run can tell (no .claude-plugin/ or .codex-plugin/ \
+                 manifest): name its agent (`Project::plugin`, or --dialect copilot or cursor); \
+                 its hooks do not run",
+            ));
+        }
+        let unknown: Vec<&str> = self
+            .plugins
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|n| !file_dialects().iter().any(|d| d.name() == *n))
+            .collect();
+        for name in unknown {
+            diagnostics.push(Diagnostic::error(
+                &self.request.project_dir,
+                Position::default(),
+                format!("a plugin of `{name}`, which is none of claude, codex, copilot, cursor"),
+            ));
+        }
+        // What sits where an agent's file goes but is no file (a FIFO, a folder) is no agent's
+        // file to read, and the agents pass it by; here it is said.
+        for (name, path) in places(&self.request.project_dir) {
+            let odd = std::fs::symlink_metadata(&path).is_ok() && !path.is_file();
+            if let (true, Err(e)) = (odd && self.on(name), read_config(&path)) {
+                let title = file_dialects().iter().find(|d| d.name() == name).map(|d| d.title());
+                diagnostics.push(Diagnostic::error(
+                    &path,
+                    e.line().map_or_else(Position::default, |l| Position::new(l, 1)),
+                    format!("{}: {}; not read", title.unwrap_or(name), e.reason()),
+                ));
+            }
+        }
         for dialect in file_dialects() {
             if !self.on(dialect.name()) {
                 notes.push(format!("{}: turned off", dialect.title()));
@@ -198,6 +255,13 @@ impl Project {
 /// `.codex/hooks.json` and `config.toml`, `.github/hooks/*.json` (in name order) and
 /// `.github/copilot/settings.json`, `.cursor/hooks.json`. Only files that exist.
 pub fn project_files(project_dir: &std::path::Path) -> Vec<(&'static str, PathBuf)> {
+    let mut found = places(project_dir);
+    found.retain(|(_, p)| p.is_file());
+    found
+}
+
+/// Where each agent's hook files are in a project folder, whatever is there.
+fn places(project_dir: &std::path::Path) -> Vec<(&'static str, PathBuf)> {
     let mut found: Vec<(&'static str, PathBuf)> = [
         ("claude", ".claude/settings.json"),
         ("claude", ".claude/settings.local.json"),
@@ -218,8 +282,23 @@ pub fn project_files(project_dir: &std::path::Path) -> Vec<(&'static str, PathBu
     found.extend(copilot.into_iter().map(|p| ("copilot", p)));
     found.push(("copilot", project_dir.join(".github/copilot/settings.json")));
     found.push(("cursor", project_dir.join(".cursor/hooks.json")));
-    found.retain(|(_, p)| p.is_file());
     found
+}
+
+/// A configuration file's text, within its cap.
+fn read_config(path: &std::path::Path) -> Result<String, hook_protocol::text_file::ReadError> {
+    hook_protocol::text_file::read_text(path, hook_protocol::text_file::Cap::CONFIG)
+}
+
+/// The agent whose plugin `dir` is, by its manifest folder.
+fn plugin_owner(dir: &std::path::Path) -> Option<&'static str> {
+    if dir.join(".claude-plugin/plugin.json").is_file() {
+        Some("claude")
+    } else if dir.join(".codex-plugin/plugin.json").is_file() {
+        Some("codex")
+    } else {
+        None
+    }
 }
 
 /// The dialect whose file `path` is, by its place and shape, when one claims it.

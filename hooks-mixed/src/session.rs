@@ -73,6 +73,12 @@ impl MixedSession {
         Ok(MixedStep { step, parts })
     }
 
+    /// Ends every dialect's running hooks, as [`Mixed::kill_running`](crate::Mixed::kill_running)
+    /// does.
+    pub fn kill_running(&self, grace: std::time::Duration) -> usize {
+        self.parts.iter().map(|(_, _, s)| s.kill_running(grace)).sum()
+    }
+
     /// Gives what runs in the background, in every dialect, up to `wait` to end.
     pub async fn settle(&mut self, wait: std::time::Duration) {
         join_all(self.parts.iter_mut().map(|(_, _, s)| s.settle(wait))).await;

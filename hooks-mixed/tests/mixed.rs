@@ -371,3 +371,54 @@ async fn a_neutral_event_missing_a_field_an_agent_needs_names_the_agent() {
     assert!(e.to_string().contains("Codex needs `tool_input.old_string`"), "{e}");
     assert!(seen(dir, "claude").is_empty(), "nothing ran");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fifo_and_a_plugin_of_no_known_agent_are_diagnostics_and_the_rest_runs() {
+    let scratch = Scratch::new("mixed-fifo");
+    let dir = scratch.path();
+    project(dir);
+    std::fs::remove_file(dir.join(".cursor/hooks.json")).unwrap();
+    #[expect(clippy::disallowed_methods, reason = "a test fixture: `mkfifo` makes the pipe")]
+    let made = std::process::Command::new("mkfifo").arg(dir.join(".cursor/hooks.json")).status();
+    assert!(made.unwrap().success());
+    std::fs::create_dir_all(dir.join("some-plugin/hooks")).unwrap();
+    let mut request = LoadRequest::new(dir);
+    request.files.push((FileKind::Plugin, dir.join("some-plugin")));
+    let mixed = Project::with_request(request).only(&["claude", "cursor"]).load();
+    let errors: Vec<String> =
+        mixed.diagnostics().iter().filter(|d| d.is_error()).map(ToString::to_string).collect();
+    assert!(errors.iter().any(|e| e.contains("Cursor: ") && e.contains("FIFO")), "{errors:?}");
+    assert!(
+        errors.iter().any(|e| e.contains("some-plugin") && e.contains("name its agent")),
+        "{errors:?}"
+    );
+    assert_eq!(mixed.dialects(), ["claude"], "Cursor has no file it can read");
+    let run = mixed.run(&pre_tool(dir, "Bash", json!({"command": "rm -rf x"}))).await.unwrap();
+    assert_eq!(run.run.decision, DecisionWord::Deny, "Claude Code's hooks still run");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn kill_running_ends_every_dialects_hooks() {
+    let scratch = Scratch::new("mixed-kill");
+    let dir = scratch.path();
+    std::fs::create_dir_all(dir.join(".claude")).unwrap();
+    std::fs::create_dir_all(dir.join(".cursor")).unwrap();
+    let slow = script(dir.join("slow.sh"), "cat > /dev/null; sleep 30");
+    let claude =
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": slow}]}]}});
+    std::fs::write(dir.join(".claude/settings.json"), claude.to_string()).unwrap();
+    let cursor = json!({"version": 1, "hooks": {"preToolUse": [{"command": slow}]}});
+    std::fs::write(dir.join(".cursor/hooks.json"), cursor.to_string()).unwrap();
+    let mixed = Arc::new(Project::new(dir).home(dir.join("home")).load());
+    assert_eq!(mixed.dialects(), ["claude", "cursor"]);
+    let killer = Arc::clone(&mixed);
+    let kill = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        killer.kill_running(std::time::Duration::from_millis(200))
+    });
+    let started = std::time::Instant::now();
+    let run = mixed.run(&pre_tool(dir, "Bash", json!({"command": "ls"}))).await.unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(kill.join().unwrap(), 2, "one hook of each dialect was running");
+    assert_eq!(run.run.hooks.len(), 2);
+}

@@ -381,6 +381,10 @@ impl Loaded for Hooks {
         Settled::new(late, ended)
     }
 
+    fn kill_running(&self, grace: Duration) -> usize {
+        self.engine.kill_running(grace)
+    }
+
     fn into_session(self: Box<Self>) -> Box<dyn hook_protocol::Session> {
         let (cap, warning) = stop_hook_block_cap();
         let session = Session::new(self.engine).with_stop_hook_block_cap(cap).non_interactive();
@@ -489,6 +493,10 @@ impl hook_protocol::Session for Recording {
             return Ok(Vec::new());
         };
         Ok(vec![self.step(name, input).await?])
+    }
+
+    fn kill_running(&self, grace: Duration) -> usize {
+        self.session.engine().kill_running(grace)
     }
 
     async fn settle(&mut self, wait: Duration) {

@@ -108,3 +108,29 @@ fn check_of_a_folder_checks_every_agents_files() {
     assert_eq!(out.status, 1);
     assert!(out.stdout.contains("no agent's hook files in this folder"), "{}", out.stdout);
 }
+
+#[test]
+fn replay_runs_the_example_session_through_every_agents_session() {
+    let args = ["replay", "--dialect", "all", "--settings", ".codex/hooks.json", "session.jsonl"];
+    let out = hooks(&args, &project(), None);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let rows: Vec<&str> = out.stdout.lines().collect();
+    assert!(rows[3].contains("PreToolUse") && rows[3].contains("deny"), "{}", out.stdout);
+    assert!(rows[4].contains("PreToolUse") && rows[4].contains("none"), "{}", out.stdout);
+    assert!(rows[6].contains("UserPromptSubmit") && rows[6].contains("block"), "{}", out.stdout);
+    assert!(rows[7].contains("Stop") && rows[7].contains("none"), "{}", out.stdout);
+    let json = [
+        "replay",
+        "--dialect",
+        "all",
+        "--settings",
+        ".codex/hooks.json",
+        "--format",
+        "json",
+        "session.jsonl",
+    ];
+    let out = hooks(&json, &project(), None);
+    let third: Value = serde_json::from_str(out.stdout.lines().nth(2).unwrap()).unwrap();
+    assert_eq!(third["decided_by"]["dialect"], "claude", "{third}");
+    assert_eq!(third["hooks"][0]["dialect"], "claude");
+}
