@@ -18,10 +18,16 @@ const BENCHES: &[Bench] = &[
     (
         "engine",
         "the Claude engine versus raw spawns, and its scale; then an event of every other dialect \
-         versus a Claude Code event",
-        &[("hooks-claude", "engine"), ("hooks-cli", "dialects")],
+         versus a Claude Code event; then every agent's hooks on one event versus raw spawns",
+        &[("hooks-claude", "engine"), ("hooks-cli", "dialects"), ("hooks-mixed", "mixed")],
     ),
     ("session", "a Session step versus Engine::fire and its shown", &[("hooks-claude", "session")]),
+    (
+        "mixed",
+        "one event through a hook of each of four agents versus four raw spawns at once; loading \
+         (also in `engine`)",
+        &[("hooks-mixed", "mixed")],
+    ),
     (
         "dialects",
         "a Codex, a Copilot and a Cursor event versus a Claude Code event (also in `engine`)",
@@ -34,8 +40,8 @@ pub(crate) fn run(args: &[String]) -> Result {
     let peers = args.iter().any(|a| a == "peers");
     let named: Vec<&String> = args.iter().filter(|a| *a != "peers").collect();
     let selected: Vec<&Bench> = if args.is_empty() {
-        // Every bench once: `engine` already runs the dialects' cells.
-        BENCHES.iter().filter(|b| b.0 != "dialects").collect()
+        // Every bench once: `engine` already runs the dialects' and the mixed cells.
+        BENCHES.iter().filter(|b| !matches!(b.0, "dialects" | "mixed")).collect()
     } else {
         named
             .iter()
