@@ -116,6 +116,28 @@ pub trait CommandEngine: fmt::Debug + Send + Sync + 'static {
 /// with its input object.
 pub type Written<E> = Vec<(E, Map<String, Value>)>;
 
+/// A neutral event as an agent with one event per seam writes it: its event (none where it has
+/// none), the tool call in the agent's own vocabulary (`tool`), and the object its hooks read
+/// (`object`).
+///
+/// # Errors
+///
+/// What `tool` refuses: a field the agent needs that the call lacks.
+pub fn write_one<E: EventTable>(
+    event: &Event,
+    tool: impl FnOnce(&hook_protocol::ToolCall, E) -> Result<hook_protocol::ToolCall, DialectError>,
+    object: impl FnOnce(E, &Event) -> std::sync::Arc<Map<String, Value>>,
+) -> Result<Written<E>, DialectError> {
+    let Some(name) = E::of_event(event) else {
+        return Ok(Vec::new());
+    };
+    let mut event = event.clone();
+    if let Some(call) = event.payload.tool_call_mut() {
+        *call = tool(call, name)?;
+    }
+    Ok(vec![(name, (*object(name, &event)).clone())])
+}
+
 /// An event as the door was given it: the agent's event, and its input object when the given
 /// one was of another form.
 type Named<E> = (E, Option<Map<String, Value>>);

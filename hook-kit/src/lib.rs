@@ -63,7 +63,7 @@ pub mod json;
 mod reading;
 
 pub use config::{Config, Loader, ReadFile, SourceFile, absolute};
-pub use door::{CommandEngine, Hooks, Written, event_run, listed, string_field};
+pub use door::{CommandEngine, Hooks, Written, event_run, listed, string_field, write_one};
 pub use engine::{Core, Run, aliases, hook_info, inherited_env};
 pub use event::EventTable;
 pub use files::{HookFile, agent_home, found_note, hook_files, named_file, plugin_dir};

@@ -9,7 +9,6 @@
 
 use std::sync::Arc;
 
-use hook_kit::EventTable;
 use hook_protocol::{DialectError, Event, NeutralTool, Payload, ToolCall, ToolInput};
 use serde_json::{Map, Value, json};
 
@@ -113,14 +112,7 @@ pub(crate) fn write(
     event: &Event,
     lenient: bool,
 ) -> Result<hook_kit::Written<EventName>, DialectError> {
-    let Some(name) = EventName::of_event(event) else {
-        return Ok(Vec::new());
-    };
-    let mut event = event.clone();
-    if let Some(call) = event.payload.tool_call_mut() {
-        *call = codex_call(call, name, lenient)?;
-    }
-    Ok(vec![(name, (*stdin_object(name, &event)).clone())])
+    hook_kit::write_one(event, |call, name| codex_call(call, name, lenient), stdin_object)
 }
 
 /// A neutral tool call as Codex's.

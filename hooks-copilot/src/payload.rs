@@ -11,7 +11,6 @@
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use hook_kit::EventTable;
 use hook_protocol::{DialectError, Event, NeutralTool, Payload, ToolCall, ToolInput};
 use serde_json::{Map, Value, json};
 
@@ -214,14 +213,7 @@ pub(crate) fn write(
     event: &Event,
     lenient: bool,
 ) -> Result<hook_kit::Written<EventName>, DialectError> {
-    let Some(name) = EventName::of_event(event) else {
-        return Ok(Vec::new());
-    };
-    let mut event = event.clone();
-    if let Some(call) = event.payload.tool_call_mut() {
-        *call = copilot_call(call, name, lenient)?;
-    }
-    Ok(vec![(name, (*stdin_object(name, &event)).clone())])
+    hook_kit::write_one(event, |call, name| copilot_call(call, name, lenient), stdin_object)
 }
 
 /// A neutral tool call as Copilot's.
