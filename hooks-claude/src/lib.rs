@@ -266,8 +266,3 @@ pub use wire::decode::{RunRecord, decode_http_outcome, decode_outcome};
 pub use wire::input;
 pub use wire::output;
 pub use wire::samples;
-
-/// The README's Rust snippets, compiled as doctests so that they keep up with the API.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeSnippets;

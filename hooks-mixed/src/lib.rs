@@ -61,3 +61,9 @@ pub use session::{MixedSession, MixedStep};
 
 #[doc = include_str!("../docs/mixed.md")]
 pub mod guide {}
+
+/// The README's Rust snippets, compiled as doctests so that they keep up with the API (here,
+/// where every crate they name is a dependency).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeSnippets;

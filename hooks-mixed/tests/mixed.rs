@@ -249,6 +249,14 @@ async fn an_edit_is_codexs_patch_and_an_mcp_call_copilots_server_tool() {
         (DecisionWord::Deny, Some("codex says no"))
     );
     assert_eq!(run.run.decided_by.unwrap().source.unwrap().dialect, "codex");
+    // What the model sees: Codex's refusal, in its words, with the patch as the command.
+    let texts: Vec<String> =
+        run.run.shown.clone().unwrap().model.iter().map(|m| m.text.clone()).collect();
+    let patch = "*** Begin Patch\n*** Update File: secret.env\n@@\n-A=1\n+A=2\n*** End Patch\n";
+    assert_eq!(
+        texts,
+        [format!("Command blocked by PreToolUse hook: codex says no. Command: {patch}")]
+    );
     let codex = &seen(dir, "codex")[0];
     assert_eq!(codex["tool_name"], "apply_patch");
     assert_eq!(
@@ -271,6 +279,9 @@ async fn an_edit_is_codexs_patch_and_an_mcp_call_copilots_server_tool() {
         (DecisionWord::Deny, Some("copilot says no"))
     );
     assert_eq!(seen(dir, "copilot")[0]["toolName"], "github-create_issue");
+    let texts: Vec<String> =
+        run.run.shown.clone().unwrap().model.iter().map(|m| m.text.clone()).collect();
+    assert_eq!(texts, ["Denied by preToolUse hook: copilot says no"], "Copilot's words");
     assert_eq!(seen(dir, "claude")[0]["tool_name"], "mcp__github__create_issue");
     let cursor = &seen(dir, "cursor-mcp")[0];
     assert_eq!(

@@ -96,8 +96,8 @@ fn stand_in_cc(dir: &Path) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// Debian's cargo, set to check for every Apple target with `-Z build-std`.
-fn cargo(target: &Path, cc: &Path) -> Command {
+/// Debian's cargo, set to check for the Apple `targets` with `-Z build-std`.
+fn cargo(target: &Path, cc: &Path, targets: &[&str]) -> Command {
     let mut cmd = tool(&format!("{DEBIAN_BIN}/cargo"));
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut dirs = vec![PathBuf::from(DEBIAN_BIN)];
@@ -115,14 +115,17 @@ fn cargo(target: &Path, cc: &Path) -> Command {
         cmd.env(format!("CC_{var}"), cc).env(format!("AR_{var}"), "ar");
     }
     cmd.args(["clippy", "-q", "-Z", "build-std"]);
-    for t in TARGETS {
+    for t in targets {
         cmd.args(["--target", t]);
     }
     cmd
 }
 
-/// Runs the check: clippy with warnings denied over every crate and target, then
-/// `hooks-claude` without its `http` feature, for both Apple targets.
+/// Runs the check: clippy with warnings denied over every crate and target for Apple silicon;
+/// for Intel Macs, the crates whose code depends on the system (`hook-exec`, and `hooks-cli`
+/// with every library below it), every target; then `hooks-claude` without its `http`
+/// feature, for both. The two targets differ in their architecture only, and no crate's code
+/// depends on that.
 pub(crate) fn check() -> Result {
     eprintln!(
         "xtask: macos: a type-check for {} (nothing is linked or run)",
@@ -132,10 +135,14 @@ pub(crate) fn check() -> Result {
     let target = target_dir().join("macos");
     let cc = stand_in_cc(&target)?;
     let deny = ["--", "-D", "warnings"];
-    let mut all = cargo(&target, &cc);
+    let [silicon, intel] = TARGETS;
+    let mut all = cargo(&target, &cc, &[silicon]);
     all.args(["--workspace", "--all-targets", "--locked"]).args(deny);
-    run("macos: clippy, every crate and target", &mut all)?;
-    let mut lean = cargo(&target, &cc);
+    run(&format!("macos: clippy, every crate and target, {silicon}"), &mut all)?;
+    let mut system = cargo(&target, &cc, &[intel]);
+    system.args(["-p", "hook-exec", "-p", "hooks-cli", "--all-targets", "--locked"]).args(deny);
+    run(&format!("macos: clippy, hook-exec and hooks-cli, {intel}"), &mut system)?;
+    let mut lean = cargo(&target, &cc, &TARGETS);
     lean.args(["-p", "hooks-claude", "--no-default-features", "--lib", "--test", "it", "--locked"])
         .args(deny);
     run("macos: clippy, hooks-claude without http", &mut lean)
