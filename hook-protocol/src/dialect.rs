@@ -277,6 +277,18 @@ impl DecisionWord {
         Self::ALL.into_iter().find(|w| w.as_str() == text)
     }
 
+    /// The decision the word stands for, for a harness that acts on it: `None` for no opinion;
+    /// a deny and a block are both [`Decision::Deny`].
+    pub fn decision(self) -> Option<Decision> {
+        match self {
+            DecisionWord::NoOpinion => None,
+            DecisionWord::Allow => Some(Decision::Allow),
+            DecisionWord::Ask => Some(Decision::Ask),
+            DecisionWord::Defer => Some(Decision::Defer),
+            DecisionWord::Deny | DecisionWord::Block => Some(Decision::Deny),
+        }
+    }
+
     /// The word of a folded decision; `deny` is the word a deny takes on the event
     /// ([`DecisionWord::Deny`] for a permission, [`DecisionWord::Block`] for an action).
     pub fn of(decision: Option<Decision>, deny: DecisionWord) -> Self {
@@ -755,5 +767,20 @@ impl Session for Alone {
     ) -> Result<Vec<SessionStep>, DialectError> {
         let runs = self.0.run_event(event, lenient).await?;
         Ok(runs.into_iter().map(SessionStep::new).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_stands_for_the_decision_it_was_made_of() {
+        for decision in [Decision::Allow, Decision::Ask, Decision::Defer, Decision::Deny] {
+            for deny in [DecisionWord::Deny, DecisionWord::Block] {
+                assert_eq!(DecisionWord::of(Some(decision), deny).decision(), Some(decision));
+            }
+        }
+        assert_eq!(DecisionWord::of(None, DecisionWord::Deny).decision(), None);
     }
 }

@@ -11,15 +11,21 @@
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), hook_protocol::DialectError> {
-//! use hook_protocol::{Common, Event, Payload, ToolCall};
+//! use hook_protocol::{Common, Decision, Event, Payload, ToolCall};
 //! use serde_json::json;
 //!
 //! let hooks = hooks_mixed::Project::new("/work/app").home("/home/me").load();
 //! let call = ToolCall::new("Edit", json!({"file_path": "src/main.rs", "old_string": "a", "new_string": "b"}));
 //! let event = Event::new(Common::new("session-1", "/work/app"), Payload::PreTool(call));
-//! let step = hooks.run(&event).await?;
-//! if let Some(hook) = &step.run.decided_by {
-//!     println!("{} by {:?}: {:?}", step.run.decision, hook.source, step.run.reason);
+//! let run = hooks.run(&event).await?.run;
+//! match run.decision.decision() {
+//!     Some(Decision::Deny) => {
+//!         // The call does not run; the model gets each refusing agent's words (`run.shown`).
+//!         let by = run.decided_by.as_ref().and_then(|h| h.source.as_ref());
+//!         println!("refused by {by:?}: {:?}", run.reason);
+//!     }
+//!     Some(Decision::Ask | Decision::Defer) => { /* the harness's own permission prompt */ }
+//!     Some(Decision::Allow) | None => { /* run it, with `run.updated_input` if a hook rewrote it */ }
 //! }
 //! # Ok(()) }
 //! ```
