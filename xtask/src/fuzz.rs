@@ -1,8 +1,9 @@
 //! `cargo xtask fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
 //!
 //! Installs the pinned `cargo-fuzz` when it is missing, builds every target once, then runs
-//! each named target (all when none is named) for N seconds (default 60), one after another,
-//! and prints executions and crashes per target. Only the stable toolchain is available, so
+//! each named target (all when none is named) for N seconds (default 60), as many at once as
+//! the machine has cores (each fuzzer runs on one), and prints executions and crashes per
+//! target. Only the stable toolchain is available, so
 //! the `-Z` flags of a libFuzzer build are allowed with `RUSTC_BOOTSTRAP=1`.
 //!
 //! Targets are built without a sanitizer (`-s none`): the code under test is safe Rust (the
@@ -175,8 +176,26 @@ fn fuzz_with(runner: Runner, targets: &[&'static str], seconds: u64) -> Result {
     };
     eprintln!("xtask: fuzz: built in {:.0} s", started.elapsed().as_secs_f64());
     let mut outcomes = Vec::new();
-    for &target in targets {
-        outcomes.push(run_target(binaries.as_deref(), target, seconds)?);
+    // Each target runs on one core: as many at once as the machine has cores.
+    let width = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    for chunk in targets.chunks(width) {
+        let bins = binaries.as_deref();
+        let runs: Vec<std::result::Result<Outcome, String>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|&target| {
+                    scope
+                        .spawn(move || run_target(bins, target, seconds).map_err(|e| e.to_string()))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err("a fuzz run's thread panicked".into())))
+                .collect()
+        });
+        for run in runs {
+            outcomes.push(run?);
+        }
     }
     println!(
         "\n{:<16} {:>8} {:>14} {:>10} {:>8}  crash",
