@@ -13,6 +13,10 @@ pub trait EventTable: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'sta
     /// How the agent's event names are spelled, for the hint of an unknown one.
     const SPELLING: &'static str = "event names are case-sensitive";
 
+    /// Whether an unknown name that nearly spells none is told [`EventTable::SPELLING`] too
+    /// (an agent whose spelling lists its names).
+    const SPELLING_ALWAYS: bool = false;
+
     /// Every event, in the agent's order.
     fn all() -> &'static [Self];
 
@@ -42,11 +46,13 @@ pub trait EventTable: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'sta
     }
 
     /// The hint an unknown name gets: ` ({SPELLING}: did you mean `X`?)` when it nearly spells
-    /// one, else nothing.
+    /// one, else ` ({SPELLING})` where [`EventTable::SPELLING_ALWAYS`], else nothing.
     fn hint(name: &str) -> String {
-        Self::near(name)
-            .map(|e| format!(" ({}: did you mean `{e}`?)", Self::SPELLING))
-            .unwrap_or_default()
+        match Self::near(name) {
+            Some(e) => format!(" ({}: did you mean `{e}`?)", Self::SPELLING),
+            None if Self::SPELLING_ALWAYS => format!(" ({})", Self::SPELLING),
+            None => String::new(),
+        }
     }
 
     /// The event of a name, or the door's error naming the agent and, when one is near, the
@@ -85,10 +91,11 @@ pub trait EventTable: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'sta
 /// ```
 #[macro_export]
 macro_rules! event_table {
-    ($name:ty, $what:literal, [$($method:ident),*] $(, $spelling:literal)?) => {
+    ($name:ty, $what:literal, [$($method:ident),*] $(, $spelling:literal)? $(, always = $always:literal)?) => {
         impl $crate::EventTable for $name {
             const WHAT: &'static str = $what;
             $(const SPELLING: &'static str = $spelling;)?
+            $(const SPELLING_ALWAYS: bool = $always;)?
 
             fn all() -> &'static [Self] {
                 &<$name>::ALL

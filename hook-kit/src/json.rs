@@ -137,9 +137,11 @@ pub fn each_hook<'t, E: EventTable>(
     for prop in &events.properties {
         let name = prop.name.as_str();
         let Some(event) = E::all().iter().copied().find(|e| e.as_str() == name) else {
-            let hint = E::near(name)
-                .map(|e| format!(" (did you mean `{e}`? {})", E::SPELLING))
-                .unwrap_or_default();
+            let hint = match E::near(name) {
+                Some(e) => format!(" (did you mean `{e}`? {})", E::SPELLING),
+                None if E::SPELLING_ALWAYS => format!(" ({})", E::SPELLING),
+                None => String::new(),
+            };
             let at = sink.at(&prop.name);
             let what = E::WHAT;
             let problem = format!("unknown {what} `{name}`{hint}");

@@ -24,6 +24,12 @@ pub enum Placement {
     EnvironmentStart,
     /// A paragraph appended to the end of the environment message (after a blank line).
     EnvironmentEnd,
+    /// Text appended to the result of the tool call the event is about, right after the
+    /// tool's own output (Gemini CLI's `<hook_context>` after a tool).
+    ToolResultEnd,
+    /// Text put before the text of the user's prompt, in its block (Gemini CLI's session
+    /// context).
+    PromptStart,
 }
 
 impl Placement {
@@ -35,6 +41,8 @@ impl Placement {
             Placement::User => "user",
             Placement::EnvironmentStart => "environment_start",
             Placement::EnvironmentEnd => "environment_end",
+            Placement::ToolResultEnd => "tool_result_end",
+            Placement::PromptStart => "prompt_start",
         }
     }
 }

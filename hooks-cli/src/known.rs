@@ -5,13 +5,14 @@ use hook_protocol::Dialect;
 use crate::error::{CliError, cli_error};
 
 /// Every dialect, the default first; `all` (every agent's hooks on one seam) last.
-pub(crate) fn all() -> [&'static dyn Dialect; 6] {
+pub(crate) fn all() -> [&'static dyn Dialect; 7] {
     [
         hooks_claude::dialect(),
         hooks_tnsai::dialect(),
         hooks_codex::dialect(),
         hooks_copilot::dialect(),
         hooks_cursor::dialect(),
+        hooks_gemini::dialect(),
         hooks_mixed::dialect(),
     ]
 }

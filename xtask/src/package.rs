@@ -27,6 +27,7 @@ pub(crate) const PUBLISHED: &[&str] = &[
     "hooks-codex",
     "hooks-copilot",
     "hooks-cursor",
+    "hooks-gemini",
     "hooks-mixed",
     "hooks-cli",
 ];

@@ -151,6 +151,7 @@ const REFERENCES: &[(&str, &str)] = &[
     ("hooks-codex", "docs/codex.md"),
     ("hooks-copilot", "docs/copilot.md"),
     ("hooks-cursor", "docs/cursor.md"),
+    ("hooks-gemini", "docs/gemini.md"),
 ];
 
 /// The reference a file's `compatibility#` links point into: its crate's, else Claude Code's.
@@ -208,6 +209,7 @@ fn links_into_the_compatibility_reference_name_its_sections() {
                 "codex.md#",
                 "copilot.md#",
                 "cursor.md#",
+                "gemini.md#",
                 "](#",
             ]
             .iter()
@@ -227,6 +229,7 @@ fn links_into_the_compatibility_reference_name_its_sections() {
                     "codex.md#" => Some("docs/codex.md"),
                     "copilot.md#" => Some("docs/copilot.md"),
                     "cursor.md#" => Some("docs/cursor.md"),
+                    "gemini.md#" => Some("docs/gemini.md"),
                     _ => Some(reference_of(&path)),
                 };
                 if let Some(doc) = doc {

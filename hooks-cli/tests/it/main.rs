@@ -13,6 +13,7 @@ mod cursor;
 mod errors;
 mod every_agent;
 mod first_hour;
+mod gemini;
 mod hostile;
 mod list;
 mod mixed;

@@ -1,0 +1,134 @@
+//! What Gemini CLI shows the model and the user after an event
+//! ([What Gemini shows](crate::compatibility#what-gemini-shows)), byte for byte as recorded.
+//!
+//! Every hook's reason is joined with `\n` (the allowing hooks' too), and so are contexts and
+//! messages. A blocked tool's result is `Tool execution blocked: {reason}`; an `AfterTool`
+//! block replaces the tool's output with the bare reason; context is wrapped in
+//! `<hook_context>…</hook_context>` with `<` and `>` escaped: appended to the tool's output
+//! (`AfterTool`), a second text block of the prompt (`BeforeAgent`), or before the prompt
+//! (`SessionStart`); `BeforeTool`'s is dropped. A rewritten tool input adds
+//! `[System] Tool input parameters were modified by a hook before execution.` to the tool's
+//! output. An `AfterAgent` block is the bare reason as the next user message. Messages
+//! (`systemMessage`, plain text) go to the user only.
+
+use hook_protocol::{Decision, HookRecord, ModelText, Placement, Report, Shown};
+
+use crate::EventName;
+use crate::decode::{NO_REASON, RunRecord, reason_of, specific};
+
+fn record_of(r: &HookRecord) -> Option<&RunRecord> {
+    r.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>())
+}
+
+/// `<hook_context>{context}</hook_context>`, `<` and `>` escaped (`&` is not).
+pub fn hook_context(context: &str) -> String {
+    let escaped = context.replace('<', "&lt;").replace('>', "&gt;");
+    format!("<hook_context>{escaped}</hook_context>")
+}
+
+/// A blocked tool's result.
+pub fn tool_blocked(reason: &str) -> String {
+    format!("Tool execution blocked: {reason}")
+}
+
+/// What Gemini appends to a tool's output when a hook rewrote its input.
+pub const INPUT_MODIFIED: &str =
+    "[System] Tool input parameters were modified by a hook before execution.";
+
+/// Every hook's reason, in configuration order, joined with `\n` (Gemini's merge), or
+/// [`NO_REASON`] when none gave one.
+pub fn joined_reason(report: &Report) -> String {
+    let reasons: Vec<&str> = report
+        .records
+        .iter()
+        .filter_map(record_of)
+        .filter_map(|r| r.output.as_ref())
+        .filter_map(reason_of)
+        .collect();
+    if reasons.is_empty() { NO_REASON.to_owned() } else { reasons.join("\n") }
+}
+
+/// Every hook's context on the event, in configuration order, joined with `\n`.
+fn joined_context(report: &Report) -> Option<String> {
+    let contexts: Vec<&str> = report.merged.context.iter().map(|c| c.value.as_str()).collect();
+    (!contexts.is_empty()).then(|| contexts.join("\n"))
+}
+
+/// Whether a hook's answer asks for the history to be cleared (`AfterAgent`'s
+/// `clearContext`).
+pub fn clears_context(report: &Report) -> bool {
+    report
+        .records
+        .iter()
+        .filter_map(record_of)
+        .filter_map(|r| r.output.as_ref())
+        .filter_map(specific)
+        .any(|s| s.get("clearContext") == Some(&serde_json::Value::Bool(true)))
+}
+
+/// What Gemini shows after a run of `event`.
+pub fn shown(event: EventName, report: &Report) -> Shown {
+    let merged = &report.merged;
+    let mut model = Vec::new();
+    let user: Vec<String> = merged.messages.iter().map(|m| m.value.clone()).collect();
+    if merged.interrupted || merged.halt.is_some() {
+        // `continue: false` ends the run silently.
+        return Shown::new(model, user, Vec::new());
+    }
+    let denied = merged.decision == Some(Decision::Deny);
+    match event {
+        EventName::BeforeTool if denied => {
+            model.push(ModelText::new(
+                Placement::ToolResult,
+                tool_blocked(&joined_reason(report)),
+                true,
+            ));
+        }
+        EventName::BeforeTool if merged.updated_input.is_some() => {
+            model.push(ModelText::new(
+                Placement::ToolResultEnd,
+                format!("\n\n{INPUT_MODIFIED}"),
+                false,
+            ));
+        }
+        EventName::AfterTool if denied => {
+            model.push(ModelText::new(Placement::ToolResult, joined_reason(report), true));
+        }
+        EventName::AfterTool => {
+            if let Some(context) = joined_context(report) {
+                let text = format!("\n\n{}", hook_context(&context));
+                model.push(ModelText::new(Placement::ToolResultEnd, text, false));
+            }
+        }
+        EventName::BeforeAgent if !denied => {
+            if let Some(context) = joined_context(report) {
+                model.push(ModelText::new(Placement::User, hook_context(&context), false));
+            }
+        }
+        EventName::SessionStart => {
+            if let Some(context) = joined_context(report) {
+                let text = format!("{}\n\n", hook_context(&context));
+                model.push(ModelText::new(Placement::PromptStart, text, false));
+            }
+        }
+        EventName::AfterAgent if denied => {
+            model.push(ModelText::new(Placement::User, joined_reason(report), false));
+        }
+        _ => {}
+    }
+    Shown::new(model, user, Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_is_wrapped_with_angle_brackets_escaped_and_ampersands_kept() {
+        assert_eq!(
+            hook_context("AT-CTX <extra> & more"),
+            "<hook_context>AT-CTX &lt;extra&gt; & more</hook_context>"
+        );
+        assert_eq!(tool_blocked("r"), "Tool execution blocked: r");
+    }
+}

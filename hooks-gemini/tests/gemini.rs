@@ -1,0 +1,292 @@
+//! Gemini CLI hooks run as Gemini runs them, with real scripts: the exit-code rule, the
+//! millisecond timeout, the merge, `sequential`, the variables, and what the model sees.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail the test by unwrapping")]
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use hook_protocol::{Decision, HookStatus, Placement};
+use hooks_gemini::{Engine, EventName, Loader, Scope, hooks_config};
+use serde_json::{Map, Value, json};
+use test_support::{Scratch, script};
+
+/// A hook's body, and the decision, reason and message it gives.
+type Case<'a> = (&'a str, Option<Decision>, Option<&'a str>, Option<&'a str>);
+
+/// An engine over a project's `.gemini/settings.json` holding `hooks`.
+fn gemini(dir: &Path, settings: &Value) -> Engine {
+    let file = dir.join(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, settings.to_string()).unwrap();
+    let mut loader = Loader::new();
+    loader.file(&file, Scope::Project);
+    let config = loader.finish();
+    assert!(config.diagnostics.iter().all(|d| !d.is_error()), "{:?}", config.diagnostics);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let settings = hooks_config(&[(file, text)]);
+    Engine::new(config, dir, Some(dir.join("home")), None, settings).unwrap()
+}
+
+/// `{"hooks": {event: [{"matcher", "hooks": [commands…]}]}}`.
+fn settings(event: &str, matcher: &str, commands: &[&Path]) -> Value {
+    let hooks: Vec<Value> = commands
+        .iter()
+        .map(|c| json!({"type": "command", "command": c.display().to_string()}))
+        .collect();
+    json!({"hooks": {event: [{"matcher": matcher, "hooks": hooks}]}})
+}
+
+fn shell_call() -> Map<String, Value> {
+    json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}})
+        .as_object()
+        .cloned()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn plain_text_is_read_by_the_exit_code_and_json_on_any_exit() {
+    let scratch = Scratch::new("gemini-exit");
+    let dir = scratch.path();
+    let cases: [Case<'_>; 7] = [
+        ("echo hello", Some(Decision::Allow), None, Some("hello")),
+        ("echo careful; exit 1", Some(Decision::Allow), None, Some("Warning: careful")),
+        ("echo no; exit 2", Some(Decision::Deny), Some("no"), None),
+        ("echo three; exit 3", Some(Decision::Deny), Some("three"), None),
+        (
+            "echo '{\"decision\": \"deny\", \"reason\": \"json\"}'; exit 1",
+            Some(Decision::Deny),
+            Some("json"),
+            None,
+        ),
+        (
+            "echo '{\"decision\": \"block\", \"reason\": \"stderr\"}' >&2",
+            Some(Decision::Deny),
+            Some("stderr"),
+            None,
+        ),
+        ("echo out; echo err >&2; exit 2", Some(Decision::Deny), Some("out"), None),
+    ];
+    for (i, (body, decision, reason, message)) in cases.into_iter().enumerate() {
+        let hook = script(dir.join(format!("h{i}.sh")), &format!("cat > /dev/null\n{body}"));
+        let engine = gemini(dir, &settings("BeforeTool", "", &[&hook]));
+        let run = engine.run_json(EventName::BeforeTool, shell_call()).await;
+        let merged = &run.report.merged;
+        assert_eq!(merged.decision, decision, "{body}");
+        assert_eq!(merged.reasons.first().map(|r| r.value.as_str()), reason, "{body}");
+        assert_eq!(merged.messages.first().map(|m| m.value.as_str()), message, "{body}");
+    }
+    // A command the shell does not find: bash's exit 127, a deny with its words.
+    let engine =
+        gemini(dir, &settings("BeforeTool", "", &[Path::new("/nonexistent/hook-binary --flag")]));
+    let run = engine.run_json(EventName::BeforeTool, shell_call()).await;
+    assert_eq!(run.report.merged.decision, Some(Decision::Deny));
+    let texts: Vec<&str> = run.shown.model.iter().map(|m| m.text.as_str()).collect();
+    assert!(texts[0].starts_with("Tool execution blocked: bash: "), "{texts:?}");
+    assert!(texts[0].contains("/nonexistent/hook-binary"), "{texts:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_timeout_is_in_milliseconds_and_fails_open() {
+    let scratch = Scratch::new("gemini-timeout");
+    let dir = scratch.path();
+    let slow =
+        script(dir.join("slow.sh"), "cat > /dev/null; sleep 10; echo '{\"decision\": \"deny\"}'");
+    let settings = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": slow.display().to_string(), "timeout": 300}
+    ]}]}});
+    let engine = gemini(dir, &settings);
+    let started = Instant::now();
+    let run = engine.run_json(EventName::BeforeTool, shell_call()).await;
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert_eq!(run.report.records[0].status, HookStatus::TimedOut);
+    assert_eq!(run.report.merged.decision, None, "fail-open");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_reason_is_joined_and_the_model_is_told_the_tool_was_blocked() {
+    let scratch = Scratch::new("gemini-merge");
+    let dir = scratch.path();
+    let deny = script(
+        dir.join("deny.sh"),
+        "cat > /dev/null; echo '{\"decision\": \"deny\", \"reason\": \"BT1-DENY reason\"}'",
+    );
+    let allow = script(
+        dir.join("allow.sh"),
+        "cat > /dev/null; echo '{\"decision\": \"allow\", \"reason\": \"BT2-ALLOW reason\"}'",
+    );
+    let engine = gemini(dir, &settings("BeforeTool", "run_shell_command", &[&deny, &allow]));
+    let run = engine.run_json(EventName::BeforeTool, shell_call()).await;
+    assert_eq!(run.report.merged.decision, Some(Decision::Deny));
+    let model = &run.shown.model;
+    assert_eq!(model.len(), 1);
+    assert_eq!((model[0].placement, model[0].is_error), (Placement::ToolResult, true));
+    assert_eq!(model[0].text, "Tool execution blocked: BT1-DENY reason\nBT2-ALLOW reason");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sequential_group_pipes_the_rewritten_input_into_the_next_hook() {
+    let scratch = Scratch::new("gemini-sequential");
+    let dir = scratch.path();
+    let rewrite = script(
+        dir.join("rewrite.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"tool_input\": {\"command\": \"ls -a\"}}}'",
+    );
+    let seen = dir.join("seen.json");
+    let record = script(dir.join("record.sh"), &format!("cat > '{}'", seen.display()));
+    let hooks: Vec<Value> = [&rewrite, &record]
+        .iter()
+        .map(|c| json!({"type": "command", "command": c.display().to_string()}))
+        .collect();
+    let settings = json!({"hooks": {"BeforeTool": [{"sequential": true, "hooks": hooks}]}});
+    let engine = gemini(dir, &settings);
+    let run = engine.run_json(EventName::BeforeTool, shell_call()).await;
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(seen["tool_input"], json!({"command": "ls -a"}), "the second hook saw the rewrite");
+    assert_eq!(
+        run.report.merged.updated_input.as_ref().map(|u| &u.value),
+        Some(&json!({"command": "ls -a"}))
+    );
+    let texts: Vec<(Placement, &str)> =
+        run.shown.model.iter().map(|m| (m.placement, m.text.as_str())).collect();
+    assert_eq!(
+        texts,
+        [(
+            Placement::ToolResultEnd,
+            "\n\n[System] Tool input parameters were modified by a hook before execution."
+        )]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn variables_are_substituted_and_set_and_the_input_has_no_trailing_newline() {
+    let scratch = Scratch::new("gemini-env");
+    let dir = scratch.path();
+    let out = dir.join("out");
+    let hook = script(
+        dir.join("env.sh"),
+        &format!(
+            "cat > '{0}.stdin'\nprintf '%s|%s|%s|%s' \"$1\" \"$GEMINI_SESSION_ID\" \"$CLAUDE_PROJECT_DIR\" \"$FROM_CONFIG\" > '{0}.env'",
+            out.display()
+        ),
+    );
+    let settings = json!({"hooks": {"BeforeAgent": [{"hooks": [{
+        "type": "command", "command": format!("{} $GEMINI_PROJECT_DIR", hook.display()),
+        "env": {"FROM_CONFIG": "yes"}
+    }]}]}});
+    let engine = gemini(dir, &settings);
+    let input = json!({"prompt": "please", "session_id": "s-1"}).as_object().cloned().unwrap();
+    engine.run_json(EventName::BeforeAgent, input).await;
+    let env = std::fs::read_to_string(format!("{}.env", out.display())).unwrap();
+    let root = dir.display().to_string();
+    assert_eq!(env, format!("{root}|s-1|{root}|yes"));
+    let stdin = std::fs::read_to_string(format!("{}.stdin", out.display())).unwrap();
+    assert!(!stdin.ends_with('\n'));
+    let stdin: Value = serde_json::from_str(&stdin).unwrap();
+    assert_eq!(
+        (&stdin["hook_event_name"], &stdin["prompt"]),
+        (&json!("BeforeAgent"), &json!("please"))
+    );
+    assert!(stdin["timestamp"].as_str().unwrap().ends_with('Z'));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn after_tool_context_is_wrapped_and_escaped_and_a_block_replaces_the_output() {
+    let scratch = Scratch::new("gemini-after");
+    let dir = scratch.path();
+    let context = script(
+        dir.join("ctx.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"additionalContext\": \"AT-CTX <extra> & more\"}}'",
+    );
+    let engine = gemini(dir, &settings("AfterTool", "", &[&context]));
+    let mut input = shell_call();
+    input.insert("tool_response".into(), json!({"llmContent": "out", "returnDisplay": "out"}));
+    let run = engine.run_json(EventName::AfterTool, input.clone()).await;
+    let texts: Vec<(Placement, &str)> =
+        run.shown.model.iter().map(|m| (m.placement, m.text.as_str())).collect();
+    assert_eq!(
+        texts,
+        [(
+            Placement::ToolResultEnd,
+            "\n\n<hook_context>AT-CTX &lt;extra&gt; & more</hook_context>"
+        )]
+    );
+    let block = script(dir.join("block.sh"), "cat > /dev/null; echo 'AT blocked' ; exit 2");
+    let engine = gemini(dir, &settings("AfterTool", "", &[&block]));
+    let run = engine.run_json(EventName::AfterTool, input).await;
+    let texts: Vec<(Placement, &str, bool)> =
+        run.shown.model.iter().map(|m| (m.placement, m.text.as_str(), m.is_error)).collect();
+    assert_eq!(texts, [(Placement::ToolResult, "AT blocked", true)]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_handler_turned_off_by_name_and_before_tool_context_do_not_reach_anyone() {
+    let scratch = Scratch::new("gemini-disabled");
+    let dir = scratch.path();
+    let deny = script(dir.join("deny.sh"), "cat > /dev/null; exit 2");
+    let context = script(
+        dir.join("ctx.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"additionalContext\": \"dropped\"}}'",
+    );
+    let settings = json!({
+        "hooksConfig": {"disabled": ["guard"]},
+        "hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "command": deny.display().to_string(), "name": "guard"},
+            {"type": "command", "command": context.display().to_string()}
+        ]}]}
+    });
+    let engine = gemini(dir, &settings);
+    let run = engine.run_json(EventName::BeforeTool, shell_call()).await;
+    assert_eq!(run.report.records.len(), 1, "the handler named `guard` is off");
+    assert_eq!(run.report.merged.decision, None);
+    assert!(run.shown.model.is_empty(), "BeforeTool's context is dropped: {:?}", run.shown);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_after_agent_block_is_the_next_prompt_with_no_cap_unless_the_harness_sets_one() {
+    use hook_kit::Hooks;
+    use hook_protocol::{DecisionWord, Loaded};
+
+    let scratch = Scratch::new("gemini-after-agent");
+    let dir = scratch.path();
+    let seen = dir.join("seen.jsonl");
+    let deny = script(
+        dir.join("deny.sh"),
+        &format!(
+            "cat >> '{}'; echo >> '{}'; echo 'AA-DENY-RETRY please redo'; exit 2",
+            seen.display(),
+            seen.display()
+        ),
+    );
+    let settings = settings("AfterAgent", "", &[&deny]);
+    for (cap, ends_at) in [(None, None), (Some(2), Some(3))] {
+        let mut engine = gemini(dir, &settings);
+        if let Some(cap) = cap {
+            engine = engine.with_retry_cap(cap);
+        }
+        let mut session = Box::new(Hooks::new(engine, Vec::new())).into_session();
+        for round in 1..=4 {
+            let input =
+                json!({"prompt": "p", "prompt_response": "answer"}).as_object().cloned().unwrap();
+            let step = session.step("AfterAgent", input).await.unwrap();
+            let ended = ends_at == Some(round);
+            let expected = if ended { DecisionWord::NoOpinion } else { DecisionWord::Block };
+            assert_eq!(step.run.decision, expected, "cap {cap:?}, round {round}");
+            if !ended {
+                let model = &step.run.shown.as_ref().unwrap().model;
+                assert_eq!(model[0].text, "AA-DENY-RETRY please redo", "the bare reason");
+                assert_eq!(model[0].placement, Placement::User);
+            }
+            if ended {
+                break;
+            }
+        }
+    }
+    let seen = std::fs::read_to_string(&seen).unwrap();
+    let flags: Vec<bool> = seen
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["stop_hook_active"].as_bool().unwrap())
+        .collect();
+    assert_eq!(flags[..4], [false, true, true, true], "no cap: every retry is a continuation");
+}
