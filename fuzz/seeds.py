@@ -132,7 +132,7 @@ def main():
             write("matcher", bytes([EVENTS.index(event)]) + f"{pattern}\n{subject}".encode())
     write("matcher", bytes([EVENTS.index("PreToolUse")]) + b"Bash|Write\nmcp__.*\nEdit.*\n*\nNotebookEdit")
 
-    # codex, copilot, cursor: the example projects' files and the loaders' test files (the
+    # codex, copilot, cursor, gemini: the example projects' files and the loaders' test files (the
     # selector's config readers), and the outputs of the decoders' tests on every event, under
     # exit 0 and 2.
     dialects = {
@@ -142,6 +142,8 @@ def main():
                     "hooks-copilot/src/decode/tests.rs", "hooks-copilot/tests/it/run.rs"),
         "cursor": (2, ["examples/cursor-project/.cursor/hooks.json"], "hooks-cursor/tests/it/load.rs",
                    "hooks-cursor/src/decode/tests.rs", "hooks-cursor/tests/it/run.rs"),
+        "gemini": (2, ["examples/gemini-project/.gemini/settings.json"], "hooks-gemini/src/config/read.rs",
+                   "hooks-gemini/src/decode.rs", "hooks-gemini/tests/gemini.rs"),
     }
     for target, (modulus, files, loader_tests, *decoder_tests) in dialects.items():
         configs = [(ROOT / f).read_text() for f in files]

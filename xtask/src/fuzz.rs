@@ -49,6 +49,7 @@ pub(crate) const TARGETS: &[&str] = &[
     "codex",
     "copilot",
     "cursor",
+    "gemini",
 ];
 
 /// Seconds per target when `--seconds` is not given.
