@@ -1,13 +1,13 @@
-//! A Codex, a Copilot and a Cursor event against a Claude Code event, each against its own raw
-//! spawn, side by side in one run (`cargo xtask bench dialects`).
+//! A Codex, a Copilot, a Cursor and a Gemini CLI event against a Claude Code event, each
+//! against its own raw spawn, side by side in one run (`cargo xtask bench dialects`).
 //!
 //! The hook is the same no-op line (`cat >/dev/null`), one per event, on a PreToolUse event
 //! with a 2 KB payload. Each dialect starts it its own way: Claude Code through `/bin/sh -c`,
 //! Codex through `$SHELL -lc` (`SHELL=/bin/sh` here, so that both start the same shell),
 //! Copilot through `/bin/bash --norc --noprofile -c`, Cursor through `/bin/sh -c` (a shell call
-//! fires its `preToolUse`; the hook is on it). Each engine's cost is its ratio to std's
-//! `Command` running its own command line, stdin from a file, output to `/dev/null`; the cells to
-//! read are the other dialects' ratios over the Claude one. Rounds interleave the eight sides,
+//! fires its `preToolUse`; the hook is on it), Gemini CLI through `bash -c` (its `BeforeTool`).
+//! Each engine's cost is its ratio to std's `Command` running its own command line, stdin from a file, output to `/dev/null`; the cells to
+//! read are the other dialects' ratios over the Claude one. Rounds interleave the ten sides,
 //! each first in turn, so that the machine's drift touches them alike; the medians are printed.
 
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
@@ -27,6 +27,7 @@ use hooks_claude::{Engine as ClaudeEngine, HostEnv, Loader as ClaudeLoader, Scop
 use hooks_codex::{Engine as CodexEngine, EventName, Loader as CodexLoader};
 use hooks_copilot::{Engine as CopilotEngine, Loader as CopilotLoader, Scope as CopilotScope};
 use hooks_cursor::{Engine as CursorEngine, Loader as CursorLoader};
+use hooks_gemini::{Engine as GeminiEngine, Loader as GeminiLoader};
 use serde_json::{Map, Value, json};
 
 const LINE: &str = "cat >/dev/null";
@@ -133,6 +134,22 @@ fn main() {
     .as_object()
     .cloned()
     .unwrap_or_default();
+    let gemini_file = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": LINE}]}]}});
+    let mut gemini = GeminiLoader::new();
+    gemini.text(
+        dir.join(".gemini/settings.json"),
+        &gemini_file.to_string(),
+        hooks_gemini::Scope::Project,
+    );
+    let gemini =
+        GeminiEngine::new(gemini.finish(), &dir, None, None, hooks_gemini::HooksConfig::default())
+            .unwrap_or_else(|e| fail(&e.to_string()));
+    let gemini_input: Map<String, Value> = json!({
+        "session_id": "s", "tool_name": "run_shell_command", "tool_input": payload()
+    })
+    .as_object()
+    .cloned()
+    .unwrap_or_default();
     let call = PreToolUse {
         base: Base::new("s", "/tmp/t.jsonl", dir.display().to_string()),
         tool_name: "Bash".into(),
@@ -207,15 +224,30 @@ fn main() {
             started.elapsed()
         })
     };
+    let gemini_run = || {
+        runtime.block_on(async {
+            let started = Instant::now();
+            for _ in 0..EVENTS {
+                let run = gemini
+                    .run_json(hooks_gemini::EventName::BeforeTool, gemini_input.clone())
+                    .await;
+                if run.report.records.len() != 1 {
+                    fail("the Gemini hook did not run");
+                }
+            }
+            started.elapsed()
+        })
+    };
+    let (mut gemini_ratio, mut gemini_over, mut gemini_us) = (Vec::new(), Vec::new(), Vec::new());
     let (mut cursor_ratio, mut cursor_over, mut cursor_us) = (Vec::new(), Vec::new(), Vec::new());
     let (mut claude_ratio, mut codex_ratio, mut over) = (Vec::new(), Vec::new(), Vec::new());
     let (mut copilot_ratio, mut copilot_over) = (Vec::new(), Vec::new());
     let (mut claude_us, mut codex_us, mut copilot_us) = (Vec::new(), Vec::new(), Vec::new());
     let bash = ["--norc", "--noprofile", "-c"];
     for round in 0..rounds() {
-        let mut t = [Duration::ZERO; 8];
-        for k in 0..8 {
-            let side = (round + k) % 8;
+        let mut t = [Duration::ZERO; 10];
+        for k in 0..10 {
+            let side = (round + k) % 10;
             t[side] = match side {
                 0 => raw("/bin/sh", &["-c"], &stdin),
                 1 => claude_run(),
@@ -224,7 +256,9 @@ fn main() {
                 4 => raw("/bin/bash", &bash, &stdin),
                 5 => copilot_run(),
                 6 => raw("/bin/sh", &["-c"], &stdin),
-                _ => cursor_run(),
+                7 => cursor_run(),
+                8 => raw("bash", &["-c"], &stdin),
+                _ => gemini_run(),
             };
         }
         let per = |d: Duration| d.as_secs_f64() * 1e6 / EVENTS as f64;
@@ -243,6 +277,10 @@ fn main() {
         cursor_ratio.push(d);
         cursor_over.push(d / a);
         cursor_us.push(per(t[7]));
+        let g = per(t[9]) / per(t[8]);
+        gemini_ratio.push(g);
+        gemini_over.push(g / a);
+        gemini_us.push(per(t[9]));
     }
     println!(
         "bench dialects: one hook per PreToolUse event, {} rounds of {EVENTS} events",
@@ -258,8 +296,10 @@ fn main() {
         median(copilot_ratio)
     );
     println!("| Cursor (`sh -c`) | {:.1} | {:.3} |", median(cursor_us), median(cursor_ratio));
+    println!("| Gemini CLI (`bash -c`) | {:.1} | {:.3} |", median(gemini_us), median(gemini_ratio));
     println!("Codex ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(over));
     println!("Copilot ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(copilot_over));
     println!("Cursor ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(cursor_over));
+    println!("Gemini CLI ratio / Claude Code ratio: {:.3} (target ≤ 1.05)", median(gemini_over));
     let _ = std::fs::remove_dir_all(&dir);
 }
