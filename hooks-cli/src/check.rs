@@ -50,7 +50,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<u8, CliError> {
                 path,
                 Position::default(),
                 "no agent's hook files in this folder (.claude/settings.json, .codex/hooks.json, \
-                 .github/hooks/*.json, .cursor/hooks.json)",
+                 .github/hooks/*.json, .cursor/hooks.json, .gemini/settings.json)",
             ));
         }
         files.extend(found.into_iter().map(|(_, file)| file));

@@ -74,6 +74,14 @@ pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Va
             put(&mut o, "tool_input", result.call.tool_input.clone());
             put(&mut o, "tool_response", tool_response(&result.tool_response));
         }
+        // A tool that failed: Gemini's `AfterTool`, its response carrying the `error`.
+        Payload::PostToolFailure(failure) => {
+            put(&mut o, "tool_name", failure.call.tool_name.clone());
+            put(&mut o, "tool_input", failure.call.tool_input.clone());
+            let error = failure.error.clone();
+            let response = json!({"llmContent": error, "returnDisplay": error, "error": error});
+            put(&mut o, "tool_response", response);
+        }
         Payload::TurnEnd(end) => {
             put(&mut o, "prompt", "");
             put(&mut o, "prompt_response", end.last_message.clone().unwrap_or_default());
@@ -109,6 +117,16 @@ pub(crate) fn write(
     event: &Event,
     lenient: bool,
 ) -> Result<hook_kit::Written<EventName>, DialectError> {
+    if let Payload::PostToolFailure(failure) = &event.payload {
+        // Gemini fires `AfterTool` for a tool that failed too.
+        let mut event = event.clone();
+        let call = gemini_call(&failure.call, EventName::AfterTool, lenient)?;
+        if let Some(c) = event.payload.tool_call_mut() {
+            *c = call;
+        }
+        let object = (*stdin_object(EventName::AfterTool, &event)).clone();
+        return Ok(vec![(EventName::AfterTool, object)]);
+    }
     hook_kit::write_one(event, |call, name| gemini_call(call, name, lenient), stdin_object)
 }
 

@@ -90,8 +90,8 @@ impl Dialect for All {
             None => vec![Diagnostic::error(
                 path,
                 hook_protocol::Position::default(),
-                "no agent's hook file: not Claude Code's, Codex's, Copilot's, Cursor's or a TNSAI \
-                 hook list",
+                "no agent's hook file: not Claude Code's, Codex's, Copilot's, Cursor's, Gemini CLI's or \
+                 a TNSAI hook list",
             )],
         }
     }
@@ -114,7 +114,8 @@ impl Dialect for All {
         if mixed.dialects().is_empty() {
             return Err(DialectError::not_found(format!(
                 "no agent's hook files found for {} (.claude/settings.json, .codex/hooks.json, \
-                 .github/hooks/*.json, .cursor/hooks.json, and the same in the home folder)",
+                 .github/hooks/*.json, .cursor/hooks.json, .gemini/settings.json, and the same in the home \
+                 folder)",
                 request.project_dir.display()
             )));
         }

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use hook_protocol::{DecisionWord, EventRun, SessionStep, Shown};
 
 /// The dialects a project can hold files of, in the order their runs are gathered: Claude
-/// Code, Codex, Copilot, Cursor, then a TNSAI list and native hooks when the harness adds
-/// them.
-pub const ORDER: [&str; 6] = ["claude", "codex", "copilot", "cursor", "tnsai", "native"];
+/// Code, Codex, Copilot, Cursor, Gemini CLI, then a TNSAI list and native hooks when the
+/// harness adds them.
+pub const ORDER: [&str; 7] = ["claude", "codex", "copilot", "cursor", "gemini", "tnsai", "native"];
 
 /// One dialect's runs of an event: one per event its agent fires for it (none where it has
 /// none).
@@ -158,7 +158,7 @@ mod tests {
     use hook_protocol::{HookLine, HookStatus, Source};
     use proptest::prelude::*;
 
-    const DIALECTS: [&str; 6] = ORDER;
+    const DIALECTS: [&str; 7] = ORDER;
 
     fn word(i: u8) -> DecisionWord {
         [
@@ -188,8 +188,8 @@ mod tests {
         /// a refusal of any one of them is the decision.
         #[test]
         fn the_fold_does_not_depend_on_the_order_of_the_dialects(
-            words in proptest::collection::vec(0u8..6, 6),
-            order in Just((0..6).collect::<Vec<usize>>()).prop_shuffle(),
+            words in proptest::collection::vec(0u8..6, 7),
+            order in Just((0..7).collect::<Vec<usize>>()).prop_shuffle(),
         ) {
             let parts: Vec<PartRun> =
                 DIALECTS.iter().zip(&words).map(|(d, w)| part(d, word(*w))).collect();
@@ -204,7 +204,7 @@ mod tests {
                 let by = a.decided_by.as_ref().and_then(|l| l.source.as_ref()).map(|s| s.dialect.clone());
                 prop_assert_eq!(by.as_deref(), Some(dialect));
             }
-            prop_assert_eq!(a.context.len(), 6);
+            prop_assert_eq!(a.context.len(), 7);
         }
     }
 

@@ -24,12 +24,13 @@ pub enum ClaudeFiles {
 }
 
 /// The dialects whose files a project may hold, in [`ORDER`](crate::ORDER).
-pub fn file_dialects() -> [&'static dyn Dialect; 4] {
+pub fn file_dialects() -> [&'static dyn Dialect; 5] {
     [
         hooks_claude::dialect(),
         hooks_codex::dialect(),
         hooks_copilot::dialect(),
         hooks_cursor::dialect(),
+        hooks_gemini::dialect(),
     ]
 }
 
@@ -186,7 +187,7 @@ impl Project {
                 dir,
                 Position::default(),
                 "a plugin of no agent this run can tell (no .claude-plugin/ or .codex-plugin/ \
-                 manifest): name its agent (`Project::plugin`, or --dialect copilot or cursor); \
+                 manifest): name its agent (`Project::plugin`, or --dialect copilot, cursor or gemini); \
                  its hooks do not run",
             ));
         }
@@ -200,7 +201,9 @@ impl Project {
             diagnostics.push(Diagnostic::error(
                 &self.request.project_dir,
                 Position::default(),
-                format!("a plugin of `{name}`, which is none of claude, codex, copilot, cursor"),
+                format!(
+                    "a plugin of `{name}`, which is none of claude, codex, copilot, cursor, gemini"
+                ),
             ));
         }
         // What sits where an agent's file goes but is no file (a FIFO, a folder) is no agent's
@@ -253,7 +256,8 @@ impl Project {
 /// The hook files of every agent that a project folder holds (not the home folder's), each
 /// with its dialect, in [`ORDER`](crate::ORDER): `.claude/settings.json` and `settings.local.json`,
 /// `.codex/hooks.json` and `config.toml`, `.github/hooks/*.json` (in name order) and
-/// `.github/copilot/settings.json`, `.cursor/hooks.json`. Only files that exist.
+/// `.github/copilot/settings.json`, `.cursor/hooks.json`, `.gemini/settings.json`. Only files
+/// that exist.
 pub fn project_files(project_dir: &std::path::Path) -> Vec<(&'static str, PathBuf)> {
     let mut found = places(project_dir);
     found.retain(|(_, p)| p.is_file());
@@ -282,6 +286,7 @@ fn places(project_dir: &std::path::Path) -> Vec<(&'static str, PathBuf)> {
     found.extend(copilot.into_iter().map(|p| ("copilot", p)));
     found.push(("copilot", project_dir.join(".github/copilot/settings.json")));
     found.push(("cursor", project_dir.join(".cursor/hooks.json")));
+    found.push(("gemini", project_dir.join(".gemini/settings.json")));
     found
 }
 

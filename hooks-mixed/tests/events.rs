@@ -38,7 +38,7 @@ fn payloads() -> Vec<(&'static str, Payload)> {
     ]
 }
 
-/// The table's rows: `| neutral event | Claude Code | Codex | Copilot | Cursor |`.
+/// The table's rows: `| neutral event | Claude Code | Codex | Copilot | Cursor | Gemini CLI |`.
 fn table() -> Vec<Vec<String>> {
     let doc =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/mixed.md")).unwrap();
@@ -61,6 +61,7 @@ async fn every_neutral_event_reaches_each_dialects_events_as_documented() {
         (".codex/hooks.json", json!({"hooks": {}})),
         (".github/hooks/a.json", json!({"version": 1, "hooks": {}})),
         (".cursor/hooks.json", json!({"version": 1, "hooks": {}})),
+        (".gemini/settings.json", json!({"hooks": {}})),
     ] {
         let path = dir.join(file);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -73,7 +74,7 @@ async fn every_neutral_event_reaches_each_dialects_events_as_documented() {
         request.files.push((FileKind::Config, dir.join(file)));
     }
     let mixed = Project::with_request(request).load();
-    assert_eq!(mixed.dialects(), ["claude", "codex", "copilot", "cursor"]);
+    assert_eq!(mixed.dialects(), ["claude", "codex", "copilot", "cursor", "gemini"]);
     let mut actual = Vec::new();
     for (name, payload) in payloads() {
         let run = mixed.run(&Event::new(Common::new("s", dir), payload)).await.unwrap();

@@ -36,7 +36,7 @@ fn recorder(dir: &Path, name: &str, trigger: &str, answer: &str) -> PathBuf {
 
 /// The project: every agent's files side by side, and a TNSAI list.
 fn project(dir: &Path) {
-    for sub in ["out", "bin", ".claude", ".codex", ".github/hooks", ".cursor", "tnsai"] {
+    for sub in ["out", "bin", ".claude", ".codex", ".github/hooks", ".cursor", ".gemini", "tnsai"] {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
     }
     let claude = recorder(
@@ -94,6 +94,10 @@ fn project(dir: &Path) {
         "beforeSubmitPrompt": [{"command": cursor_prompt}]
     }});
     std::fs::write(dir.join(".cursor/hooks.json"), cursor.to_string()).unwrap();
+    let gemini = recorder(dir, "gemini", "never", "");
+    let gemini =
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": gemini}]}]}});
+    std::fs::write(dir.join(".gemini/settings.json"), gemini.to_string()).unwrap();
     let tnsai = recorder(
         dir,
         "tnsai",
@@ -121,6 +125,7 @@ fn load(dir: &Path) -> Mixed {
         ".github/hooks/guard.json",
         ".github/hooks/claude-form.json",
         ".cursor/hooks.json",
+        ".gemini/settings.json",
     ] {
         request.files.push((FileKind::Config, dir.join(file)));
     }
@@ -166,7 +171,10 @@ async fn a_shell_command_reaches_every_agent_in_its_own_words_and_a_deny_wins() 
     project(dir);
     let mixed = load(dir);
     assert!(mixed.diagnostics().iter().all(|d| !d.is_error()), "{:?}", mixed.diagnostics());
-    assert_eq!(mixed.dialects(), ["claude", "codex", "copilot", "cursor", "tnsai", "native"]);
+    assert_eq!(
+        mixed.dialects(),
+        ["claude", "codex", "copilot", "cursor", "gemini", "tnsai", "native"]
+    );
 
     let run = mixed
         .run(&pre_tool(dir, "Bash", json!({"command": "rm -rf build", "description": "clean"})))
@@ -205,13 +213,19 @@ async fn a_shell_command_reaches_every_agent_in_its_own_words_and_a_deny_wins() 
     assert_eq!(seen(dir, "cursor-pre-tool")[0]["tool_name"], "Shell");
     assert_eq!(seen(dir, "cursor-shell")[0]["command"], "rm -rf build");
     assert!(seen(dir, "cursor-mcp").is_empty(), "no MCP event for a shell command");
+    let gemini = &seen(dir, "gemini")[0];
+    assert_eq!(
+        (&gemini["hook_event_name"], &gemini["tool_name"]),
+        (&json!("BeforeTool"), &json!("run_shell_command"))
+    );
+    assert_eq!(gemini["tool_input"], json!({"command": "rm -rf build"}), "Gemini's shell tool");
     let tnsai = &seen(dir, "tnsai")[0];
     assert_eq!(tnsai["hook_protocol_version"], "1", "the TNSAI envelope: {tnsai}");
 
     // Every hook's line names its dialect; each dialect's run is kept.
     let dialects: Vec<String> =
         run.run.hooks.iter().map(|h| h.source.clone().unwrap().dialect).collect();
-    for name in ["claude", "codex", "copilot", "cursor", "tnsai", "native"] {
+    for name in ["claude", "codex", "copilot", "cursor", "gemini", "tnsai", "native"] {
         assert!(dialects.iter().any(|d| d == name), "{name} in {dialects:?}");
     }
     let cursor = run.parts.iter().find(|p| p.dialect == "cursor").unwrap();
@@ -262,6 +276,12 @@ async fn an_edit_is_codexs_patch_and_an_mcp_call_copilots_server_tool() {
     assert_eq!(
         codex["tool_input"]["command"],
         "*** Begin Patch\n*** Update File: secret.env\n@@\n-A=1\n+A=2\n*** End Patch\n"
+    );
+    let gemini = &seen(dir, "gemini")[0];
+    assert_eq!(gemini["tool_name"], "replace");
+    assert_eq!(
+        gemini["tool_input"],
+        json!({"file_path": "secret.env", "old_string": "A=1", "new_string": "A=2"})
     );
     let copilot = &seen(dir, "copilot")[0];
     assert_eq!(copilot["toolName"], "edit");
@@ -355,7 +375,7 @@ async fn discovery_finds_every_agents_files_and_runs_claudes_settings_once() {
     project(dir);
     let mixed = Project::new(dir).home(dir.join("home")).load();
     // Codex reads a project's `.codex/` only once the user trusts the project.
-    assert_eq!(mixed.dialects(), ["claude", "copilot", "cursor"]);
+    assert_eq!(mixed.dialects(), ["claude", "copilot", "cursor", "gemini"]);
     let codex: Vec<&String> = mixed.notes().iter().filter(|n| n.starts_with("Codex: ")).collect();
     assert!(codex.iter().any(|n| n.contains("trust_level = \"trusted\"")), "{codex:?}");
     let run = mixed.run(&pre_tool(dir, "Bash", json!({"command": "ls"}))).await.unwrap();

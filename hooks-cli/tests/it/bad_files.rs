@@ -114,7 +114,7 @@ fn every_command_refuses_a_bad_file_by_what_it_is() {
         } else if file == "dir" {
             // A folder is a project: every agent's hook files in it are checked.
             "no agent's hook files in this folder (.claude/settings.json, .codex/hooks.json, \
-             .github/hooks/*.json, .cursor/hooks.json)"
+             .github/hooks/*.json, .cursor/hooks.json, .gemini/settings.json)"
                 .to_owned()
         } else if file == "loop-a" {
             "cannot be read: too many levels of symbolic links (os error 40)".to_owned()

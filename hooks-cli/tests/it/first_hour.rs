@@ -81,7 +81,7 @@ fn a_directory_is_called_a_directory() {
     assert_eq!(
         out.stdout,
         "examples: error: no agent's hook files in this folder (.claude/settings.json, \
-         .codex/hooks.json, .github/hooks/*.json, .cursor/hooks.json)\n",
+         .codex/hooks.json, .github/hooks/*.json, .cursor/hooks.json, .gemini/settings.json)\n",
         "a folder is a project: every agent's hook files in it are checked"
     );
     let project = root.join("examples/claude-project");
