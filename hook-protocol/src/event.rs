@@ -280,6 +280,78 @@ impl SessionEnd {
     }
 }
 
+/// One message of a model request, its text parts joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ModelMessage {
+    /// Who it is from (`user`, `model`, `system`).
+    pub role: String,
+    /// Its text.
+    pub content: String,
+}
+
+impl ModelMessage {
+    /// A message of a role.
+    pub fn new(role: impl Into<String>, content: impl Into<String>) -> Self {
+        Self { role: role.into(), content: content.into() }
+    }
+}
+
+/// A request the harness is about to send to its model.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[non_exhaustive]
+pub struct ModelRequest {
+    /// The model it goes to.
+    pub model: String,
+    /// Its messages with text, in order.
+    pub messages: Vec<ModelMessage>,
+    /// Its generation settings (`temperature`, `topP`, ...), as the harness names them.
+    pub config: Map<String, Value>,
+}
+
+impl ModelRequest {
+    /// A request to `model` of `messages`, with no settings.
+    pub fn new(model: impl Into<String>, messages: Vec<ModelMessage>) -> Self {
+        Self { model: model.into(), messages, config: Map::new() }
+    }
+}
+
+/// The model's answer to a request: a whole response, or one streamed chunk of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct ModelResponse {
+    /// The request it answers.
+    pub request: ModelRequest,
+    /// Its text.
+    pub text: String,
+    /// Why the model stopped (`STOP`, `MAX_TOKENS`), on the last chunk.
+    pub finish_reason: Option<String>,
+}
+
+impl ModelResponse {
+    /// A response of `text` to `request`.
+    pub fn new(request: ModelRequest, text: impl Into<String>) -> Self {
+        Self { request, text: text.into(), finish_reason: None }
+    }
+}
+
+/// The tools a model request offers, before it is sent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct ToolSelection {
+    /// The request.
+    pub request: ModelRequest,
+    /// The names of the tools it offers.
+    pub tools: Vec<String>,
+}
+
+impl ToolSelection {
+    /// The tools `tools` of `request`.
+    pub fn new(request: ModelRequest, tools: Vec<String>) -> Self {
+        Self { request, tools }
+    }
+}
+
 /// An event that belongs to no neutral seam: a dialect's own interception point.
 ///
 /// The core routes it by name and matches hooks against its subject; it never interprets the
@@ -333,6 +405,12 @@ pub enum Payload {
     Notification(Notification),
     /// [`Seam::SessionEnd`].
     SessionEnd(SessionEnd),
+    /// [`Seam::ModelRequest`].
+    ModelRequest(ModelRequest),
+    /// [`Seam::ModelResponse`].
+    ModelResponse(ModelResponse),
+    /// [`Seam::ToolSelection`].
+    ToolSelection(ToolSelection),
     /// [`Seam::Custom`].
     Custom(Custom),
 }
@@ -353,6 +431,9 @@ impl Payload {
             Self::PreCompact(_) => Seam::PreCompact,
             Self::Notification(_) => Seam::Notification,
             Self::SessionEnd(_) => Seam::SessionEnd,
+            Self::ModelRequest(_) => Seam::ModelRequest,
+            Self::ModelResponse(_) => Seam::ModelResponse,
+            Self::ToolSelection(_) => Seam::ToolSelection,
             Self::Custom(_) => Seam::Custom,
         }
     }
@@ -364,6 +445,7 @@ impl Payload {
         match self {
             Self::SessionStart(e) => Some(&e.source),
             Self::PromptSubmit(_) | Self::TurnEnd(_) => None,
+            Self::ModelRequest(_) | Self::ModelResponse(_) | Self::ToolSelection(_) => None,
             Self::PreTool(c) | Self::PermissionRequest(c) => Some(&c.tool_name),
             Self::PostTool(r) => Some(&r.call.tool_name),
             Self::PostToolFailure(f) => Some(&f.call.tool_name),

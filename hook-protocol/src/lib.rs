@@ -148,9 +148,9 @@ pub use dialect::{
 };
 pub use dispatch::{Dispatcher, DispatcherBuilder, FromReport, HookEvent, Mode, Observer, Report};
 pub use event::{
-    Common, Custom, Event, Extensions, InputRewritten, Notification, Payload, PreCompact,
-    PromptSubmit, SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure,
-    ToolResult, TurnEnd,
+    Common, Custom, Event, Extensions, InputRewritten, ModelMessage, ModelRequest, ModelResponse,
+    Notification, Payload, PreCompact, PromptSubmit, SessionEnd, SessionStart, SubagentEnd,
+    SubagentStart, ToolCall, ToolFailure, ToolResult, ToolSelection, TurnEnd,
 };
 pub use hook::{
     FailMode, FailurePolicy, Hook, HookInfo, HookOutcome, HookRecord, HookStatus, On, ProcessFacts,

@@ -36,13 +36,22 @@ pub enum Seam {
     Notification,
     /// The session ends. Hooks observe it.
     SessionEnd,
+    /// The harness is about to send a request to its model. Hooks may rewrite it, or refuse
+    /// it (and answer in the model's place).
+    ModelRequest,
+    /// The model answered (a whole response, or one streamed chunk of it). Hooks may replace
+    /// it, or refuse it.
+    ModelResponse,
+    /// The harness is about to offer its model the tools of a request. Hooks may narrow which
+    /// it may call.
+    ToolSelection,
     /// A dialect's own event with no neutral seam, routed by name.
     Custom,
 }
 
 impl Seam {
     /// Every seam, in declaration order.
-    pub const ALL: [Seam; 13] = [
+    pub const ALL: [Seam; 16] = [
         Seam::SessionStart,
         Seam::PromptSubmit,
         Seam::PreTool,
@@ -55,6 +64,9 @@ impl Seam {
         Seam::PreCompact,
         Seam::Notification,
         Seam::SessionEnd,
+        Seam::ModelRequest,
+        Seam::ModelResponse,
+        Seam::ToolSelection,
         Seam::Custom,
     ];
 
@@ -73,6 +85,9 @@ impl Seam {
             Seam::PreCompact => "pre_compact",
             Seam::Notification => "notification",
             Seam::SessionEnd => "session_end",
+            Seam::ModelRequest => "model_request",
+            Seam::ModelResponse => "model_response",
+            Seam::ToolSelection => "tool_selection",
             Seam::Custom => "custom",
         }
     }
@@ -88,6 +103,8 @@ impl Seam {
                 | Seam::TurnEnd
                 | Seam::SubagentEnd
                 | Seam::PreCompact
+                | Seam::ModelRequest
+                | Seam::ModelResponse
                 | Seam::Custom
         )
     }

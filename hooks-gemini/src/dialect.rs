@@ -178,5 +178,6 @@ fn event_run(run: &crate::Run) -> EventRun {
     if out.decision != DecisionWord::NoOpinion && out.reason.is_some() {
         out.reason = Some(crate::present::joined_reason(&run.report));
     }
+    out.dialect_fields.extend(crate::present::model_fields(run.event, &run.report));
     out
 }

@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use hook_kit::Core;
 use hook_kit::input::{cwd_of, flag, maybe_text, text};
 use hook_protocol::{
-    Common, Custom, Event, Hook, Mode, Notification, Payload, PreCompact, PromptSubmit, Scrub,
-    SessionEnd, SessionStart, ToolCall, ToolResult, TurnEnd,
+    Common, Event, Hook, Mode, ModelResponse, Notification, Payload, PreCompact, PromptSubmit,
+    Scrub, SessionEnd, SessionStart, ToolCall, ToolResult, ToolSelection, TurnEnd,
 };
 use serde_json::{Map, Value};
 
 use crate::hook::CommandHook;
-use crate::payload::InputObject;
+use crate::payload::{InputObject, model_request};
 use crate::{Config, EventName, HooksConfig};
 
 /// A loaded Gemini CLI configuration, ready to run events.
@@ -124,8 +124,18 @@ impl Engine {
                 Notification::new(text(&input, "notification_type"), text(&input, "message")).into()
             }
             EventName::SessionEnd => SessionEnd::new(text(&input, "reason")).into(),
-            EventName::BeforeModel | EventName::AfterModel | EventName::BeforeToolSelection => {
-                Custom::new(name.as_str(), input.clone()).into()
+            EventName::BeforeModel => {
+                Payload::ModelRequest(model_request(input.get("llm_request")))
+            }
+            EventName::BeforeToolSelection => {
+                let request = model_request(input.get("llm_request"));
+                Payload::ToolSelection(ToolSelection::new(request, Vec::new()))
+            }
+            EventName::AfterModel => {
+                let request = model_request(input.get("llm_request"));
+                let response = input.get("llm_response");
+                let text = response.and_then(|r| r.get("text")).and_then(Value::as_str);
+                Payload::ModelResponse(ModelResponse::new(request, text.unwrap_or_default()))
             }
         };
         InputObject::new(name, input).event(common, payload)

@@ -80,8 +80,7 @@ impl EventName {
             .or_else(|| EventName::ALL.into_iter().find(|e| e.as_str().eq_ignore_ascii_case(name)))
     }
 
-    /// The neutral seam whose events fire it; the model events, which no other agent has, are
-    /// custom events of their names.
+    /// The neutral seam whose events fire it.
     pub fn seam(self) -> Option<Seam> {
         Some(match self {
             EventName::BeforeTool => Seam::PreTool,
@@ -92,9 +91,9 @@ impl EventName {
             EventName::SessionEnd => Seam::SessionEnd,
             EventName::Notification => Seam::Notification,
             EventName::PreCompress => Seam::PreCompact,
-            EventName::BeforeModel | EventName::AfterModel | EventName::BeforeToolSelection => {
-                return None;
-            }
+            EventName::BeforeModel => Seam::ModelRequest,
+            EventName::AfterModel => Seam::ModelResponse,
+            EventName::BeforeToolSelection => Seam::ToolSelection,
         })
     }
 
@@ -158,6 +157,6 @@ mod tests {
         assert_eq!(EventName::near("PreToolUse"), Some(EventName::BeforeTool));
         assert_eq!(gemini_tool("Bash"), "run_shell_command");
         assert_eq!(gemini_tool("write_file"), "write_file");
-        assert_eq!(EventName::BeforeModel.seam(), None);
+        assert_eq!(EventName::BeforeModel.seam(), Some(Seam::ModelRequest));
     }
 }

@@ -9,7 +9,10 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use hook_protocol::{DialectError, Event, NeutralTool, Payload, ToolCall, ToolInput};
+use hook_protocol::{
+    DialectError, Event, ModelMessage, ModelRequest, ModelResponse, NeutralTool, Payload, ToolCall,
+    ToolInput,
+};
 use serde_json::{Map, Value, json};
 
 use crate::EventName;
@@ -38,6 +41,41 @@ fn tool_response(response: &Value) -> Value {
         other => other.to_string(),
     };
     json!({"llmContent": text, "returnDisplay": text})
+}
+
+/// A model request as Gemini's `llm_request`: `{model, messages: [{role, content}], config}`.
+pub(crate) fn llm_request(request: &ModelRequest) -> Value {
+    let messages: Vec<Value> =
+        request.messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect();
+    json!({"model": request.model, "messages": messages, "config": request.config})
+}
+
+/// A model response as Gemini's `llm_response`: `{text, candidates: [{content: {role: "model",
+/// parts: [text]}, finishReason, index: 0}], usageMetadata}`.
+fn llm_response(response: &ModelResponse) -> Value {
+    let mut candidate = json!({"content": {"role": "model", "parts": [response.text]}, "index": 0});
+    if let (Some(reason), Some(c)) = (&response.finish_reason, candidate.as_object_mut()) {
+        c.insert("finishReason".into(), Value::from(reason.clone()));
+    }
+    json!({"text": response.text, "candidates": [candidate], "usageMetadata": {}})
+}
+
+/// Gemini's `llm_request` read back as a neutral request (what a model event's input holds).
+pub(crate) fn model_request(value: Option<&Value>) -> ModelRequest {
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let Some(value) = value else { return ModelRequest::default() };
+    let messages = value
+        .get("messages")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter().map(|m| ModelMessage::new(text(m, "role"), text(m, "content"))).collect()
+        })
+        .unwrap_or_default();
+    let mut request = ModelRequest::new(text(value, "model"), messages);
+    if let Some(config) = value.get("config").and_then(Value::as_object) {
+        request.config.clone_from(config);
+    }
+    request
 }
 
 /// The stdin object of a hook on `name` for `event`.
@@ -94,6 +132,12 @@ pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Va
             put(&mut o, "details", json!({}));
         }
         Payload::SessionEnd(e) => put(&mut o, "reason", e.reason.clone()),
+        Payload::ModelRequest(r) => put(&mut o, "llm_request", llm_request(r)),
+        Payload::ToolSelection(t) => put(&mut o, "llm_request", llm_request(&t.request)),
+        Payload::ModelResponse(r) => {
+            put(&mut o, "llm_request", llm_request(&r.request));
+            put(&mut o, "llm_response", llm_response(r));
+        }
         Payload::Custom(c) => {
             for (k, v) in &c.fields {
                 o.entry(k.clone()).or_insert_with(|| v.clone());

@@ -119,6 +119,80 @@ pub fn shown(event: EventName, report: &Report) -> Shown {
     Shown::new(model, user, Vec::new())
 }
 
+/// The hooks' answers about the model, by Gemini's merge, as the run's own fields: on
+/// `BeforeModel`, `llm_request` (the request rewritten; the last hook's that gave one) and,
+/// with a deny, `llm_response` (the answer in the model's place); on `AfterModel`,
+/// `llm_response` (the chunk replaced; the last hook's); on `BeforeToolSelection`,
+/// `tool_config` (`{functionCallingConfig: {mode, allowedFunctionNames}}`: the most restrictive
+/// mode, NONE over ANY over AUTO, and every hook's names, sorted).
+pub fn model_fields(
+    event: EventName,
+    report: &Report,
+) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::{Value, json};
+    let mut out = serde_json::Map::new();
+    let specifics: Vec<&serde_json::Map<String, Value>> = report
+        .records
+        .iter()
+        .filter_map(record_of)
+        .filter_map(|r| r.output.as_ref())
+        .filter_map(specific)
+        .collect();
+    let last = |key: &str| specifics.iter().rev().find_map(|s| s.get(key)).cloned();
+    let denied = report.merged.decision == Some(Decision::Deny);
+    match event {
+        EventName::BeforeModel => {
+            if let Some(request) = last("llm_request") {
+                out.insert("llm_request".into(), request);
+            }
+            if let (Some(response), true) = (last("llm_response"), denied) {
+                out.insert("llm_response".into(), response);
+            }
+        }
+        EventName::AfterModel => {
+            if let Some(response) = last("llm_response") {
+                out.insert("llm_response".into(), response);
+            }
+        }
+        EventName::BeforeToolSelection => {
+            let rank = |m: &str| match m {
+                "NONE" => 3,
+                "ANY" => 2,
+                "AUTO" => 1,
+                _ => 0,
+            };
+            let mut mode: Option<String> = None;
+            let mut names: Vec<String> = Vec::new();
+            for config in specifics.iter().filter_map(|s| s.get("toolConfig")) {
+                let config = config.get("functionCallingConfig").unwrap_or(config);
+                if let Some(m) = config.get("mode").and_then(Value::as_str)
+                    && mode.as_deref().is_none_or(|current| rank(m) > rank(current))
+                {
+                    mode = Some(m.to_owned());
+                }
+                let listed = config.get("allowedFunctionNames").and_then(Value::as_array);
+                names.extend(
+                    listed.into_iter().flatten().filter_map(Value::as_str).map(str::to_owned),
+                );
+            }
+            names.sort();
+            names.dedup();
+            if mode.is_some() || !names.is_empty() {
+                let mut calling = serde_json::Map::new();
+                if let Some(mode) = mode {
+                    calling.insert("mode".into(), Value::from(mode));
+                }
+                if !names.is_empty() {
+                    calling.insert("allowedFunctionNames".into(), json!(names));
+                }
+                out.insert("tool_config".into(), json!({"functionCallingConfig": calling}));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

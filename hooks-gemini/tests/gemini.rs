@@ -290,3 +290,45 @@ async fn an_after_agent_block_is_the_next_prompt_with_no_cap_unless_the_harness_
         .collect();
     assert_eq!(flags[..4], [false, true, true, true], "no cap: every retry is a continuation");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_model_events_rewrite_requests_replace_answers_and_narrow_the_tools() {
+    use hook_kit::Hooks;
+    use hook_protocol::Loaded;
+
+    let scratch = Scratch::new("gemini-model");
+    let dir = scratch.path();
+    let seen = dir.join("seen.json");
+    let rewrite = script(
+        dir.join("rewrite.sh"),
+        &format!(
+            "cat > '{}'; echo '{{\"hookSpecificOutput\": {{\"llm_request\": {{\"model\": \"gemini-2.5-pro\", \"messages\": [{{\"role\": \"user\", \"content\": \"BM-REWRITTEN-PROMPT\"}}]}}}}}}'",
+            seen.display()
+        ),
+    );
+    let any = script(
+        dir.join("any.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"toolConfig\": {\"mode\": \"ANY\", \"allowedFunctionNames\": [\"write_file\"]}}}'",
+    );
+    let auto = script(
+        dir.join("auto.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"toolConfig\": {\"mode\": \"AUTO\", \"allowedFunctionNames\": [\"read_file\"]}}}'",
+    );
+    let hook = |p: &Path| json!({"type": "command", "command": p.display().to_string()});
+    let settings = json!({"hooks": {
+        "BeforeModel": [{"hooks": [hook(&rewrite)]}],
+        "BeforeToolSelection": [{"hooks": [hook(&any), hook(&auto)]}]
+    }});
+    let loaded = Hooks::new(gemini(dir, &settings), Vec::new());
+    let request = json!({"llm_request": {"model": "gemini-2.5-flash", "messages": [{"role": "user", "content": "please do the task"}], "config": {"temperature": 1}}});
+    let run = loaded.run("BeforeModel", request.as_object().cloned().unwrap()).await.unwrap();
+    assert_eq!(run.dialect_fields["llm_request"]["messages"][0]["content"], "BM-REWRITTEN-PROMPT");
+    let stdin: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(stdin["llm_request"]["config"], json!({"temperature": 1}));
+    let run =
+        loaded.run("BeforeToolSelection", request.as_object().cloned().unwrap()).await.unwrap();
+    assert_eq!(
+        run.dialect_fields["tool_config"],
+        json!({"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file", "write_file"]}})
+    );
+}

@@ -8,13 +8,17 @@
 )]
 
 use hook_protocol::{
-    Common, Event, FileKind, LoadRequest, Notification, Payload, PreCompact, PromptSubmit,
-    SessionEnd, SessionStart, SubagentEnd, SubagentStart, ToolCall, ToolFailure, ToolResult,
-    TurnEnd,
+    Common, Event, FileKind, LoadRequest, ModelMessage, ModelRequest, ModelResponse, Notification,
+    Payload, PreCompact, PromptSubmit, SessionEnd, SessionStart, SubagentEnd, SubagentStart,
+    ToolCall, ToolFailure, ToolResult, ToolSelection, TurnEnd,
 };
 use hooks_mixed::Project;
 use serde_json::json;
 use test_support::Scratch;
+
+fn request() -> ModelRequest {
+    ModelRequest::new("a-model", vec![ModelMessage::new("user", "hi")])
+}
 
 fn payloads() -> Vec<(&'static str, Payload)> {
     let call = || {
@@ -35,6 +39,12 @@ fn payloads() -> Vec<(&'static str, Payload)> {
         ("compaction", PreCompact::new("auto").into()),
         ("notification", Notification::new("idle_prompt", "waiting").into()),
         ("session end", SessionEnd::new("other").into()),
+        ("model request", Payload::ModelRequest(request())),
+        ("model response", Payload::ModelResponse(ModelResponse::new(request(), "hi"))),
+        (
+            "tool selection",
+            Payload::ToolSelection(ToolSelection::new(request(), vec!["Bash".into()])),
+        ),
     ]
 }
 
