@@ -72,8 +72,8 @@ pub(crate) struct Sources {
     /// The hook dialect: the agent whose hook files to read and whose behaviour to follow
     /// (claude: Claude Code; tnsai: a TNSAI hook list; codex: Codex's hooks.json and the hooks
     /// tables of its config.toml; copilot: GitHub Copilot's hooks files; cursor: Cursor's
-    /// hooks.json; all: every agent's hooks the project holds, on one event, the event and its
-    /// input as Claude Code gives them).
+    /// hooks.json; gemini: Gemini CLI's settings.json; all: every agent's hooks the project
+    /// holds, on one event, the event and its input as Claude Code gives them).
     #[arg(
         long,
         value_name = "NAME",
