@@ -9,7 +9,8 @@
 //! (`SessionStart`); `BeforeTool`'s is dropped. A rewritten tool input adds
 //! `[System] Tool input parameters were modified by a hook before execution.` to the tool's
 //! output. An `AfterAgent` block is the bare reason as the next user message. Messages
-//! (`systemMessage`, plain text) go to the user only.
+//! (`systemMessage`, plain text) go to the user only, and so does
+//! `Agent execution blocked: {reason}` when a hook refuses the agent's turn or a model call.
 
 use hook_protocol::{Decision, HookRecord, ModelText, Placement, Report, Shown};
 
@@ -29,6 +30,11 @@ pub fn hook_context(context: &str) -> String {
 /// A blocked tool's result.
 pub fn tool_blocked(reason: &str) -> String {
     format!("Tool execution blocked: {reason}")
+}
+
+/// What Gemini tells the user when a hook refuses the agent's turn or a model call.
+pub fn agent_blocked(reason: &str) -> String {
+    format!("Agent execution blocked: {reason}")
 }
 
 /// What Gemini appends to a tool's output when a hook rewrote its input.
@@ -76,6 +82,19 @@ pub fn shown(event: EventName, report: &Report) -> Shown {
         return Shown::new(model, user, Vec::new());
     }
     let denied = merged.decision == Some(Decision::Deny);
+    let mut user = user;
+    if denied
+        && matches!(
+            event,
+            EventName::BeforeAgent
+                | EventName::AfterAgent
+                | EventName::BeforeModel
+                | EventName::AfterModel
+        )
+    {
+        // Gemini's warning to the user when the agent's turn or a model call is refused.
+        user.push(agent_blocked(&joined_reason(report)));
+    }
     match event {
         EventName::BeforeTool if denied => {
             model.push(ModelText::new(

@@ -332,3 +332,44 @@ async fn the_model_events_rewrite_requests_replace_answers_and_narrow_the_tools(
         json!({"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file", "write_file"]}})
     );
 }
+
+/// Every field a Gemini hook may answer on any event (each event takes its own).
+fn answer(_: &str) -> Value {
+    json!({"decision": "deny", "reason": "policy says no", "systemMessage": "shown to the user",
+        "hookSpecificOutput": {"additionalContext": "context <from> the hook",
+            "tool_input": {"command": "ls"}, "llm_request": {"model": "m", "messages": []},
+            "llm_response": {"text": "instead"},
+            "toolConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file"]}}})
+}
+
+#[tokio::test]
+async fn every_event_as_gemini_shows_it() {
+    use test_support::{Events, every_event};
+
+    let scratch = Scratch::new("gemini-snapshots");
+    let project = scratch.path().to_path_buf();
+    let file = |event: &str, command: &str| {
+        let path = project.join(".gemini/settings.json");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let hooks =
+            json!({"hooks": {event: [{"hooks": [{"type": "command", "command": command}]}]}});
+        std::fs::write(&path, hooks.to_string()).unwrap();
+        path
+    };
+    let input = |event: &str| {
+        json!({"session_id": "s1", "transcript_path": "/t.jsonl", "hook_event_name": event,
+            "timestamp": "2026-12-05T00:00:00.000Z", "source": "startup", "reason": "exit",
+            "trigger": "auto", "prompt": "tidy the build", "prompt_response": "done",
+            "stop_hook_active": false, "tool_name": "run_shell_command",
+            "tool_input": {"command": "rm -rf build"},
+            "tool_response": {"llmContent": "removed", "returnDisplay": "removed"},
+            "notification_type": "ToolPermission", "message": "allow?", "details": {},
+            "llm_request": {"model": "gemini-2.5-flash", "messages": [{"role": "user", "content": "hi"}], "config": {}},
+            "llm_response": {"text": "hello", "candidates": []}})
+    };
+    let names = EventName::ALL.iter().map(|e| e.as_str()).collect();
+    let events = Events::new(hooks_gemini::dialect(), &project, names, &file, &input, &answer);
+    for (event, runs) in every_event(&events).await {
+        insta::assert_json_snapshot!(event, runs);
+    }
+}
