@@ -171,12 +171,15 @@ impl CommandEngine for Engine {
     }
 }
 
-/// A run in the core's words: every hook's reason joined, as Gemini gives them.
+/// A run in the core's words: every hook's reason joined, as Gemini merges them.
 fn event_run(run: &crate::Run) -> EventRun {
     let denies = run.event == EventName::BeforeTool;
     let mut out = hook_kit::event_run(run, denies);
-    if out.decision != DecisionWord::NoOpinion && out.reason.is_some() {
-        out.reason = Some(crate::present::joined_reason(&run.report));
+    // Gemini joins every hook's reason, the allowing hooks' too.
+    if out.decision != DecisionWord::NoOpinion
+        && let Some(reasons) = crate::present::reasons(&run.report)
+    {
+        out.reason = Some(reasons);
     }
     out.dialect_fields.extend(crate::present::model_fields(run.event, &run.report));
     out

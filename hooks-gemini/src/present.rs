@@ -44,6 +44,11 @@ pub const INPUT_MODIFIED: &str =
 /// Every hook's reason, in configuration order, joined with `\n` (Gemini's merge), or
 /// [`NO_REASON`] when none gave one.
 pub fn joined_reason(report: &Report) -> String {
+    reasons(report).unwrap_or_else(|| NO_REASON.to_owned())
+}
+
+/// Every hook's reason, in configuration order, joined with `\n`, when any gave one.
+pub(crate) fn reasons(report: &Report) -> Option<String> {
     let reasons: Vec<&str> = report
         .records
         .iter()
@@ -51,7 +56,7 @@ pub fn joined_reason(report: &Report) -> String {
         .filter_map(|r| r.output.as_ref())
         .filter_map(reason_of)
         .collect();
-    if reasons.is_empty() { NO_REASON.to_owned() } else { reasons.join("\n") }
+    (!reasons.is_empty()).then(|| reasons.join("\n"))
 }
 
 /// Every hook's context on the event, in configuration order, joined with `\n`.

@@ -1,9 +1,10 @@
-//! `cargo xtask published-hooks`: hooks their authors published for Codex, Copilot and Cursor,
+//! `cargo xtask published-hooks`: hooks their authors published for Codex, Copilot, Cursor and
+//! Gemini CLI,
 //! installed from a registry and run unmodified by `hooks test` against their authors'
 //! expectations (the case files in `hooks-cli/tests/published/`, each case naming the test or
 //! document it comes from).
 //!
-//! Today that is safe-chains (crates.io), one binary with a hook for each of the three agents:
+//! Today that is safe-chains (crates.io), one binary with a hook for each of the four agents:
 //! `cargo install` builds it once under `target/published-hooks/`; its own installer
 //! (`safe-chains --setup --tool <agent>`) then writes each agent's user configuration into a
 //! home folder of its own, which is made anew on every run, so the files the cases run are the
@@ -28,6 +29,8 @@ const AGENTS: &[(&str, &[&str])] = &[
     // Discovered in the user's places, as Cursor and Copilot do.
     ("cursor", &[]),
     ("copilot", &[]),
+    // The user's settings.json, found as Gemini CLI finds it.
+    ("gemini", &[]),
 ];
 
 fn tool(program: &Path) -> Command {
@@ -68,9 +71,10 @@ fn fresh_home(dir: &Path, binary: &Path) -> Result<PathBuf> {
     if home.exists() {
         fs::remove_dir_all(&home)?;
     }
-    // The installer writes a Codex or Cursor file only where the agent is installed.
+    // The installer writes a Codex, Cursor or Gemini file only where the agent is installed.
     fs::create_dir_all(home.join(".codex"))?;
     fs::create_dir_all(home.join(".cursor"))?;
+    fs::create_dir_all(home.join(".gemini"))?;
     let bin = binary.parent().ok_or("the safe-chains binary has no folder")?;
     fs::write(home.join(".profile"), format!("PATH=\"{}:$PATH\"\n", bin.display()))?;
     for (agent, _) in AGENTS {
