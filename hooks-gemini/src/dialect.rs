@@ -23,9 +23,9 @@ pub fn dialect() -> &'static dyn Dialect {
 #[derive(Debug, Clone, Copy)]
 struct Gemini;
 
-/// The user's Gemini folder: `$GEMINI_CLI_HOME/.gemini` when set, else `~/.gemini`.
+/// The user's Gemini folder: `~/.gemini`.
 pub fn gemini_home(home: Option<&Path>) -> Option<PathBuf> {
-    hook_kit::agent_home("GEMINI_CLI_HOME", ".gemini", home)
+    home.map(|h| h.join(".gemini"))
 }
 
 /// Whether a path is a `.gemini/settings.json`.
@@ -79,27 +79,62 @@ impl Dialect for Gemini {
             )));
         }
         let mut texts = Vec::new();
-        let mut paths = Vec::new();
         for file in &files {
             let path = match file {
                 HookFile::Named(path) | HookFile::Found(path, _) => path.clone(),
                 HookFile::Plugin(dir) => dir.join("hooks/hooks.json"),
             };
             if let Ok(text) = read_text(&path, Cap::CONFIG) {
-                texts.push((path.clone(), text));
+                texts.push((path, text));
             }
-            paths.push(path);
         }
         let settings = hooks_config(&texts);
         let mut loader = Loader::new();
         loader.files(files, place_of);
-        let config = loader.finish();
+        let mut config = loader.finish();
+        if let Some(warning) = detected(&config, home.as_deref()) {
+            config.diagnostics.push(warning);
+        }
         let user_home = request.home.clone();
         Hooks::boxed(
             Engine::new(config, &request.project_dir, user_home, request.scrub.clone(), settings),
             notes,
         )
     }
+}
+
+/// Gemini's notice of project hooks it has not seen before: the project's hooks whose
+/// `<name>:<command>` the user's `trusted_hooks.json` (where Gemini records the hooks it warned
+/// about) does not hold, as a warning at the project's file; they run all the same.
+fn detected(config: &crate::Config, home: Option<&Path>) -> Option<Diagnostic> {
+    let known = home
+        .map(|h| h.join("trusted_hooks.json"))
+        .and_then(|f| read_text(&f, Cap::CONFIG).ok())
+        .unwrap_or_default();
+    let project: Vec<&crate::Entry> =
+        config.entries.iter().filter(|e| e.source.scope == Scope::Project).collect();
+    let new: Vec<&crate::Entry> = project
+        .iter()
+        .copied()
+        .filter(|e| {
+            let key = format!("{}:{}", e.name.as_deref().unwrap_or_default(), e.command);
+            !known.contains(&serde_json::to_string(&key).unwrap_or_default())
+        })
+        .collect();
+    let first = new.first()?;
+    let mut list: Vec<&str> = new.iter().map(|e| e.label()).collect();
+    list.dedup();
+    let lines: String = list.iter().map(|l| format!("\n  - {l}")).collect();
+    Some(Diagnostic::warning(
+        &first.source.path,
+        hook_protocol::Position::default(),
+        format!(
+            "The following project-level hooks have been detected in this workspace:{lines}\n\
+             These hooks will be executed. If you did not configure these hooks or do not trust \
+             this project,\nplease review the project settings (.gemini/settings.json) and \
+             remove them."
+        ),
+    ))
 }
 
 #[async_trait]
@@ -181,6 +216,13 @@ fn event_run(run: &crate::Run) -> EventRun {
     {
         out.reason = Some(reasons);
     }
-    out.dialect_fields.extend(crate::present::model_fields(run.event, &run.report));
+    // A rewritten input the tool would refuse: the tool does not run.
+    let tool = run.input.get("tool_name").and_then(Value::as_str).unwrap_or_default();
+    if let Some(why) = crate::present::refused_input(run.event, &run.report, tool) {
+        out.decision = DecisionWord::Deny;
+        out.reason = Some(why);
+        out.updated_input = None;
+    }
+    out.dialect_fields.extend(crate::present::own_fields(run.event, &run.report));
     out
 }

@@ -160,6 +160,10 @@ impl Engine {
             })
             .any(|c| c.entry().sequential);
         let core = if sequential { &self.sequential } else { &self.core };
-        core.run(name, event, |report, _| crate::present::shown(name, report)).await
+        core.run(name, event, |report, input| {
+            let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or_default();
+            crate::present::shown(name, report, tool)
+        })
+        .await
     }
 }

@@ -32,6 +32,34 @@ pub fn tool_blocked(reason: &str) -> String {
     format!("Tool execution blocked: {reason}")
 }
 
+/// The parameters each of Gemini's tools requires, for the check of a rewritten input.
+const REQUIRED: &[(&str, &[&str])] = &[
+    ("run_shell_command", &["command"]),
+    ("write_file", &["file_path", "content"]),
+    ("replace", &["file_path", "old_string", "new_string"]),
+];
+
+/// Why Gemini refuses an input a `BeforeTool` hook rewrote for `tool`, when it does: the first
+/// parameter the tool requires that the input lacks
+/// (`Tool parameter modification by hook failed validation: params must have required property
+/// 'command'`). The tool does not run, and this is its result.
+pub fn invalid_input(tool: &str, input: &serde_json::Value) -> Option<String> {
+    let (_, required) = REQUIRED.iter().find(|(t, _)| *t == tool)?;
+    let missing = required.iter().find(|p| input.get(**p).is_none())?;
+    Some(format!(
+        "Tool parameter modification by hook failed validation: params must have required \
+         property '{missing}'"
+    ))
+}
+
+/// The refusal of a run whose rewritten input Gemini's tool would refuse, when it is one.
+pub(crate) fn refused_input(event: EventName, report: &Report, tool: &str) -> Option<String> {
+    let input = report.merged.updated_input.as_ref()?;
+    (event == EventName::BeforeTool && report.merged.decision != Some(Decision::Deny))
+        .then(|| invalid_input(tool, &input.value))
+        .flatten()
+}
+
 /// What Gemini tells the user when a hook refuses the agent's turn or a model call.
 pub fn agent_blocked(reason: &str) -> String {
     format!("Agent execution blocked: {reason}")
@@ -77,8 +105,8 @@ pub fn clears_context(report: &Report) -> bool {
         .any(|s| s.get("clearContext") == Some(&serde_json::Value::Bool(true)))
 }
 
-/// What Gemini shows after a run of `event`.
-pub fn shown(event: EventName, report: &Report) -> Shown {
+/// What Gemini shows after a run of `event` on `tool` (the tool's name, on the tool events).
+pub fn shown(event: EventName, report: &Report, tool: &str) -> Shown {
     let merged = &report.merged;
     let mut model = Vec::new();
     let user: Vec<String> = merged.messages.iter().map(|m| m.value.clone()).collect();
@@ -107,6 +135,10 @@ pub fn shown(event: EventName, report: &Report) -> Shown {
                 tool_blocked(&joined_reason(report)),
                 true,
             ));
+        }
+        EventName::BeforeTool if refused_input(event, report, tool).is_some() => {
+            let why = refused_input(event, report, tool).unwrap_or_default();
+            model.push(ModelText::new(Placement::ToolResult, why, true));
         }
         EventName::BeforeTool if merged.updated_input.is_some() => {
             model.push(ModelText::new(
@@ -143,16 +175,15 @@ pub fn shown(event: EventName, report: &Report) -> Shown {
     Shown::new(model, user, Vec::new())
 }
 
-/// The hooks' answers about the model, by Gemini's merge, as the run's own fields: on
-/// `BeforeModel`, `llm_request` (the request rewritten; the last hook's that gave one) and,
+/// The hooks' answers in Gemini's own words, by its merge, as the run's own fields: on
+/// `AfterTool`, `tail_tool_call_request` (`{name, args}`: the tool to run right after, whose
+/// result replaces this one's; the last hook's); on `AfterAgent` with a deny, `clear_context`
+/// (the history is cleared before the retry); on `BeforeModel`, `llm_request` (the request rewritten; the last hook's that gave one) and,
 /// with a deny, `llm_response` (the answer in the model's place); on `AfterModel`,
 /// `llm_response` (the chunk replaced; the last hook's); on `BeforeToolSelection`,
 /// `tool_config` (`{functionCallingConfig: {mode, allowedFunctionNames}}`: the most restrictive
 /// mode, NONE over ANY over AUTO, and every hook's names, sorted).
-pub fn model_fields(
-    event: EventName,
-    report: &Report,
-) -> serde_json::Map<String, serde_json::Value> {
+pub fn own_fields(event: EventName, report: &Report) -> serde_json::Map<String, serde_json::Value> {
     use serde_json::{Value, json};
     let mut out = serde_json::Map::new();
     let specifics: Vec<&serde_json::Map<String, Value>> = report
@@ -165,6 +196,14 @@ pub fn model_fields(
     let last = |key: &str| specifics.iter().rev().find_map(|s| s.get(key)).cloned();
     let denied = report.merged.decision == Some(Decision::Deny);
     match event {
+        EventName::AfterTool => {
+            if let Some(tail) = last("tailToolCallRequest") {
+                out.insert("tail_tool_call_request".into(), tail);
+            }
+        }
+        EventName::AfterAgent if denied && clears_context(report) => {
+            out.insert("clear_context".into(), Value::Bool(true));
+        }
         EventName::BeforeModel => {
             if let Some(request) = last("llm_request") {
                 out.insert("llm_request".into(), request);

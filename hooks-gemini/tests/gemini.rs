@@ -373,3 +373,120 @@ async fn every_event_as_gemini_shows_it() {
         insta::assert_json_snapshot!(event, runs);
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rewritten_input_the_tool_refuses_is_its_result_and_it_does_not_run() {
+    use hook_kit::Hooks;
+    use hook_protocol::{DecisionWord, Loaded};
+
+    let scratch = Scratch::new("gemini-invalid-input");
+    let dir = scratch.path();
+    // As recorded: the second hook's `tool_input` replaces the first's wholesale.
+    let first = script(
+        dir.join("first.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"tool_input\": {\"command\": \"ls\"}}}'",
+    );
+    let second = script(
+        dir.join("second.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"tool_input\": {\"description\": \"d\"}}}'",
+    );
+    let settings = json!({"hooks": {"BeforeTool": [{"sequential": true, "hooks": [
+        {"type": "command", "command": first.display().to_string()},
+        {"type": "command", "command": second.display().to_string()}
+    ]}]}});
+    let loaded = Hooks::new(gemini(dir, &settings), Vec::new());
+    let run = loaded.run("BeforeTool", shell_call()).await.unwrap();
+    let why = "Tool parameter modification by hook failed validation: params must have required property 'command'";
+    assert_eq!((run.decision, run.reason.as_deref()), (DecisionWord::Deny, Some(why)));
+    assert_eq!(run.updated_input, None);
+    let model = &run.shown.as_ref().unwrap().model;
+    assert_eq!(
+        (model[0].placement, model[0].text.as_str(), model[0].is_error),
+        (Placement::ToolResult, why, true)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tail_call_and_a_cleared_history_are_the_runs_fields() {
+    use hook_kit::Hooks;
+    use hook_protocol::Loaded;
+
+    let scratch = Scratch::new("gemini-tail");
+    let dir = scratch.path();
+    let tail = script(
+        dir.join("tail.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"tailToolCallRequest\": {\"name\": \"write_file\", \"args\": {\"file_path\": \"tail.txt\", \"content\": \"x\"}}}}'",
+    );
+    let clear = script(
+        dir.join("clear.sh"),
+        "cat > /dev/null; echo '{\"decision\": \"deny\", \"reason\": \"AA-CLEAR-RETRY\", \"hookSpecificOutput\": {\"clearContext\": true}}'",
+    );
+    let hook = |p: &Path| json!({"type": "command", "command": p.display().to_string()});
+    let settings = json!({"hooks": {"AfterTool": [{"hooks": [hook(&tail)]}], "AfterAgent": [{"hooks": [hook(&clear)]}]}});
+    let loaded = Hooks::new(gemini(dir, &settings), Vec::new());
+    let mut input = shell_call();
+    input.insert("tool_response".into(), json!({"llmContent": "out", "returnDisplay": "out"}));
+    let run = loaded.run("AfterTool", input).await.unwrap();
+    assert_eq!(run.dialect_fields["tail_tool_call_request"]["name"], "write_file");
+    let end = json!({"prompt": "p", "prompt_response": "a", "stop_hook_active": false});
+    let run = loaded.run("AfterAgent", end.as_object().cloned().unwrap()).await.unwrap();
+    assert_eq!(run.dialect_fields["clear_context"], true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn megabytes_of_output_and_a_json_array_on_stderr_are_read_within_the_caps() {
+    let scratch = Scratch::new("gemini-caps");
+    let dir = scratch.path();
+    let big = script(
+        dir.join("big.sh"),
+        "cat > /dev/null; head -c 5000000 /dev/zero | tr '\\0' 'x'; exit 2",
+    );
+    let engine = gemini(dir, &settings("BeforeTool", "", &[&big]));
+    let run = engine.run_json(EventName::BeforeTool, shell_call()).await;
+    assert_eq!(run.report.merged.decision, Some(Decision::Deny), "exit 2 still denies");
+    let reason = &run.report.merged.reasons[0].value;
+    assert!(reason.len() < 5_000_000 && reason.starts_with("xxx"), "capped: {}", reason.len());
+    assert!(run.report.records[0].process.as_ref().unwrap().truncated);
+    let array = script(dir.join("array.sh"), "cat > /dev/null; echo '[1, 2]' >&2");
+    let engine = gemini(dir, &settings("BeforeTool", "", &[&array]));
+    let run = engine.run_json(EventName::BeforeTool, shell_call()).await;
+    // Not an object: plain text, by the exit code (0: a message for the user).
+    assert_eq!(run.report.merged.decision, Some(Decision::Allow));
+    assert_eq!(run.report.merged.messages[0].value, "[1, 2]");
+}
+
+#[test]
+fn project_hooks_gemini_has_not_recorded_are_named_in_a_warning_and_run() {
+    use hook_protocol::{FileKind, LoadRequest};
+
+    let scratch = Scratch::new("gemini-detected");
+    let dir = scratch.path();
+    let file = dir.join(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let settings = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": "true", "name": "guard"},
+        {"type": "command", "command": "echo hi"}
+    ]}]}});
+    std::fs::write(&file, settings.to_string()).unwrap();
+    let home = dir.join("home");
+    std::fs::create_dir_all(home.join(".gemini")).unwrap();
+    let mut request = LoadRequest::new(dir);
+    request.home = Some(home.clone());
+    request.files.push((FileKind::Config, file.clone()));
+    let loaded = hooks_gemini::dialect().load(&request).unwrap();
+    let warning = loaded
+        .diagnostics()
+        .iter()
+        .map(ToString::to_string)
+        .find(|d| d.contains("detected"))
+        .unwrap();
+    assert!(
+        warning.contains("have been detected in this workspace:\n  - guard\n  - echo hi\n"),
+        "{warning}"
+    );
+    // Once Gemini recorded them, no warning.
+    let trusted = json!({dir.display().to_string(): ["guard:true", ":echo hi"]});
+    std::fs::write(home.join(".gemini/trusted_hooks.json"), trusted.to_string()).unwrap();
+    let loaded = hooks_gemini::dialect().load(&request).unwrap();
+    assert!(loaded.diagnostics().iter().all(|d| !d.to_string().contains("detected")));
+}
