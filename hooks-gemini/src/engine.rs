@@ -1,6 +1,7 @@
 //! The hooks of a configuration on a dispatcher, and an event run from its Gemini input.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use hook_kit::Core;
 use hook_kit::input::{cwd_of, flag, maybe_text, text};
@@ -159,7 +160,16 @@ impl Engine {
                 self.sequential.commands().iter().find(|c| std::ptr::eq(c.info(), h.info()))
             })
             .any(|c| c.entry().sequential);
-        let core = if sequential { &self.sequential } else { &self.core };
+        let piped;
+        let (core, event) = if sequential {
+            // One hook after another, each seeing what the ones before passed on.
+            let mut with = event.clone();
+            with.extensions.insert(Arc::new(crate::hook::Piped::default()));
+            piped = with;
+            (&self.sequential, &piped)
+        } else {
+            (&self.core, event)
+        };
         core.run(name, event, |report, input| {
             let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or_default();
             crate::present::shown(name, report, tool)

@@ -10,10 +10,11 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use hook_exec::{CommandSpec, Env, Invocation, RunGroup};
 use hook_protocol::{Event, Hook, HookInfo, HookOutcome, Scrub};
+use serde_json::{Map, Value};
 
-use crate::Entry;
 use crate::decode::{RunRecord, decode, spawn_failed};
 use crate::payload::stdin_object;
+use crate::{Entry, EventName};
 
 /// The dialect's name in records and sources.
 pub const DIALECT: &str = "gemini";
@@ -27,6 +28,50 @@ pub const VARIABLES: [&str; 5] = [
     "GEMINI_SESSION_ID",
     "CLAUDE_PROJECT_DIR",
 ];
+
+/// What the hooks of a `sequential` event pass on, one to the next, besides a rewritten tool
+/// input (which the core's pipeline carries): `BeforeAgent`'s prompt with each context
+/// appended, and `BeforeModel`'s rewritten request.
+#[derive(Debug, Default)]
+pub(crate) struct Piped(std::sync::Mutex<Map<String, Value>>);
+
+impl Piped {
+    /// The input `input`, with what the hooks before this one passed on.
+    fn apply(&self, input: &Map<String, Value>) -> Map<String, Value> {
+        let mut out = input.clone();
+        if let Ok(piped) = self.0.lock() {
+            for (key, value) in piped.iter() {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+        out
+    }
+
+    /// Takes what a hook answered on `event`, given `input`, for the hooks after it.
+    fn take(&self, event: EventName, input: &Map<String, Value>, outcome: &HookOutcome) {
+        let record = outcome.metadata.as_ref().and_then(|m| m.downcast_ref::<RunRecord>());
+        let Some(specific) =
+            record.and_then(|r| r.output.as_ref()).and_then(crate::decode::specific)
+        else {
+            return;
+        };
+        let Ok(mut piped) = self.0.lock() else { return };
+        match event {
+            EventName::BeforeAgent => {
+                if let Some(context) = specific.get("additionalContext").and_then(Value::as_str) {
+                    let prompt = input.get("prompt").and_then(Value::as_str).unwrap_or_default();
+                    piped.insert("prompt".into(), Value::from(format!("{prompt}\n\n{context}")));
+                }
+            }
+            EventName::BeforeModel => {
+                if let Some(request) = specific.get("llm_request") {
+                    piped.insert("llm_request".into(), request.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+}
 
 /// A Gemini CLI hook.
 #[derive(Debug)]
@@ -117,7 +162,11 @@ impl Hook for CommandHook {
             name: self.entry.name.clone(),
             ..RunRecord::default()
         };
-        let input: Arc<_> = stdin_object(self.entry.event, event);
+        let mut input: Arc<Map<String, Value>> = stdin_object(self.entry.event, event);
+        let piped = event.extensions.get::<Arc<Piped>>();
+        if let Some(piped) = piped {
+            input = Arc::new(piped.apply(&input));
+        }
         let stdin = serde_json::to_vec(&*input).unwrap_or_default();
         let cwd = event.common.cwd.display().to_string();
         let values = values(&cwd, &event.common.session_id, self.home.as_deref());
@@ -134,10 +183,14 @@ impl Hook for CommandHook {
         }
         inv.env = env;
         inv.stdin = stdin.into();
-        match hook_exec::run(&inv).await {
+        let outcome = match hook_exec::run(&inv).await {
             Ok(raw) => decode(self.entry.event, &raw, record, self.entry.timeout),
             Err(e) => spawn_failed(&e.to_string(), record),
+        };
+        if let Some(piped) = piped {
+            piped.take(self.entry.event, &input, &outcome);
         }
+        outcome
     }
 }
 

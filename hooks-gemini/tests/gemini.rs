@@ -490,3 +490,37 @@ fn project_hooks_gemini_has_not_recorded_are_named_in_a_warning_and_run() {
     let loaded = hooks_gemini::dialect().load(&request).unwrap();
     assert!(loaded.diagnostics().iter().all(|d| !d.to_string().contains("detected")));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sequential_group_pipes_the_prompt_and_the_model_request_too() {
+    let scratch = Scratch::new("gemini-sequential-prompt");
+    let dir = scratch.path();
+    let context = script(
+        dir.join("context.sh"),
+        "cat > /dev/null; echo '{\"hookSpecificOutput\": {\"additionalContext\": \"CTX1\", \"llm_request\": {\"model\": \"m2\", \"messages\": []}}}'",
+    );
+    let seen = dir.join("seen.json");
+    let record = script(dir.join("record.sh"), &format!("cat > '{}'", seen.display()));
+    let hook = |p: &Path| json!({"type": "command", "command": p.display().to_string()});
+    for (event, input, field, expected) in [
+        ("BeforeAgent", json!({"prompt": "please"}), "prompt", json!("please\n\nCTX1")),
+        (
+            "BeforeModel",
+            json!({"llm_request": {"model": "m1", "messages": []}}),
+            "llm_request",
+            json!({"model": "m2", "messages": []}),
+        ),
+    ] {
+        let settings = json!({"hooks": {event: [{"sequential": true, "hooks": [hook(&context), hook(&record)]}]}});
+        let engine = gemini(dir, &settings);
+        let name = EventName::parse(event).unwrap();
+        engine.run_json(name, input.as_object().cloned().unwrap()).await;
+        let stdin: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+        assert_eq!(stdin[field], expected, "{event}");
+        // Run at once (no `sequential`), the second hook sees the input as it was.
+        let settings = json!({"hooks": {event: [{"hooks": [hook(&context), hook(&record)]}]}});
+        gemini(dir, &settings).run_json(name, input.as_object().cloned().unwrap()).await;
+        let stdin: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+        assert_eq!(stdin[field], input[field], "{event}, at once");
+    }
+}
