@@ -13,6 +13,32 @@
 //!
 //! What the crate does for each event, field and rule, and where it deliberately differs from
 //! Gemini CLI, is in the [`compatibility`] module (`docs/gemini.md`).
+//!
+//! ```no_run
+//! use hooks_gemini::{Engine, EventName, HooksConfig, Loader, Scope, present};
+//! use serde_json::json;
+//!
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut loader = Loader::new();
+//! loader.file("project/.gemini/settings.json", Scope::Project);
+//! let config = loader.finish();
+//! for problem in &config.diagnostics {
+//!     eprintln!("{problem}");
+//! }
+//! // `hooksConfig` and redaction, as the settings files say (none here).
+//! let engine = Engine::new(config, "project", None, None, HooksConfig::default())?
+//!     .with_retry_cap(8); // Gemini has no cap on AfterAgent retries; a harness may set one.
+//! let input = json!({"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}});
+//! let run = engine
+//!     .run_json(EventName::BeforeTool, input.as_object().cloned().unwrap_or_default())
+//!     .await;
+//! // A refusal's text for the model: `Tool execution blocked: …`.
+//! for text in &run.shown.model {
+//!     println!("{:?}: {}", text.placement, text.text);
+//! }
+//! println!("{}", present::joined_reason(&run.report));
+//! # Ok(()) }
+//! ```
 
 #[doc = include_str!("../docs/gemini.md")]
 pub mod compatibility {}

@@ -2,7 +2,8 @@
 //!
 //! - `ci`: everything CI checks (format, lints, tests, docs); `.ci/run` calls it.
 //! - `conformance`: `hooks-claude` against third-party Claude Code hook SDKs.
-//! - `published-hooks`: hooks published for Codex, Copilot and Cursor, run unmodified.
+//! - `published-hooks`: hooks published for Codex, Copilot, Cursor and Gemini CLI, run
+//!   unmodified.
 //! - `bench [exec|native|engine|peers]`: the benchmarks, printing ratios measured side by side in
 //!   one run (`peers` only when named).
 //! - `fuzz [TARGET...] [--seconds N] [--direct]`: the libFuzzer targets of `fuzz/`.
@@ -62,18 +63,22 @@ tasks:
   ci                 format check, clippy -D warnings (Linux, and macOS type-checked), every test,
                      conformance, published hooks, a brief run of every fuzz target, docs with
                      warnings denied, the packages
-  macos              every crate type-checked (clippy -D warnings) for aarch64- and
-                     x86_64-apple-darwin with -Z build-std; installs Debian's rustc-web
+  macos              every crate type-checked (clippy -D warnings) for aarch64-apple-darwin,
+                     the system-dependent ones for x86_64 too, with -Z build-std; installs
+                     Debian's rustc-web
   package            the published crates packaged, then checked from their packages alone
   conformance        hooks-claude against third-party Claude Code hook SDKs (PyPI, npm)
-  published-hooks    hooks published for Codex, Copilot and Cursor (crates.io), installed by
-                     their authors' installer and run unmodified by `hooks test`
-  bench [NAME...]    benchmarks (exec, native, engine, session); all when none is named;
+  published-hooks    hooks published for Codex, Copilot, Cursor and Gemini CLI (crates.io),
+                     installed by their authors' installer and run unmodified by `hooks test`
+  bench [NAME...]    benchmarks (exec, native, engine, session, dialects, mixed); all when
+                     none is named;
                      `peers`, only when named, compares other agents' hook runners (installs
                      them with npm)
   fuzz [TARGET...] [--seconds N] [--direct]
-                     libFuzzer targets (codec, claude_settings, claude_output, tnsai_response,
-                     tnsai_hook_list, matcher), N seconds each (default 60); installs cargo-fuzz
+                     libFuzzer targets (codec, claude_settings, claude_output, http_answer,
+                     tnsai_response, tnsai_hook_list, matcher, codex, copilot, cursor, gemini),
+                     N seconds each (default 60), as many at once as there are cores; installs
+                     cargo-fuzz
   soak [--runs N] [--in-flight N] [--events N] [--events-in-flight N]
                      load and leak tests: 10,000 hook runs, 64 in flight, then zombies, file
                      descriptors, memory and accounting checked; then 100,000 events through

@@ -30,7 +30,8 @@ const BENCHES: &[Bench] = &[
     ),
     (
         "dialects",
-        "a Codex, a Copilot and a Cursor event versus a Claude Code event (also in `engine`)",
+        "a Codex, a Copilot, a Cursor and a Gemini CLI event versus a Claude Code event (also in \
+         `engine`)",
         &[("hooks-cli", "dialects")],
     ),
 ];
