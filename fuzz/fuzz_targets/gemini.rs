@@ -4,7 +4,7 @@
 //! with its record.
 #![no_main]
 
-use hooks_gemini::{Engine, EventName, HooksConfig, Loader, RunRecord, Scope, decode_outcome};
+use hooks_gemini::{Engine, EventName, Loader, RunRecord, Scope, decode_outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,7 +23,6 @@ fuzz_target!(|data: &[u8]| {
     common::positions_inside(&text, &config.diagnostics);
     let settings =
         hooks_gemini::hooks_config(&[("/fuzz/.gemini/settings.json".into(), text.into_owned())]);
-    let _: &HooksConfig = &settings;
     let _ = Engine::new(config, "/fuzz", None, None, settings);
 });
 

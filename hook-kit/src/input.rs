@@ -36,6 +36,22 @@ impl<E: Send + Sync + 'static> InputObject<E> {
         event.extensions.get::<Self>()
     }
 
+    /// The object a neutral event carries for this dialect, as the hook about to run sees it:
+    /// in a pipeline where a hook before it rewrote the tool input, with that input at `key`
+    /// (`toolArgs`, `tool_input`); `None` when the event carries no object of this dialect.
+    pub fn sent(event: &Event, key: &str) -> Option<Arc<Map<String, Value>>> {
+        let input = Self::of(event)?;
+        let rewritten = event.extensions.get::<hook_protocol::InputRewritten>().is_some();
+        Some(match (rewritten, event.payload.tool_call()) {
+            (true, Some(call)) => {
+                let mut object = (*input.object).clone();
+                object.insert(key.to_owned(), call.tool_input.clone());
+                Arc::new(object)
+            }
+            _ => Arc::clone(&input.object),
+        })
+    }
+
     /// The object a neutral event carries for this dialect, else an empty one.
     pub fn object_of(event: &Event) -> Arc<Map<String, Value>> {
         Self::of(event).map_or_else(|| Arc::new(Map::new()), |i| Arc::clone(&i.object))

@@ -43,6 +43,14 @@ impl Reading {
         Self::new(HookStatus::TimedOut, Verdict::no_opinion(), Some(error.into()))
     }
 
+    /// A hook that could not start: a spawn failure for `why`, the dialect's record (which
+    /// keeps `why` in its own words) as its metadata.
+    pub fn unstarted(why: String, record: impl RecordData) -> HookOutcome {
+        let mut outcome = HookOutcome::failure(HookStatus::SpawnFailed, why);
+        outcome.metadata = Some(Metadata::typed(record));
+        outcome
+    }
+
     /// The hook's outcome: the verdict with the status (a failure with its error), the process's
     /// facts, and the dialect's record as its metadata.
     pub fn outcome(self, raw: &RawOutcome, record: impl RecordData) -> HookOutcome {

@@ -45,19 +45,11 @@ fn tool_result(response: &Value) -> Value {
 
 /// The stdin object of a hook on `event`.
 pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Value>> {
-    if let Some(input) = event.extensions.get::<InputObject>() {
-        // A hook before this one rewrote the arguments (`modifiedArgs`): this one sees them.
-        let rewritten = event.extensions.get::<hook_protocol::InputRewritten>().is_some();
-        return match (rewritten, event.payload.tool_call()) {
-            (true, Some(call)) => {
-                let mut object = (*input.object).clone();
-                let key =
-                    if name == EventName::PermissionRequest { "toolInput" } else { "toolArgs" };
-                put(&mut object, key, call.tool_input.clone());
-                Arc::new(object)
-            }
-            _ => Arc::clone(&input.object),
-        };
+    // A hook before this one may have rewritten the arguments (`modifiedArgs`): this one
+    // sees them.
+    let key = if name == EventName::PermissionRequest { "toolInput" } else { "toolArgs" };
+    if let Some(sent) = InputObject::sent(event, key) {
+        return sent;
     }
     let common = &event.common;
     let mut o = Map::new();

@@ -128,9 +128,7 @@ pub(crate) fn decode(ctx: Context, raw: &RawOutcome, mut record: RunRecord) -> H
 pub(crate) fn spawn_failed(error: &str, mut record: RunRecord) -> HookOutcome {
     let why = format!("hook could not start: {error}");
     record.error = Some(why.clone());
-    let mut outcome = HookOutcome::failure(HookStatus::SpawnFailed, why);
-    outcome.metadata = Some(hook_protocol::Metadata::typed(record));
-    outcome
+    hook_kit::Reading::unstarted(why, record)
 }
 
 /// An exit-0 JSON object, read by the event's rules: flat snake_case fields only.

@@ -133,9 +133,7 @@ pub(crate) fn decode(
 pub(crate) fn spawn_failed(error: &str, mut record: RunRecord) -> HookOutcome {
     let why = format!("hook could not start: {error}");
     record.error = Some(why.clone());
-    let mut outcome = HookOutcome::failure(HookStatus::SpawnFailed, why);
-    outcome.metadata = Some(hook_protocol::Metadata::typed(record));
-    outcome
+    hook_kit::Reading::unstarted(why, record)
 }
 
 /// An answer in the core's words, by the event's rules.

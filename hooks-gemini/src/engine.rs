@@ -151,15 +151,18 @@ impl Engine {
 
     /// Runs a neutral event as Gemini's event `name`.
     pub(crate) async fn run_event(&self, name: EventName, event: &Event) -> Run {
-        let sequential = self
-            .sequential
-            .dispatcher()
-            .matching(event)
-            .iter()
-            .filter_map(|h| {
-                self.sequential.commands().iter().find(|c| std::ptr::eq(c.info(), h.info()))
-            })
-            .any(|c| c.entry().sequential);
+        // Most configurations have no `sequential` group: no matching twice for nothing.
+        let any = self.config.entries.iter().any(|e| e.sequential);
+        let sequential = any
+            && self
+                .sequential
+                .dispatcher()
+                .matching(event)
+                .iter()
+                .filter_map(|h| {
+                    self.sequential.commands().iter().find(|c| std::ptr::eq(c.info(), h.info()))
+                })
+                .any(|c| c.entry().sequential);
         let piped;
         let (core, event) = if sequential {
             // One hook after another, each seeing what the ones before passed on.

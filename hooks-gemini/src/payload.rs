@@ -80,17 +80,9 @@ pub(crate) fn model_request(value: Option<&Value>) -> ModelRequest {
 
 /// The stdin object of a hook on `name` for `event`.
 pub(crate) fn stdin_object(name: EventName, event: &Event) -> Arc<Map<String, Value>> {
-    if let Some(input) = event.extensions.get::<InputObject>() {
-        // A hook before this one rewrote the input (`sequential`): this one sees it.
-        let rewritten = event.extensions.get::<hook_protocol::InputRewritten>().is_some();
-        return match (rewritten, event.payload.tool_call()) {
-            (true, Some(call)) => {
-                let mut object = (*input.object).clone();
-                put(&mut object, "tool_input", call.tool_input.clone());
-                Arc::new(object)
-            }
-            _ => Arc::clone(&input.object),
-        };
+    // A hook before this one may have rewritten the input (`sequential`): this one sees it.
+    if let Some(sent) = InputObject::sent(event, "tool_input") {
+        return sent;
     }
     let common = &event.common;
     let mut o = Map::new();

@@ -144,17 +144,33 @@ impl Project {
         vec![claude.join("settings.json"), claude.join("settings.local.json")]
     }
 
-    /// The request one dialect gets.
-    fn request_for(&self, dialect: &dyn Dialect) -> LoadRequest {
+    /// The dialect each named file goes to, in the request's order, each file read once: a
+    /// configuration file to the dialect that claims it most surely, a plugin to the agent
+    /// whose manifest it holds; skills and sub-agents are Claude Code's (`None` here).
+    fn owners(&self) -> Vec<Option<&'static str>> {
+        let owner_of = |(kind, path): &(FileKind, PathBuf)| match kind {
+            FileKind::Plugin => plugin_owner(path),
+            FileKind::Config => owner(path),
+            _ => None,
+        };
+        self.request.files.iter().map(owner_of).collect()
+    }
+
+    /// The request one dialect gets, `owners` being [`Project::owners`].
+    fn request_for(&self, dialect: &dyn Dialect, owners: &[Option<&'static str>]) -> LoadRequest {
         let mut request = self.request.clone();
-        // Named files go to the dialect that claims each most surely; plugins to the agent
-        // whose manifest they hold, or the one the harness named.
-        request.files.retain(|(kind, path)| match kind {
-            FileKind::Plugin => plugin_owner(path) == Some(dialect.name()),
-            FileKind::Config => owner(path) == Some(dialect.name()),
-            // Skills and sub-agents with hooks are Claude Code's.
-            _ => dialect.reads(*kind),
-        });
+        request.files = self
+            .request
+            .files
+            .iter()
+            .zip(owners)
+            .filter(|((kind, _), owner)| match kind {
+                FileKind::Plugin | FileKind::Config => **owner == Some(dialect.name()),
+                // Skills and sub-agents with hooks are Claude Code's.
+                _ => dialect.reads(*kind),
+            })
+            .map(|(file, _)| file.clone())
+            .collect();
         for (name, dir) in &self.plugins {
             if name == dialect.name() {
                 request.files.push((FileKind::Plugin, dir.clone()));
@@ -182,7 +198,11 @@ impl Project {
         let mut parts = Vec::new();
         let mut diagnostics = Vec::new();
         let mut notes = Vec::new();
-        for dir in self.request.files_of(FileKind::Plugin).filter(|d| plugin_owner(d).is_none()) {
+        let owners = self.owners();
+        let unowned = self.request.files.iter().zip(&owners).filter_map(|((kind, dir), owner)| {
+            (*kind == FileKind::Plugin && owner.is_none()).then_some(dir)
+        });
+        for dir in unowned {
             diagnostics.push(Diagnostic::error(
                 dir,
                 Position::default(),
@@ -224,7 +244,7 @@ impl Project {
                 notes.push(format!("{}: turned off", dialect.title()));
                 continue;
             }
-            let request = self.request_for(dialect);
+            let request = self.request_for(dialect, &owners);
             if !request.read_elsewhere.is_empty() {
                 notes.push(format!(
                     "{}: the project's .claude/settings.json and settings.local.json are run by \
